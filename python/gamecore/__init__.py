@@ -1,0 +1,46 @@
+"""gamecore: board-game AI for teaching, with a Cython core and a pure-Python twin.
+
+>>> import gamecore
+>>> gamecore.BACKEND in ("cython", "python")
+True
+"""
+
+from ._backend import BACKEND
+from .errors import (
+    EmptyHistoryError,
+    GameOverError,
+    GamecoreError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidSizeError,
+    InvalidSquareError,
+)
+from .othello import BLACK, PASS, WHITE, Move, Othello, Outcome
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BACKEND",
+    "BLACK",
+    "WHITE",
+    "PASS",
+    "Move",
+    "Othello",
+    "Outcome",
+    "perft",
+    "GamecoreError",
+    "InvalidSizeError",
+    "InvalidSquareError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "GameOverError",
+    "EmptyHistoryError",
+]
+
+
+def perft(position: Othello, depth: int) -> int:
+    """Leaves of the game tree ``depth`` plies below ``position`` (a pass is a ply,
+    a game that ends early is one leaf), computed by the position's backend."""
+    return position.perft(depth)

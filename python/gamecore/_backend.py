@@ -1,0 +1,77 @@
+"""The backend selector: the only module that imports ``_<name>_cy`` or ``_<name>_py``.
+
+``GAMECORE_BACKEND`` (read once, at import) is ``auto`` (default), ``cython`` or
+``python``; it means the same as at build time. ``cython`` is strict: a missing
+compiled module raises :class:`~gamecore.errors.BackendUnavailableError`.
+``auto`` uses the compiled modules when all of them import, else pure Python.
+
+:func:`load` gives the modules of either backend, so one process can hold both
+(the agreement tests compare them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+from types import SimpleNamespace
+
+from .errors import BackendUnavailableError
+
+__all__ = ["BACKEND", "BACKENDS", "MODULES", "load", "selected"]
+
+BACKENDS = ("cython", "python")
+#: Core modules that exist in both backends, as ``gamecore._<name>_cy`` / ``gamecore._<name>_py``.
+MODULES = ("game", "othello")
+
+_loaded: dict[str, SimpleNamespace] = {}
+
+
+def load(name: str) -> SimpleNamespace:
+    """The core modules of backend ``name`` (``"cython"`` or ``"python"``) as attributes.
+
+    :raises BackendUnavailableError: ``name == "cython"`` and a compiled module is missing.
+    """
+    if name not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+    if name in _loaded:
+        return _loaded[name]
+    suffix = "cy" if name == "cython" else "py"
+    modules = {}
+    for module in MODULES:
+        try:
+            modules[module] = importlib.import_module(f"gamecore._{module}_{suffix}")
+        except ImportError as exc:
+            if name == "cython":
+                raise BackendUnavailableError(
+                    f"the compiled module gamecore._{module}_cy is not available ({exc}); "
+                    "reinstall with a C compiler, e.g. GAMECORE_BACKEND=cython pip install ."
+                ) from exc
+            raise
+    namespace = _loaded[name] = SimpleNamespace(name=name, **modules)
+    return namespace
+
+
+def _select() -> str:
+    requested = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
+    if requested not in ("auto",) + BACKENDS:
+        raise ValueError(f"GAMECORE_BACKEND must be one of auto, cython, python; got {requested!r}")
+    if requested == "auto":
+        if platform.python_implementation() != "CPython":
+            return "python"
+        try:
+            load("cython")
+        except BackendUnavailableError:
+            return "python"
+        return "cython"
+    load(requested)
+    return requested
+
+
+#: ``"cython"`` or ``"python"``: the backend this process uses by default.
+BACKEND = _select()
+
+
+def selected() -> SimpleNamespace:
+    """The modules of the backend in use (:data:`BACKEND`)."""
+    return load(BACKEND)

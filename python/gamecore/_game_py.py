@@ -1,0 +1,59 @@
+"""The game protocol every search runs on (pure-Python twin of ``_game_cy``).
+
+A game core is a mutable position with a move stack. The searches in
+``_search_py`` / ``_search_cy`` use only these methods, so one search serves every
+game. Moves are small ints chosen by the game (Othello: the square index, or
+``PASS``). Values are integers from the point of view of the side to move.
+
+Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
+``gen_moves`` fills a C buffer and returns the count instead of returning a list.
+"""
+
+from __future__ import annotations
+
+__all__ = ["GameCore", "MAX_MOVES"]
+
+#: Upper bound on the number of legal moves of any game (10x10 Othello: 96, Tetralath: 61).
+MAX_MOVES = 128
+
+
+class GameCore:
+    """Abstract base of the game cores (documentation of the protocol)."""
+
+    __slots__ = ()
+
+    def gen_moves(self) -> list[int]:
+        """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
+        raise NotImplementedError
+
+    def make_move(self, move: int) -> None:
+        """Play a move known to be legal (no checks: the searches feed it their own moves)."""
+        raise NotImplementedError
+
+    def unmake_move(self) -> None:
+        """Take back the last move made (no checks)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        raise NotImplementedError
+
+    def terminal_value(self) -> int:
+        """The final result for the side to move: >0 won, 0 drawn, <0 lost (its size is the margin)."""
+        raise NotImplementedError
+
+    def evaluate(self, weights: list[int]) -> int:
+        """Heuristic value for the side to move: ``sum(weights[i] * feature_i)`` over the game's features."""
+        raise NotImplementedError
+
+    def order_key(self, move: int) -> int:
+        """Static move-ordering key: the search tries larger keys first."""
+        raise NotImplementedError
+
+    def key(self) -> int:
+        """64-bit Zobrist hash of the position and side to move."""
+        raise NotImplementedError
+
+    def num_empty(self) -> int:
+        """Empty cells left (drives the switch to an exact endgame solver)."""
+        raise NotImplementedError

@@ -1,0 +1,54 @@
+"""Errors raised by gamecore, the same classes from both backends.
+
+Everything a caller can get wrong is a subclass of :class:`ValueError`, so
+``except ValueError`` catches bad input of any kind. After any of these errors
+the position it was raised on is unchanged.
+"""
+
+__all__ = [
+    "GamecoreError",
+    "InvalidSizeError",
+    "InvalidSquareError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "GameOverError",
+    "EmptyHistoryError",
+    "BackendUnavailableError",
+]
+
+
+class GamecoreError(Exception):
+    """Base class of every gamecore error."""
+
+
+class InvalidSizeError(GamecoreError, ValueError):
+    """A board size the game does not support (Othello: even, 4 to 10)."""
+
+
+class InvalidSquareError(GamecoreError, ValueError):
+    """A square that is malformed (``"z9"``, ``"d"``) or off the board."""
+
+
+class InvalidMoveError(GamecoreError, ValueError):
+    """Something that cannot be read as a move at all (wrong type, bad text)."""
+
+
+class IllegalMoveError(GamecoreError, ValueError):
+    """A well-formed move that the rules forbid in this position."""
+
+
+class InvalidPositionError(GamecoreError, ValueError):
+    """A position text of the wrong length, with stray characters or impossible content."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move asked of a game that has already ended."""
+
+
+class EmptyHistoryError(GamecoreError, IndexError):
+    """``pop()`` with no move to take back."""
+
+
+class BackendUnavailableError(GamecoreError, ImportError):
+    """``GAMECORE_BACKEND=cython`` was asked for but the compiled module is missing."""

@@ -1,0 +1,425 @@
+"""Othello/Reversi positions for users: moves, notation and text over a backend core.
+
+>>> from gamecore import Othello
+>>> game = Othello()
+>>> [str(m) for m in game.legal_moves()]
+['d3', 'c4', 'f5', 'e6']
+>>> game.push("d3")
+>>> game.score()
+(4, 1)
+>>> game.pop()
+Move('d3')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Union
+
+from . import _backend
+from .errors import (
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidSizeError,
+    InvalidSquareError,
+)
+
+__all__ = ["Othello", "Move", "Outcome", "BLACK", "WHITE", "PASS"]
+
+BLACK = 0
+WHITE = 1
+#: Square index of the pass move.
+PASS = -1
+COLUMNS = "abcdefghij"
+_NAMES = ("black", "white")
+_CELL_CHARS = {"X": 0, "*": 0, "x": 0, "O": 1, "o": 1, "-": -1, ".": -1}
+_SQUARE_RE = re.compile(r"^([a-jA-J])(10|[1-9])$")
+_ROWCOL_RE = re.compile(r"^\s*(\d+)[\s,]+(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move on an n x n board: a square (``index = row * size + col``) or a pass (``index == -1``)."""
+
+    index: int
+    size: int = 8
+
+    @property
+    def is_pass(self) -> bool:
+        return self.index == PASS
+
+    @property
+    def row(self) -> int:
+        """0-based row (0 is the top row, ``1`` in notation)."""
+        if self.is_pass:
+            raise InvalidMoveError("a pass has no row")
+        return self.index // self.size
+
+    @property
+    def col(self) -> int:
+        """0-based column (0 is column ``a``)."""
+        if self.is_pass:
+            raise InvalidMoveError("a pass has no column")
+        return self.index % self.size
+
+    @property
+    def name(self) -> str:
+        """``'d3'``-style name, or ``'pass'``."""
+        if self.is_pass:
+            return "pass"
+        return f"{COLUMNS[self.col]}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Move({self.name!r})" if self.size == 8 else f"Move({self.name!r}, size={self.size})"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: ``winner`` is ``BLACK``, ``WHITE`` or ``None`` for a draw."""
+
+    winner: Optional[int]
+    black: int
+    white: int
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self.black, self.white
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"draw {self.black}-{self.white}"
+        return f"{_NAMES[self.winner]} wins {self.black}-{self.white}"
+
+
+def parse_square(square: Any, size: int) -> int:
+    """Square index of ``'d3'``/``'D3'``, ``(row, col)`` (0-based), ``'3 4'`` (1-based row col) or an index."""
+    if isinstance(square, bool):
+        raise InvalidSquareError(f"not a square: {square!r}")
+    if isinstance(square, int):
+        if not 0 <= square < size * size:
+            raise InvalidSquareError(f"square index {square} is off the {size}x{size} board (0..{size * size - 1})")
+        return square
+    if isinstance(square, tuple):
+        if len(square) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in square):
+            raise InvalidSquareError(f"a square tuple is (row, col) with two ints, got {square!r}")
+        row, col = square
+        if not (0 <= row < size and 0 <= col < size):
+            raise InvalidSquareError(f"(row, col) = {square} is off the {size}x{size} board (0-based)")
+        return row * size + col
+    if isinstance(square, str):
+        text = square.strip()
+        match = _SQUARE_RE.match(text)
+        if match:
+            col = COLUMNS.index(match.group(1).lower())
+            row = int(match.group(2)) - 1
+            if col >= size or row >= size:
+                raise InvalidSquareError(f"square {text!r} is off the {size}x{size} board")
+            return row * size + col
+        match = _ROWCOL_RE.match(text)
+        if match:  # "3 4": 1-based row then column, as a human types it
+            row, col = int(match.group(1)) - 1, int(match.group(2)) - 1
+            if not (0 <= row < size and 0 <= col < size):
+                raise InvalidSquareError(f"row/column {text!r} is off the {size}x{size} board (1..{size})")
+            return row * size + col
+        raise InvalidSquareError(f"not a square name: {square!r} (expected e.g. 'd3')")
+    raise InvalidSquareError(f"not a square: {square!r}")
+
+
+class Othello:
+    """An Othello/Reversi position with its move history.
+
+    :param size: even board size from 4 to 10 (default 8). Standard start: white on
+        d4/e5, black on e4/d5 (for 8x8; the four centre squares on any size), black first.
+    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
+    :raises InvalidSizeError: for an odd size or one outside 4..10.
+    """
+
+    __slots__ = ("_core", "_backend")
+
+    def __init__(self, size: int = 8, *, backend: Optional[str] = None) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise InvalidSizeError(f"Othello board size must be an int, got {size!r}")
+        self._backend = _backend.load(backend or _backend.BACKEND)
+        self._core = self._backend.othello.OthelloCore(size)
+
+    @classmethod
+    def _wrap(cls, core: Any, backend: Any) -> "Othello":
+        game = cls.__new__(cls)
+        game._core = core
+        game._backend = backend
+        return game
+
+    # -- state ------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self._core.size
+
+    @property
+    def backend(self) -> str:
+        """Name of the backend holding this position."""
+        return self._backend.name
+
+    @property
+    def turn(self) -> int:
+        """The side to move: ``BLACK`` (0) or ``WHITE`` (1)."""
+        return self._core.turn
+
+    @property
+    def core(self) -> Any:
+        """The backend's core object (what the searches run on)."""
+        return self._core
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves in square order; ``[pass]`` when the side must pass; ``[]`` when the game is over."""
+        size = self.size
+        return [Move(m, size) for m in self._core.legal_moves()]
+
+    def is_legal(self, move: Any) -> bool:
+        try:
+            index = self.parse_move(move).index
+        except ValueError:
+            return False
+        return index in self._core.legal_moves()
+
+    def parse_move(self, move: Any) -> Move:
+        """A :class:`Move` from a ``Move``, ``'d3'``, ``'pass'``, ``(row, col)``, ``'3 4'`` or an index.
+
+        Checks the form and the board, not legality.
+        """
+        size = self.size
+        if isinstance(move, Move):
+            if move.size != size:
+                raise InvalidMoveError(f"move {move} is for a {move.size}x{move.size} board, this one is {size}x{size}")
+            if move.index != PASS:
+                parse_square(move.index, size)
+            return move
+        if isinstance(move, str) and move.strip().lower() in ("pass", "--", "ps"):
+            return Move(PASS, size)
+        if move is None:
+            raise InvalidMoveError("None is not a move (use 'pass' to pass)")
+        try:
+            return Move(parse_square(move, size), size)
+        except InvalidSquareError:
+            raise
+        except (TypeError, ValueError) as exc:  # pragma: no cover - parse_square raises its own errors
+            raise InvalidMoveError(str(exc)) from exc
+
+    def push(self, move: Any) -> None:
+        """Play a move in place.
+
+        :raises InvalidSquareError: a malformed or off-board square.
+        :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
+        """
+        self._core.push(self.parse_move(move).index)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
+        return Move(self._core.pop(), self.size)
+
+    def peek(self) -> Optional[Move]:
+        """The last move played, or ``None``."""
+        history = self._core.history()
+        return Move(history[-1], self.size) if history else None
+
+    def play(self, move: Any) -> "Othello":
+        """A new position with ``move`` played; this one is unchanged."""
+        child = self.copy()
+        child.push(move)
+        return child
+
+    def copy(self) -> "Othello":
+        """An independent copy, history included."""
+        return Othello._wrap(self._core.copy(), self._backend)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """Moves played since the start (or since the position was set), oldest first."""
+        size = self.size
+        return [Move(m, size) for m in self._core.history()]
+
+    def is_game_over(self) -> bool:
+        return self._core.is_game_over()
+
+    def score(self) -> tuple[int, int]:
+        """``(black discs, white discs)``."""
+        return self._core.counts()
+
+    def outcome(self) -> Optional[Outcome]:
+        """The result if the game is over, else ``None``. Most discs wins; equal is a draw."""
+        if not self._core.is_game_over():
+            return None
+        black, white = self._core.counts()
+        winner = None if black == white else (BLACK if black > white else WHITE)
+        return Outcome(winner, black, white)
+
+    def zobrist_hash(self) -> int:
+        """64-bit Zobrist hash (discs and side to move); the same in both backends."""
+        return self._core.zobrist()
+
+    def cells(self) -> list[list[int]]:
+        """The board as rows of ``-1`` (empty), ``0`` (black), ``1`` (white)."""
+        black, white = self._core.bitboards()
+        n = self.size
+        return [
+            [0 if black >> (r * n + c) & 1 else 1 if white >> (r * n + c) & 1 else -1 for c in range(n)]
+            for r in range(n)
+        ]
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the game tree ``depth`` plies deep (a pass is a ply; a finished game is one leaf)."""
+        return self._core.perft(depth)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Othello):
+            return NotImplemented
+        return self.size == other.size and self.turn == other.turn and self._core.bitboards() == other._core.bitboards()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # -- text ---------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """One line: a character per square row by row (``X`` black, ``O`` white, ``-`` empty), a space, the side to move."""
+        chars = {-1: "-", 0: "X", 1: "O"}
+        body = "".join(chars[v] for row in self.cells() for v in row)
+        return f"{body} {'XO'[self.turn]}"
+
+    def render(self, style: str = "letters", last_move: Optional[Move] = None) -> str:
+        """The readable board with coordinates (``str(position)``); see :func:`gamecore.render`."""
+        from .render import render_othello
+
+        return render_othello(self, style=style, last_move=last_move)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Othello.from_text({self.to_text()!r})"
+
+    @classmethod
+    def from_text(cls, text: str, *, backend: Optional[str] = None) -> "Othello":
+        """Read a position: the one-line form of :meth:`to_text` (as in Edax's OBF files, a
+        trailing ``;`` and anything after it ignored; ``*`` and ``.`` also accepted) or the
+        readable board of ``str()``.
+
+        :raises InvalidPositionError: wrong length, stray characters or no side to move.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
+        cells, turn = _parse_position_text(text)
+        size = _size_from_cells(len(cells))
+        game = cls(size, backend=backend)
+        black = sum(1 << i for i, v in enumerate(cells) if v == 0)
+        white = sum(1 << i for i, v in enumerate(cells) if v == 1)
+        game._core.set_board(black, white, turn)
+        return game
+
+    @classmethod
+    def from_cells(cls, rows: Iterable[Iterable[int]], turn: int = BLACK, *, backend: Optional[str] = None) -> "Othello":
+        """A position from rows of ``-1``/``0``/``1`` (as :meth:`cells` returns) and the side to move."""
+        try:
+            grid = [list(row) for row in rows]
+        except TypeError as exc:
+            raise InvalidPositionError(f"rows must be iterables of cells: {exc}") from exc
+        size = len(grid)
+        if any(len(row) != size for row in grid):
+            raise InvalidPositionError("the board must be square")
+        if size % 2 or not 4 <= size <= 10:
+            raise InvalidSizeError(f"Othello board size must be even, 4 to 10; got {size}")
+        flat = [v for row in grid for v in row]
+        if any(isinstance(v, bool) or v not in (-1, 0, 1) for v in flat):
+            raise InvalidPositionError("cells must be -1 (empty), 0 (black) or 1 (white)")
+        if isinstance(turn, bool) or turn not in (BLACK, WHITE):
+            raise InvalidPositionError(f"turn must be 0 (black) or 1 (white), got {turn!r}")
+        game = cls(size, backend=backend)
+        black = sum(1 << i for i, v in enumerate(flat) if v == 0)
+        white = sum(1 << i for i, v in enumerate(flat) if v == 1)
+        game._core.set_board(black, white, turn)
+        return game
+
+
+def _size_from_cells(count: int) -> int:
+    for size in (4, 6, 8, 10):
+        if size * size == count:
+            return size
+    raise InvalidPositionError(
+        f"a position needs 16, 36, 64 or 100 squares (4x4 to 10x10), got {count}"
+    )
+
+
+def _side(token: str) -> int:
+    token = token.strip().lower()
+    if token in ("x", "*", "b", "black"):
+        return BLACK
+    if token in ("o", "w", "white"):
+        return WHITE
+    raise InvalidPositionError(f"side to move must be X (black) or O (white), got {token!r}")
+
+
+def _parse_position_text(text: str) -> tuple[list[int], int]:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise InvalidPositionError("empty position text")
+    if len(lines) == 1:
+        line = lines[0].split(";", 1)[0].strip()
+        parts = line.split()
+        if len(parts) != 2:
+            raise InvalidPositionError(
+                "expected the squares, a space and the side to move (e.g. '---...--- X')"
+            )
+        board, side = parts
+        try:
+            cells = [_CELL_CHARS[ch] for ch in board]
+        except KeyError as exc:
+            raise InvalidPositionError(f"stray character {exc.args[0]!r} in the position (use X, O or -)") from None
+        return cells, _side(side)
+    # The readable board: optional column header, rows with optional numbers at both ends,
+    # and a line saying whose turn it is.
+    cells: list[int] = []
+    turn: Optional[int] = None
+    for line in lines:
+        lower = line.lower()
+        if "to move" in lower or "to play" in lower:
+            turn = _side(lower.split()[0])
+            continue
+        tokens = line.replace("|", " ").split()
+        if all(len(t) == 1 and t.lower() in COLUMNS for t in tokens):
+            continue  # column header
+        if tokens and tokens[0].isdigit():
+            tokens = tokens[1:]
+        if tokens and tokens[-1].isdigit():
+            tokens = tokens[:-1]
+        for token in tokens:
+            for ch in token:
+                if ch not in _CELL_CHARS:
+                    raise InvalidPositionError(f"stray character {ch!r} in the board (use X, O, - or .)")
+                cells.append(_CELL_CHARS[ch])
+    if turn is None:
+        raise InvalidPositionError("the board text does not say whose turn it is (a line like 'X to move')")
+    return cells, turn
+
+
+def parse_move_list(text: str, size: int = 8) -> list[int]:
+    """Square indices of a game record like ``'f5d6c3'`` (``'pass'``/``'ps'``/``'--'`` for passes)."""
+    record = text.strip().lower().replace(" ", "").replace(",", "")
+    out = []
+    i = 0
+    while i < len(record):
+        for token in ("pass", "ps", "--"):
+            if record.startswith(token, i):
+                out.append(PASS)
+                i += len(token)
+                break
+        else:
+            match = re.match(r"([a-j])(10|[1-9])", record[i:])
+            if not match:
+                raise InvalidMoveError(f"cannot read a move at {record[i:i + 4]!r} in the record")
+            out.append(parse_square(match.group(0), size))
+            i += len(match.group(0))
+    return out
+
