@@ -1,0 +1,349 @@
+"""Monte-Carlo tree search (UCT) over the game protocol: the pure-Python twin of ``_mcts_cy``.
+
+One tree serves every two-player game of ``_game_py`` (every move, a pass included,
+hands the turn to the other player). The compiled twin runs the same steps in the
+same order with the same integer bookkeeping and the same floating-point formula,
+so for the same seed and iteration budget both return the same move, the same
+visit counts and the same number of iterations.
+
+The steps of one iteration
+--------------------------
+1. *Selection.* From the root: a node not yet expanded is expanded (all its legal
+   moves become children, in the game's ascending move order). If a child has never
+   been visited, the first such child in move order is taken and selection stops.
+   Otherwise the child with the largest UCB1 score is taken (the first one on ties)::
+
+       score = wins / (2 * visits) + sqrt(c2 * log(parent_visits) / visits)
+
+   where ``wins`` counts half points (2 for a win, 1 for a draw) from the point of
+   view of the player who made the child's move, and ``c2`` is the square of the
+   exploration constant (written this way so that no compiler can fuse a multiply
+   and an add into one FMA instruction and round differently from Python).
+2. *Simulation.* From that node, uniformly random legal moves until the game ends:
+   the move is ``moves[r % count]`` where ``r`` is the next output of the splitmix64
+   generator. A node reached that is already terminal is not simulated.
+3. *Backup.* The result (win/draw/loss by the sign of ``terminal_value``) is added
+   to every node of the path, switching sides at every ply.
+
+Memory is bounded by ``max_nodes``: when the tree is full, leaves stop being expanded
+and iterations simulate from where selection ends.
+
+Tree reuse
+----------
+Every visited node remembers the Zobrist key of its position. When ``search`` is
+called again, the tree keeps the subtree whose key matches the new position (the
+root itself, or a node one or two plies below it, searched breadth first in move
+order); everything else is dropped. Otherwise the tree starts afresh.
+
+The random generator keeps its state across searches: the n-th search of a tree is
+reproducible from the seed and the positions it was given.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "splitmix64_next"]
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+#: The classic UCB1 constant sqrt(2) (results are win rates in [0, 1]).
+DEFAULT_EXPLORATION = 1.4142135623730951
+#: Default bound on the tree's size (about 40 MB in the compiled backend).
+DEFAULT_MAX_NODES = 1_000_000
+#: The clock is read once every this many iterations when a time limit is set.
+TIME_CHECK_EVERY = 16
+#: How far below the root a reused subtree may start (our move and the opponent's reply).
+REUSE_DEPTH = 2
+
+
+def splitmix64_next(state: int) -> tuple[int, int]:
+    """One step of splitmix64: ``(next_state, output)``; the generator of MCTS and of the random players."""
+    state = (state + GOLDEN) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+class MCTSTree:
+    """A UCT search tree that lives across the moves of one game.
+
+    :param seed: seed of the splitmix64 generator (any int; taken modulo 2**64).
+    :param exploration: the UCB1 exploration constant (> 0).
+    :param max_nodes: the largest number of nodes the tree may hold (>= 1).
+    """
+
+    __slots__ = (
+        "seed",
+        "exploration",
+        "max_nodes",
+        "rng_state",
+        "iterations",
+        "max_depth",
+        "_c2",
+        "_move",
+        "_first",
+        "_count",
+        "_visits",
+        "_wins",
+        "_key",
+    )
+
+    def __init__(self, seed: int = 0, exploration: float = DEFAULT_EXPLORATION, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        exploration = float(exploration)
+        if not exploration > 0.0 or math.isinf(exploration):
+            raise ValueError(f"exploration must be a positive finite number, got {exploration!r}")
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise ValueError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
+        self.seed = seed & MASK64
+        self.exploration = exploration
+        self.max_nodes = max_nodes
+        self._c2 = exploration * exploration
+        self.rng_state = self.seed
+        #: Iterations run by the last call of :meth:`search`.
+        self.iterations = 0
+        #: Deepest ply below the root that selection reached in the last search.
+        self.max_depth = 0
+        self._clear()
+
+    # -- tree storage: one list per field, node 0 is the root --------------
+
+    def _clear(self) -> None:
+        self._move = [0]  # the move that leads from the parent to the node (unused for the root)
+        self._first = [-1]  # index of the first child, -1 while not expanded
+        self._count = [0]  # number of children (0 once expanded: the game is over there)
+        self._visits = [0]
+        self._wins = [0]  # half points for the player who made the node's move
+        self._key = [0]  # Zobrist key of the node's position, set on its first visit
+
+    def reset(self) -> None:
+        """Forget the tree (the generator keeps its state)."""
+        self._clear()
+
+    @property
+    def node_count(self) -> int:
+        """Nodes in the tree."""
+        return len(self._move)
+
+    @property
+    def root_visits(self) -> int:
+        return self._visits[0]
+
+    def memory_bytes(self) -> int:
+        """Estimated size of the tree: what the compiled twin allocates for it (32 bytes a node)."""
+        return 32 * len(self._move)
+
+    def _next(self) -> int:
+        self.rng_state, out = splitmix64_next(self.rng_state)
+        return out
+
+    # -- tree reuse ----------------------------------------------------------
+
+    def _find(self, key: int) -> int:
+        """Index of the node to keep for a position with Zobrist ``key``, or -1."""
+        if self._visits[0] == 0:
+            return -1
+        if self._key[0] == key:
+            return 0
+        level = [0]
+        for _depth in range(REUSE_DEPTH):
+            below = []
+            for node in level:
+                first = self._first[node]
+                if first < 0:
+                    continue
+                for child in range(first, first + self._count[node]):
+                    if self._visits[child] == 0:
+                        continue
+                    if self._key[child] == key:
+                        return child
+                    below.append(child)
+            level = below
+        return -1
+
+    def _reroot(self, root: int) -> None:
+        """Keep only the subtree under ``root`` (children stay contiguous, in the same order)."""
+        if root == 0:
+            return
+        old_move, old_first, old_count = self._move, self._first, self._count
+        old_visits, old_wins, old_key = self._visits, self._wins, self._key
+        move, first, count = [old_move[root]], [-1], [old_count[root]]
+        visits, wins, key = [old_visits[root]], [old_wins[root]], [old_key[root]]
+        queue = [(root, 0)]
+        head = 0
+        while head < len(queue):
+            old, new = queue[head]
+            head += 1
+            f = old_first[old]
+            if f < 0:
+                continue
+            first[new] = len(move)
+            for child in range(f, f + old_count[old]):
+                queue.append((child, len(move)))
+                move.append(old_move[child])
+                first.append(-1)
+                count.append(old_count[child])
+                visits.append(old_visits[child])
+                wins.append(old_wins[child])
+                key.append(old_key[child])
+        self._move, self._first, self._count = move, first, count
+        self._visits, self._wins, self._key = visits, wins, key
+
+    # -- the search ------------------------------------------------------------
+
+    def search(self, core, iterations: int = 0, time_limit: float = 0.0) -> int:
+        """Run iterations from the position of ``core`` (restored afterwards); return how many ran.
+
+        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
+        (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
+        At least one iteration runs.
+        """
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+            raise ValueError(f"iterations must be an int >= 0, got {iterations!r}")
+        time_limit = float(time_limit)
+        if not time_limit >= 0.0:
+            raise ValueError(f"time_limit must be >= 0, got {time_limit!r}")
+        if iterations == 0 and time_limit == 0.0:
+            raise ValueError("give an iteration budget or a time limit")
+        start = time.perf_counter()
+        deadline = start + time_limit
+        key = core.key()
+        root = self._find(key)
+        if root < 0:
+            self._clear()
+        else:
+            self._reroot(root)
+        self._key[0] = key
+        self.max_depth = 0
+        done = 0
+        while True:
+            self._iterate(core)
+            done += 1
+            if iterations and done >= iterations:
+                break
+            if time_limit and done % TIME_CHECK_EVERY == 0 and time.perf_counter() >= deadline:
+                break
+        self.iterations = done
+        return done
+
+    def _iterate(self, core) -> None:
+        move, first, count, visits, wins, keys = self._move, self._first, self._count, self._visits, self._wins, self._key
+        node = 0
+        path = [0]
+        c2 = self._c2
+        while True:
+            if first[node] < 0:
+                if len(move) >= self.max_nodes:
+                    result = self._rollout(core)  # tree full: simulate from here
+                    break
+                legal = core.gen_moves()
+                if len(move) + len(legal) > self.max_nodes:
+                    result = self._rollout(core)
+                    break
+                first[node] = len(move)
+                count[node] = len(legal)
+                for m in legal:
+                    move.append(m)
+                    first.append(-1)
+                    count.append(0)
+                    visits.append(0)
+                    wins.append(0)
+                    keys.append(0)
+            n = count[node]
+            if n == 0:  # the game is over here: no simulation
+                value = core.terminal_value()
+                result = (value > 0) - (value < 0)
+                break
+            f = first[node]
+            chosen = -1
+            for child in range(f, f + n):
+                if visits[child] == 0:
+                    chosen = child
+                    break
+            if chosen >= 0:
+                core.make_move(move[chosen])
+                keys[chosen] = core.key()
+                path.append(chosen)
+                result = self._rollout(core)
+                break
+            log_n = math.log(visits[node])
+            best_score = -1.0
+            for child in range(f, f + n):
+                v = visits[child]
+                score = wins[child] / (2.0 * v) + math.sqrt(c2 * log_n / v)
+                if score > best_score:
+                    best_score = score
+                    chosen = child
+            core.make_move(move[chosen])
+            path.append(chosen)
+            node = chosen
+        depth = len(path) - 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        # ``result`` is for the side to move at the last node of the path; a node's wins
+        # are for the player who moved into it, the other side.
+        for i in range(depth, -1, -1):
+            node = path[i]
+            visits[node] += 1
+            wins[node] += 1 - result  # loss for the side to move there = 2 half points
+            result = -result
+            if i:
+                core.unmake_move()
+
+    def _rollout(self, core) -> int:
+        """Random moves to the end and back; the result (+1/0/-1) for the side to move now."""
+        plies = 0
+        while True:
+            legal = core.gen_moves()
+            if not legal:
+                break
+            self.rng_state, r = splitmix64_next(self.rng_state)
+            core.make_move(legal[r % len(legal)])
+            plies += 1
+        value = core.terminal_value()
+        result = (value > 0) - (value < 0)
+        for _ in range(plies):
+            core.unmake_move()
+        return -result if plies & 1 else result
+
+    # -- reading the tree ------------------------------------------------------
+
+    def root_children(self) -> list[tuple[int, int, int]]:
+        """``(move, visits, half-point wins)`` of every root child, in move order."""
+        f = self._first[0]
+        if f < 0:
+            return []
+        return [(self._move[c], self._visits[c], self._wins[c]) for c in range(f, f + self._count[0])]
+
+    def _best_child(self, node: int) -> int:
+        f = self._first[node]
+        if f < 0:
+            return -1
+        best, best_visits = -1, 0
+        for child in range(f, f + self._count[node]):
+            if self._visits[child] > best_visits:
+                best, best_visits = child, self._visits[child]
+        return best
+
+    def best_move(self) -> int:
+        """The most visited root move (the first in move order on ties).
+
+        :raises ValueError: nothing has been searched, or the root's game is over.
+        """
+        best = self._best_child(0)
+        if best < 0:
+            raise ValueError("the tree has no visited root move: search a position that is not over first")
+        return self._move[best]
+
+    def principal_variation(self) -> list[int]:
+        """The moves of the most visited path from the root."""
+        pv = []
+        node = self._best_child(0)
+        while node >= 0:
+            pv.append(self._move[node])
+            node = self._best_child(node)
+        return pv
