@@ -3,7 +3,7 @@
 from libc.stdint cimport uint64_t
 
 cdef enum:
-    MAX_MOVES = 128
+    MOVE_BUFFER = 128  # capacity of a gen_moves buffer (MAX_MOVES in Python)
 
 cdef class GameCore:
     cdef int gen_moves(self, int* moves) noexcept nogil

@@ -1,0 +1,376 @@
+# cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Othello/Reversi on an n x n board: the compiled core (twin of ``_othello_py``).
+
+Bit layout: square ``(row, col)`` is bit ``row * n + col``; ``a1`` (row 0, col 0) is
+the top-left corner and bit 0. Boards are 128-bit words here; every kernel call on a
+board of up to 64 squares runs the 64-bit specialisation of the kernel.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+
+from bits cimport gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128
+cimport othello as kernel
+from othello cimport Geometry
+
+from gamecore._game_cy cimport GameCore
+
+from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
+from gamecore.errors import (
+    EmptyHistoryError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidPositionError,
+    InvalidSizeError,
+)
+
+__all__ = [
+    "PASS",
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "FEATURES",
+    "square_weight",
+    "legal_moves_mask",
+    "flips",
+    "OthelloCore",
+]
+
+PASS = -1
+MIN_SIZE = 4
+MAX_SIZE = 10
+FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity")
+
+cdef enum:
+    C_PASS = -1
+    # Every move fills a square and at most one pass separates two moves: 2 * 100 plies.
+    MAX_PLIES = 256
+
+cdef uint64_t SQUARE_KEY[2][128]
+cdef uint64_t FLIP_KEY[128]      # SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]: a disc changing colour
+cdef uint64_t TURN_KEY[2]
+cdef Geometry GEOMETRIES[11]
+cdef uint64_t MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _init_tables():
+    cdef int i, n
+    for i in range(128):
+        SQUARE_KEY[0][i] = SQUARE_KEYS[0][i]
+        SQUARE_KEY[1][i] = SQUARE_KEYS[1][i]
+        FLIP_KEY[i] = SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]
+    TURN_KEY[0] = TURN_KEYS[0]
+    TURN_KEY[1] = TURN_KEYS[1]
+    for n in range(MIN_SIZE, MAX_SIZE + 1, 2):
+        kernel.geometry_init(&GEOMETRIES[n], n)
+
+
+_init_tables()
+
+
+cdef inline gc_u128 to_u128(object x):
+    return gc_u128_from_halves(<uint64_t>(x >> 64), <uint64_t>(x & 0xFFFFFFFFFFFFFFFF))
+
+
+cdef inline object from_u128(gc_u128 x):
+    return (<object>gc_u128_hi(x) << 64) | <object>gc_u128_lo(x)
+
+
+cdef inline gc_u128 moves_of(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
+    if g.nsq <= 64:
+        return kernel.legal_moves_mask[uint64_t](<uint64_t>me, <uint64_t>opp, g)
+    return kernel.legal_moves_mask[gc_u128](me, opp, g)
+
+
+cdef inline gc_u128 flips_of(gc_u128 me, gc_u128 opp, int square, const Geometry* g) noexcept nogil:
+    if g.nsq <= 64:
+        return kernel.flips[uint64_t](<uint64_t>me, <uint64_t>opp, square, g)
+    return kernel.flips[gc_u128](me, opp, square, g)
+
+
+cdef inline gc_u128 stable_of(gc_u128 own, const Geometry* g) noexcept nogil:
+    if g.nsq <= 64:
+        return kernel.stable_edges[uint64_t](<uint64_t>own, g)
+    return kernel.stable_edges[gc_u128](own, g)
+
+
+cdef inline uint64_t xor_flip_keys(gc_u128 flipped) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef uint64_t lo = gc_u128_lo(flipped), hi = gc_u128_hi(flipped)
+    while lo:
+        h ^= FLIP_KEY[gc_ctz64(lo)]
+        lo &= lo - 1
+    while hi:
+        h ^= FLIP_KEY[64 + gc_ctz64(hi)]
+        hi &= hi - 1
+    return h
+
+
+cdef const Geometry* geometry_of(object size) except NULL:
+    if type(size) is not int or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
+        raise InvalidSizeError(f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+    return &GEOMETRIES[<int>size]
+
+
+cdef gc_u128 checked_board(object bb, const Geometry* g, str name) except? 0:
+    if type(bb) is not int or bb < 0 or bb >> g.nsq:
+        raise InvalidPositionError(f"{name} bitboard must be an int within the {g.n}x{g.n} board")
+    return to_u128(bb)
+
+
+def square_weight(int row, int col, int size):
+    """Positional weight of a square: corners high, X and C squares next to them low."""
+    return kernel.square_weight(row, col, size)
+
+
+def legal_moves_mask(player, opponent, size):
+    """Bitboard of the squares where ``player`` may move (Kogge-Stone fill, 8 directions)."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
+    return from_u128(moves_of(p, o, g))
+
+
+def flips(player, opponent, square, size):
+    """Bitboard of the discs a move of ``player`` on ``square`` flips (0 if none)."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
+    if type(square) is not int or not 0 <= square < g.nsq:
+        raise ValueError(f"square must be an int from 0 to {g.nsq - 1}, got {square!r}")
+    return from_u128(flips_of(p, o, square, g))
+
+
+cdef class OthelloCore(GameCore):
+    """Mutable Othello position with a move stack (the compiled core).
+
+    Player 0 is black and moves first, player 1 is white.
+    """
+
+    cdef readonly int size
+    cdef readonly int turn
+    cdef gc_u128 discs[2]
+    cdef uint64_t zhash
+    cdef int sp
+    cdef int stack_move[MAX_PLIES]
+    cdef gc_u128 stack_flips[MAX_PLIES]
+    cdef uint64_t stack_hash[MAX_PLIES]
+    cdef const Geometry* g
+
+    def __init__(self, size=8):
+        self.g = geometry_of(size)
+        self.size = size
+        cdef int half = self.size // 2, n = self.size
+        cdef gc_u128 one = 1
+        self._set((one << ((half - 1) * n + half)) | (one << (half * n + half - 1)),
+                  (one << ((half - 1) * n + half - 1)) | (one << (half * n + half)), 0)
+
+    cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil:
+        cdef int i
+        cdef uint64_t h = TURN_KEY[turn]
+        self.discs[0] = black
+        self.discs[1] = white
+        self.turn = turn
+        for i in range(self.g.nsq):
+            if (black >> i) & 1:
+                h ^= SQUARE_KEY[0][i]
+            elif (white >> i) & 1:
+                h ^= SQUARE_KEY[1][i]
+        self.zhash = h
+        self.sp = 0
+
+    def set_board(self, black, white, turn):
+        """Set the discs (two bitboards) and the side to move; clears the move history."""
+        cdef gc_u128 b = checked_board(black, self.g, "black")
+        cdef gc_u128 w = checked_board(white, self.g, "white")
+        if b & w:
+            raise InvalidPositionError("a square cannot hold a black and a white disc")
+        if type(turn) is not int or turn not in (0, 1):
+            raise InvalidPositionError(f"turn must be 0 (black) or 1 (white), got {turn!r}")
+        self._set(b, w, turn)
+
+    def bitboards(self):
+        """``(black, white)`` bitboards."""
+        return from_u128(self.discs[0]), from_u128(self.discs[1])
+
+    def copy(self):
+        """An independent copy, history included."""
+        cdef OthelloCore other = OthelloCore.__new__(OthelloCore)
+        other.size = self.size
+        other.turn = self.turn
+        other.g = self.g
+        other.discs[0] = self.discs[0]
+        other.discs[1] = self.discs[1]
+        other.zhash = self.zhash
+        other.sp = self.sp
+        memcpy(other.stack_move, self.stack_move, self.sp * sizeof(int))
+        memcpy(other.stack_flips, self.stack_flips, self.sp * sizeof(gc_u128))
+        memcpy(other.stack_hash, self.stack_hash, self.sp * sizeof(uint64_t))
+        return other
+
+    # -- the game protocol -------------------------------------------------
+
+    cdef int gen_moves(self, int* out) noexcept nogil:
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        cdef gc_u128 moves = moves_of(me, opp, self.g)
+        cdef uint64_t lo, hi
+        cdef int count = 0
+        if not moves:
+            if moves_of(opp, me, self.g):
+                out[0] = C_PASS
+                return 1
+            return 0
+        lo = gc_u128_lo(moves)
+        hi = gc_u128_hi(moves)
+        while lo:
+            out[count] = gc_ctz64(lo)
+            count += 1
+            lo &= lo - 1
+        while hi:
+            out[count] = 64 + gc_ctz64(hi)
+            count += 1
+            hi &= hi - 1
+        return count
+
+    cdef void make_move(self, int move) noexcept nogil:
+        cdef int t = self.turn
+        cdef gc_u128 flipped = 0, me, opp
+        cdef gc_u128 one = 1
+        cdef uint64_t h = self.zhash ^ TURN_KEY[0] ^ TURN_KEY[1]
+        if move != C_PASS:
+            me = self.discs[t]
+            opp = self.discs[1 - t]
+            flipped = flips_of(me, opp, move, self.g)
+            self.discs[t] = me | flipped | (one << move)
+            self.discs[1 - t] = opp ^ flipped
+            h ^= SQUARE_KEY[t][move] ^ xor_flip_keys(flipped)
+        self.stack_move[self.sp] = move
+        self.stack_flips[self.sp] = flipped
+        self.stack_hash[self.sp] = self.zhash
+        self.sp += 1
+        self.zhash = h
+        self.turn = 1 - t
+
+    cdef void unmake_move(self) noexcept nogil:
+        cdef gc_u128 one = 1
+        self.sp -= 1
+        cdef int move = self.stack_move[self.sp]
+        cdef gc_u128 flipped = self.stack_flips[self.sp]
+        cdef int t = 1 - self.turn
+        if move != C_PASS:
+            self.discs[t] ^= flipped | (one << move)
+            self.discs[1 - t] ^= flipped
+        self.turn = t
+        self.zhash = self.stack_hash[self.sp]
+
+    cdef bint is_terminal(self) noexcept nogil:
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        return not moves_of(me, opp, self.g) and not moves_of(opp, me, self.g)
+
+    cdef int terminal_value(self) noexcept nogil:
+        cdef int mine = gc_popcount128(self.discs[self.turn])
+        cdef int theirs = gc_popcount128(self.discs[1 - self.turn])
+        cdef int empties = self.g.nsq - mine - theirs
+        if mine > theirs:
+            return mine - theirs + empties
+        if mine < theirs:
+            return mine - theirs - empties
+        return 0
+
+    cdef int evaluate(self, const int* weights) noexcept nogil:
+        cdef const Geometry* g = self.g
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        cdef int total = 0, positional, k
+        if weights[0]:
+            total += weights[0] * (gc_popcount128(me) - gc_popcount128(opp))
+        if weights[1]:
+            positional = 0
+            for k in range(g.nclasses):
+                positional += g.class_weight[k] * (gc_popcount128(me & g.class_mask[k]) - gc_popcount128(opp & g.class_mask[k]))
+            total += weights[1] * positional
+        if weights[2]:
+            total += weights[2] * (gc_popcount128(moves_of(me, opp, g)) - gc_popcount128(moves_of(opp, me, g)))
+        if weights[3]:
+            total += weights[3] * (gc_popcount128(me & g.corners) - gc_popcount128(opp & g.corners))
+        if weights[4]:
+            total += weights[4] * (gc_popcount128(stable_of(me, g)) - gc_popcount128(stable_of(opp, g)))
+        if weights[5]:
+            total += weights[5] * (1 if self.num_empty() % 2 else -1)
+        return total
+
+    cdef int order_key(self, int move) noexcept nogil:
+        return 0 if move == C_PASS else self.g.square_weight[move]
+
+    cdef uint64_t key(self) noexcept nogil:
+        return self.zhash
+
+    cdef int num_empty(self) noexcept nogil:
+        return self.g.nsq - gc_popcount128(self.discs[0] | self.discs[1])
+
+    # -- checked operations for the public API -----------------------------
+
+    def legal_moves(self):
+        """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
+        cdef int buf[128]
+        cdef int count = self.gen_moves(buf)
+        return [buf[i] for i in range(count)]
+
+    def push(self, move):
+        """Play ``move`` after checking it is legal; raises and changes nothing otherwise."""
+        if type(move) is not int:
+            raise IllegalMoveError(f"a move code must be an int, got {type(move).__name__}")
+        legal = self.legal_moves()
+        if not legal:
+            raise GameOverError("the game is over: no move can be played")
+        if move not in legal:
+            raise IllegalMoveError(self._illegal_reason(move, legal))
+        if self.sp >= MAX_PLIES:  # unreachable in a real game; guards the C stack
+            raise IllegalMoveError("move history is full")
+        self.make_move(move)
+
+    def _illegal_reason(self, move, legal):
+        if legal == [PASS]:
+            return "the side to move has no legal move and must pass"
+        if move == PASS:
+            return "cannot pass while a legal move exists"
+        if not 0 <= move < self.g.nsq:
+            return f"square index {move} is off the {self.size}x{self.size} board"
+        if (from_u128(self.discs[0] | self.discs[1]) >> move) & 1:
+            return "that square is already occupied"
+        return "that move flips no disc"
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if self.sp == 0:
+            raise EmptyHistoryError("no move to take back")
+        move = self.stack_move[self.sp - 1]
+        self.unmake_move()
+        return move
+
+    def history(self):
+        """The moves played since the position was set, oldest first."""
+        return [self.stack_move[i] for i in range(self.sp)]
+
+    def is_game_over(self):
+        """True when neither side can move."""
+        return self.is_terminal()
+
+    def counts(self):
+        """``(black discs, white discs)``."""
+        return gc_popcount128(self.discs[0]), gc_popcount128(self.discs[1])
+
+    def zobrist(self):
+        """64-bit Zobrist hash of the discs and the side to move."""
+        return self.zhash
+
+    def perft(self, depth):
+        """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""
+        if type(depth) is not int or depth < 0:
+            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
+        if depth == 0:
+            return 1
+        cdef int d = depth
+        cdef uint64_t leaves
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        with nogil:
+            if self.g.nsq <= 64:
+                leaves = kernel.perft[uint64_t](<uint64_t>me, <uint64_t>opp, d, self.g)
+            else:
+                leaves = kernel.perft[gc_u128](me, opp, d, self.g)
+        return leaves

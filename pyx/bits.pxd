@@ -1,0 +1,36 @@
+# Bitboard types and intrinsics shared by every kernel (see gamecore_bits.h).
+from libc.stdint cimport uint64_t
+
+cdef extern from "gamecore_bits.h":
+    # Really `unsigned __int128`: Cython emits the C name and C does the arithmetic. It is
+    # declared as a signed type here only so that Cython tells it apart from uint64_t when
+    # it picks a fused specialisation (two unsigned typedefs look the same to it).
+    ctypedef long long gc_u128
+    int gc_popcount64(uint64_t x) noexcept nogil
+    int gc_ctz64(uint64_t x) noexcept nogil
+    int gc_popcount128(gc_u128 x) noexcept nogil
+    int gc_ctz128(gc_u128 x) noexcept nogil
+    gc_u128 gc_u128_from_halves(uint64_t hi, uint64_t lo) noexcept nogil
+    uint64_t gc_u128_hi(gc_u128 x) noexcept nogil
+    uint64_t gc_u128_lo(gc_u128 x) noexcept nogil
+
+# A board of up to 64 squares is a uint64_t, a larger one (10x10) a 128-bit word;
+# the kernels are written once over both.
+ctypedef fused bb_t:
+    uint64_t
+    gc_u128
+
+
+cdef inline int popcount(bb_t x) noexcept nogil:
+    if bb_t is uint64_t:
+        return gc_popcount64(x)
+    else:
+        return gc_popcount128(x)
+
+
+cdef inline int lowest_square(bb_t x) noexcept nogil:
+    """Index of the lowest set bit (x must not be 0)."""
+    if bb_t is uint64_t:
+        return gc_ctz64(x)
+    else:
+        return gc_ctz128(x)
