@@ -5,10 +5,7 @@
 # tl_build_tables (the Zobrist keys in it are filled by the caller from gamecore._zobrist).
 # Mirrors the functions of python/gamecore/_tetralath_py.py name for name.
 from libc.stdint cimport uint64_t, int8_t
-
-cdef extern from "gamecore_bits.h":
-    int gc_popcount64(uint64_t x) noexcept nogil
-    int gc_ctz64(uint64_t x) noexcept nogil
+from bits cimport gc_popcount64, gc_ctz64
 
 cdef enum:
     TL_CELLS = 61

@@ -1,0 +1,462 @@
+# cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True
+"""Tetralath (Yavalath without the swap rule): the compiled core (twin of ``_tetralath_py``).
+
+Same names, signatures and behaviour as ``python/gamecore/_tetralath_py.py``, which
+documents the board, the rules, the evaluation features and the move order. The
+searches use the ``cdef`` methods of :class:`TetralathCore`; Python code uses the
+checked ``def`` methods, which validate everything before it reaches C.
+"""
+from libc.stdint cimport uint64_t
+
+from bits cimport gc_popcount64, gc_ctz64
+from gamecore._game_cy cimport GameCore
+from tetralath cimport (
+    TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
+    TL_ONGOING, TL_FOUR, TL_THREE, TL_FULL, TL_FULL_MASK,
+    tl_cell_index, tl_build_tables, tl_move_status, tl_board_status,
+    tl_threat_cells, tl_features, tl_evaluate, tl_order_key,
+)
+
+from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
+from gamecore.errors import (
+    EmptyHistoryError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidPositionError,
+)
+
+__all__ = [
+    "NUM_CELLS",
+    "FULL_MASK",
+    "SWAP",
+    "MAX_PLIES",
+    "ONGOING",
+    "FOUR",
+    "THREE",
+    "FULL",
+    "REASONS",
+    "ROW_LENGTHS",
+    "ROW_STARTS",
+    "DIRECTIONS",
+    "CELL_XY",
+    "NEIGHBOURS",
+    "FOUR_WINDOWS",
+    "THREE_WINDOWS",
+    "CENTRALITY",
+    "FEATURES",
+    "DEFAULT_WEIGHTS",
+    "cell_index",
+    "move_status",
+    "board_status",
+    "threat_cells",
+    "features",
+    "TetralathCore",
+]
+
+# The geometry and the Zobrist keys, built once at import.
+cdef TLTables _T
+tl_build_tables(&_T)
+
+
+def _fill_keys():
+    cdef int p, c
+    for p in range(2):
+        for c in range(64):
+            _T.zsq[p][c] = SQUARE_KEYS[p][c]
+        _T.zturn[p] = TURN_KEYS[p]
+
+
+_fill_keys()
+
+NUM_CELLS = TL_CELLS
+FULL_MASK = 0x1FFFFFFFFFFFFFFF  # the 61 cells
+#: Move code of the swap (pie rule): black's first move takes over white's stone.
+SWAP = TL_SWAP
+#: Longest possible game: 61 stones plus one swap.
+MAX_PLIES = TL_MAX_PLIES
+ONGOING = TL_ONGOING
+FOUR = TL_FOUR
+THREE = TL_THREE
+FULL = TL_FULL
+#: Reason of the game's end for each status (empty while the game goes on).
+REASONS = ("", "four in a row", "three in a row", "full board")
+ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
+#: Direction ``d`` as an axial step; ``d + 3`` is the opposite of ``d``.
+DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+# Read back from the C tables, so that the tests compare the compiled geometry itself.
+CELL_XY = tuple((_T.x[c], _T.y[c]) for c in range(TL_CELLS))
+NEIGHBOURS = tuple(tuple(_T.nb[c][d] for d in range(6)) for c in range(TL_CELLS))
+FOUR_WINDOWS = tuple(_T.four[i] for i in range(TL_NFOUR))
+THREE_WINDOWS = tuple(_T.three[i] for i in range(TL_NTHREE))
+CENTRALITY = tuple(_T.centre[c] for c in range(TL_CELLS))
+#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
+FEATURES = ("win_now", "forced_blocks", "cannot_block", "losing_threes", "open_twos", "open_ones", "centre")
+#: The standard evaluation: weights for ``FEATURES``.
+DEFAULT_WEIGHTS = (10000, -60, -5000, 8, 10, 2, 1)
+
+
+cdef uint64_t _bitboard(object bb, str name) except? 0:
+    if type(bb) is not int or bb < 0 or bb > FULL_MASK:
+        raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
+    return <uint64_t>bb
+
+
+cdef int _cell(object cell) except -1:
+    if type(cell) is not int or not 0 <= cell < TL_CELLS:
+        raise ValueError(f"a cell index must be an int from 0 to 60, got {cell!r}")
+    return <int>cell
+
+
+def cell_index(x, y):
+    """Index of the cell at axial ``(x, y)``, or -1 off the board."""
+    if type(x) is not int or type(y) is not int or not (-16 <= x <= 16 and -16 <= y <= 16):
+        return -1
+    return tl_cell_index(<int>x, <int>y)
+
+
+def move_status(own, cell):
+    """What a stone on ``cell`` does for its owner, ``own`` including that stone:
+    ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
+    return tl_move_status(_bitboard(own, "own"), &_T, _cell(cell))
+
+
+def board_status(mover, waiting):
+    """Status of a set position: ``mover`` made the last move, ``waiting`` is to move.
+
+    Returns -1 for a position no game can reach: the side to move has three or more
+    in a row, or the last mover's lines do not all pass through one stone.
+    """
+    return tl_board_status(_bitboard(mover, "mover"), _bitboard(waiting, "waiting"), &_T)
+
+
+def threat_cells(me, opp):
+    """``(win_me, win_opp, lose_me, lose_opp, twos, ones)`` for stones ``me`` and ``opp``.
+
+    ``win_p``: empty cells where player ``p`` would make four; ``lose_p``: empty
+    cells where it would make exactly three and no four; ``twos`` / ``ones``: open
+    four-cell windows (no opposing stone) with two / one stones, ``me``'s minus ``opp``'s.
+    """
+    cdef uint64_t cells[4]
+    cdef int twos, ones
+    tl_threat_cells(_bitboard(me, "me"), _bitboard(opp, "opp"), &_T, cells, &twos, &ones)
+    return cells[0], cells[1], cells[2], cells[3], twos, ones
+
+
+def features(me, opp):
+    """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
+    cdef int f[TL_NFEATURES]
+    tl_features(_bitboard(me, "me"), _bitboard(opp, "opp"), &_T, f)
+    return tuple([f[i] for i in range(TL_NFEATURES)])
+
+
+cdef long long _perft(TetralathCore core, int depth) noexcept nogil:
+    cdef int moves[64]
+    cdef int n = core.gen_moves(moves)
+    cdef int i
+    cdef long long total = 0
+    if n == 0:
+        return 1  # a finished game is one leaf
+    if depth == 1:
+        return n
+    for i in range(n):
+        core.make_move(moves[i])
+        total += _perft(core, depth - 1)
+        core.unmake_move()
+    return total
+
+
+cdef class TetralathCore(GameCore):
+    """Mutable Tetralath position with a move stack (the compiled core).
+
+    Player 0 is white and moves first, player 1 is black.
+
+    :param swap: allow the swap rule (black's first move may be ``SWAP``).
+    """
+
+    def __init__(self, swap=False):
+        self.swap_rule = bool(swap)
+        self._set(0, 0, 0, TL_ONGOING)
+
+    cdef void _set(self, uint64_t white, uint64_t black, int turn, int status) noexcept nogil:
+        cdef uint64_t h = _T.zturn[turn]
+        cdef uint64_t bb
+        cdef int p
+        self.stones[0] = white
+        self.stones[1] = black
+        self.turn = turn
+        self.status_ = status
+        for p in range(2):
+            bb = self.stones[p]
+            while bb:
+                h ^= _T.zsq[p][gc_ctz64(bb)]
+                bb &= bb - 1
+        self.hash_ = h
+        self.nply = 0
+
+    def set_board(self, white, black, turn):
+        """Set the stones (two bitboards, bit = cell index) and the side to move; clears the history.
+
+        :raises InvalidPositionError: bitboards off the board or overlapping, a bad turn,
+            stone counts that do not fit the turn, or lines no game can reach.
+        """
+        cdef uint64_t w = _bitboard(white, "white")
+        cdef uint64_t b = _bitboard(black, "black")
+        cdef int t, nw, nb, status
+        if w & b:
+            raise InvalidPositionError("a cell cannot hold a white and a black stone")
+        if type(turn) is not int or turn not in (0, 1):
+            raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        t = turn
+        nw = gc_popcount64(w)
+        nb = gc_popcount64(b)
+        if nw - nb != t and not (self.swap_rule and nb - nw == 1 - t):
+            raise InvalidPositionError(
+                f"{nw} white and {nb} black stones do not fit {'black' if t else 'white'} to move "
+                "(white moves first, players alternate)"
+            )
+        status = tl_board_status(b if t == 0 else w, w if t == 0 else b, &_T)
+        if status < 0:
+            raise InvalidPositionError("no game reaches this position (lines of three or more that did not end it)")
+        self._set(w, b, t, status)
+
+    def bitboards(self):
+        """``(white, black)`` bitboards."""
+        return self.stones[0], self.stones[1]
+
+    def copy(self):
+        """An independent copy, history included."""
+        cdef TetralathCore other = TetralathCore.__new__(TetralathCore)
+        cdef int i
+        other.swap_rule = self.swap_rule
+        other.stones[0] = self.stones[0]
+        other.stones[1] = self.stones[1]
+        other.turn = self.turn
+        other.hash_ = self.hash_
+        other.status_ = self.status_
+        other.nply = self.nply
+        for i in range(self.nply):
+            other.stack_move[i] = self.stack_move[i]
+            other.stack_hash[i] = self.stack_hash[i]
+            other.stack_status[i] = self.stack_status[i]
+        return other
+
+    cdef bint _swap_allowed(self) noexcept nogil:
+        return (self.swap_rule and self.turn == 1 and self.stones[1] == 0
+                and gc_popcount64(self.stones[0]) == 1)
+
+    # -- the game protocol -------------------------------------------------
+
+    cdef int gen_moves(self, int* moves) noexcept nogil:
+        """The legal moves in ascending order (empty cells, then SWAP if allowed); 0 at the end."""
+        cdef uint64_t empty
+        cdef int n = 0
+        if self.status_ != TL_ONGOING:
+            return 0
+        empty = ~(self.stones[0] | self.stones[1]) & TL_FULL_MASK
+        while empty:
+            moves[n] = gc_ctz64(empty)
+            n += 1
+            empty &= empty - 1
+        if self._swap_allowed():
+            moves[n] = TL_SWAP
+            n += 1
+        return n
+
+    cdef void make_move(self, int move) noexcept nogil:
+        """Play a move known to be legal (no checks but the size of the stack)."""
+        cdef int turn = self.turn
+        cdef int cell, status
+        cdef uint64_t own
+        cdef uint64_t h
+        if self.nply >= TL_STACK:
+            return
+        self.stack_move[self.nply] = move
+        self.stack_hash[self.nply] = self.hash_
+        self.stack_status[self.nply] = self.status_
+        self.nply += 1
+        h = self.hash_ ^ _T.zturn[turn] ^ _T.zturn[1 - turn]
+        if move == TL_SWAP:
+            cell = gc_ctz64(self.stones[0] | (<uint64_t>1 << 63))
+            self.stones[0] = 0
+            self.stones[1] = (<uint64_t>1) << cell
+            h ^= _T.zsq[0][cell] ^ _T.zsq[1][cell]
+            status = TL_ONGOING
+        else:
+            own = self.stones[turn] | ((<uint64_t>1) << move)
+            self.stones[turn] = own
+            h ^= _T.zsq[turn][move]
+            status = tl_move_status(own, &_T, move)
+            if status == TL_ONGOING and (own | self.stones[1 - turn]) == TL_FULL_MASK:
+                status = TL_FULL
+        self.hash_ = h
+        self.status_ = status
+        self.turn = 1 - turn
+
+    cdef void unmake_move(self) noexcept nogil:
+        """Take back the last move made (no checks but an empty stack)."""
+        cdef int move, cell
+        cdef int turn = 1 - self.turn  # the player who made the move
+        if self.nply <= 0:
+            return
+        self.nply -= 1
+        move = self.stack_move[self.nply]
+        if move == TL_SWAP:
+            cell = gc_ctz64(self.stones[1] | (<uint64_t>1 << 63))
+            self.stones[1] = 0
+            self.stones[0] = (<uint64_t>1) << cell
+        else:
+            self.stones[turn] ^= (<uint64_t>1) << move
+        self.turn = turn
+        self.hash_ = self.stack_hash[self.nply]
+        self.status_ = self.stack_status[self.nply]
+
+    cdef bint is_terminal(self) noexcept nogil:
+        """True when the last move made four, made three, or filled the board."""
+        return self.status_ != TL_ONGOING
+
+    cdef int terminal_value(self) noexcept nogil:
+        """+1 if the side to move has won, -1 if it has lost, 0 for a draw (or a game not over)."""
+        if self.status_ == TL_FOUR:
+            return -1
+        if self.status_ == TL_THREE:
+            return 1
+        return 0
+
+    cdef int evaluate(self, const int* weights) noexcept nogil:
+        """sum(weights[i] * feature_i) for the side to move, features as in FEATURES."""
+        return tl_evaluate(self.stones[self.turn], self.stones[1 - self.turn], &_T, weights)
+
+    cdef int order_key(self, int move) noexcept nogil:
+        """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
+        opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for SWAP."""
+        return tl_order_key(self.stones[self.turn], self.stones[1 - self.turn], &_T, move)
+
+    cdef uint64_t key(self) noexcept nogil:
+        """64-bit Zobrist hash of the stones and the side to move."""
+        return self.hash_
+
+    cdef int num_empty(self) noexcept nogil:
+        """Empty cells left."""
+        return TL_CELLS - gc_popcount64(self.stones[0] | self.stones[1])
+
+    # -- checked operations for the public API -----------------------------
+
+    def legal_moves(self):
+        """The legal moves in ascending order (empty cells, then ``SWAP`` if allowed); ``[]`` at the end."""
+        cdef int moves[64]
+        cdef int n = self.gen_moves(moves)
+        return [moves[i] for i in range(n)]
+
+    def push(self, move):
+        """Play ``move`` after checking it is legal; raises and changes nothing otherwise."""
+        if type(move) is not int:
+            raise IllegalMoveError(f"a move code must be an int, got {type(move).__name__}")
+        if self.status_ != TL_ONGOING:
+            raise GameOverError(f"the game is over ({REASONS[self.status_]}): no move can be played")
+        if move == TL_SWAP:
+            if not self._swap_allowed():
+                raise IllegalMoveError(
+                    "swap is only allowed as black's first move, with the swap rule on"
+                    if self.swap_rule
+                    else "the swap rule is off in this game"
+                )
+        elif not 0 <= move < TL_CELLS:
+            raise IllegalMoveError(f"cell index {move} is off the board (0..60)")
+        elif ((self.stones[0] | self.stones[1]) >> <int>move) & 1:
+            raise IllegalMoveError("that cell is already occupied")
+        self.make_move(<int>move)
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if self.nply == 0:
+            raise EmptyHistoryError("no move to take back")
+        move = self.stack_move[self.nply - 1]
+        self.unmake_move()
+        return move
+
+    def history(self):
+        """The moves played since the position was set, oldest first."""
+        return [self.stack_move[i] for i in range(self.nply)]
+
+    def is_game_over(self):
+        """True when the last move made four, made three, or filled the board."""
+        return self.status_ != TL_ONGOING
+
+    def status(self):
+        """``ONGOING``, ``FOUR``, ``THREE`` or ``FULL``: what the last move did."""
+        return self.status_
+
+    def winner(self):
+        """0 (white) or 1 (black) once someone has won; ``None`` for a draw or a game not over."""
+        if self.status_ == TL_FOUR:
+            return 1 - self.turn
+        if self.status_ == TL_THREE:
+            return self.turn
+        return None
+
+    def reason(self):
+        """Why the game ended: ``'four in a row'``, ``'three in a row'``, ``'full board'``; ``''`` while it goes on."""
+        return REASONS[self.status_]
+
+    def counts(self):
+        """``(white stones, black stones)``."""
+        return gc_popcount64(self.stones[0]), gc_popcount64(self.stones[1])
+
+    def zobrist(self):
+        """64-bit Zobrist hash of the stones and the side to move."""
+        return self.hash_
+
+    def empties(self):
+        """Empty cells left (``num_empty`` of the protocol)."""
+        return self.num_empty()
+
+    def features(self):
+        """The evaluation features (``FEATURES``) for the side to move."""
+        cdef int f[TL_NFEATURES]
+        tl_features(self.stones[self.turn], self.stones[1 - self.turn], &_T, f)
+        return tuple([f[i] for i in range(TL_NFEATURES)])
+
+    def evaluation(self, weights=None):
+        """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
+        cdef int w[TL_NFEATURES]
+        cdef int i
+        if weights is None:
+            weights = DEFAULT_WEIGHTS
+        values = _check_weights(weights)
+        for i in range(TL_NFEATURES):
+            w[i] = values[i]
+        return self.evaluate(w)
+
+    def move_order(self, move):
+        """``order_key`` of a legal move (checked: raises ``IllegalMoveError`` otherwise)."""
+        if type(move) is not int or move not in self.legal_moves():
+            raise IllegalMoveError(f"not a legal move here: {move!r}")
+        return self.order_key(<int>move)
+
+    def outcome_value(self):
+        """``terminal_value``: +1 the side to move has won, -1 lost, 0 drawn or not over."""
+        return self.terminal_value()
+
+    def perft(self, depth):
+        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
+        cdef int d
+        cdef long long total
+        if type(depth) is not int or depth < 0:
+            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
+        if depth == 0:
+            return 1
+        d = depth if depth < TL_STACK else TL_STACK
+        with nogil:
+            total = _perft(self, d)
+        return total
+
+
+def _check_weights(weights):
+    try:
+        values = list(weights)
+    except TypeError:
+        raise ValueError(f"weights must be a sequence of {len(FEATURES)} ints") from None
+    if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
+        raise ValueError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
+    return values

@@ -1,0 +1,26 @@
+# The compiled Tetralath core (pybindings/_tetralath_cy.pyx); mirrors python/gamecore/_tetralath_py.py.
+from libc.stdint cimport uint64_t
+from gamecore._game_cy cimport GameCore
+
+cdef class TetralathCore(GameCore):
+    cdef uint64_t stones[2]          # white, black
+    cdef readonly int turn           # 0 white, 1 black
+    cdef readonly bint swap_rule
+    cdef uint64_t hash_
+    cdef int status_                 # ONGOING, FOUR, THREE, FULL: what the last move did
+    cdef int nply
+    cdef int stack_move[64]
+    cdef uint64_t stack_hash[64]
+    cdef int stack_status[64]
+
+    cdef void _set(self, uint64_t white, uint64_t black, int turn, int status) noexcept nogil
+    cdef bint _swap_allowed(self) noexcept nogil
+    cdef int gen_moves(self, int* moves) noexcept nogil
+    cdef void make_move(self, int move) noexcept nogil
+    cdef void unmake_move(self) noexcept nogil
+    cdef bint is_terminal(self) noexcept nogil
+    cdef int terminal_value(self) noexcept nogil
+    cdef int evaluate(self, const int* weights) noexcept nogil
+    cdef int order_key(self, int move) noexcept nogil
+    cdef uint64_t key(self) noexcept nogil
+    cdef int num_empty(self) noexcept nogil

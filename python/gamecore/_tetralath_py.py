@@ -1,0 +1,577 @@
+"""Tetralath (Yavalath without the swap rule): the pure-Python core (twin of ``_tetralath_cy``).
+
+Board: a hexagon with 5 cells a side, 61 cells. Rows ``a``..``i`` run from top to
+bottom with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells; cell ``k`` of a row is numbered from 1 on
+the left. Cell index = position in row-major order: ``a1`` = 0, ``e1`` = 26,
+``e5`` = 30 (the centre), ``i5`` = 60. A bitboard has bit ``index`` set for each stone.
+
+Internally a cell also has axial coordinates ``(x, y)``: ``y`` is the row (0..8) and
+``x`` runs 0..8 with ``4 <= x + y <= 12``. The three line directions are ``(1, 0)``
+(along a row), ``(0, 1)`` (down and to the right) and ``(-1, 1)`` (down and to the
+left); ``NEIGHBOURS[cell][d]`` walks direction ``d`` and ``d + 3`` is its opposite.
+
+Rules: white (player 0) moves first, players alternate, no passing. A move that
+makes four or more in a row of the mover's colour wins; otherwise a move that makes
+exactly three in a row loses; a full board with neither is a draw. With the optional
+swap rule, black's first move may be ``SWAP``: white's only stone becomes black and
+white moves next (the pie rule).
+
+The core keeps one bitboard per colour, the side to move, a status (``ONGOING``,
+``FOUR``, ``THREE``, ``FULL``: what the last move did) and a move stack for undo.
+The public :class:`~gamecore.tetralath.Tetralath` class wraps a core with notation,
+text and move objects.
+
+Evaluation (``evaluate(weights)``, for the side to move, ``sum(weights[i] * f[i])``
+over ``FEATURES``):
+
+* ``win_now``: 1 if the side to move can make four with this move (an empty cell
+  that completes a four-cell window holding three of its stones), else 0;
+* ``forced_blocks``: the number of cells where the opponent would make four, which
+  the side to move must fill at once;
+* ``cannot_block``: 1 if it cannot fill them all safely (two or more such cells, or
+  one where its own stone would make a losing three), else 0;
+* ``losing_threes``: empty cells where the opponent would make a losing three (and
+  no four), minus those where the side to move would: cells each side may not use;
+* ``open_twos``: four-cell windows holding two stones of the side to move and two
+  empty cells, minus the opponent's;
+* ``open_ones``: the same with one stone and three empty cells;
+* ``centre``: sum over own stones of ``4 - distance to e5``, minus the opponent's.
+
+``DEFAULT_WEIGHTS`` is the standard evaluation; weights are ints of at most 2**16 in
+size, so a value always fits a C int. ``terminal_value()`` is +1 when the side to move
+has won (the opponent's last move made three), -1 when it has lost (the opponent's
+last move made four), 0 for a draw: a win or loss, never a margin.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ._game_py import GameCore
+from ._zobrist import SQUARE_KEYS, TURN_KEYS
+from .errors import (
+    EmptyHistoryError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidPositionError,
+)
+
+__all__ = [
+    "NUM_CELLS",
+    "FULL_MASK",
+    "SWAP",
+    "MAX_PLIES",
+    "ONGOING",
+    "FOUR",
+    "THREE",
+    "FULL",
+    "REASONS",
+    "ROW_LENGTHS",
+    "ROW_STARTS",
+    "DIRECTIONS",
+    "CELL_XY",
+    "NEIGHBOURS",
+    "FOUR_WINDOWS",
+    "THREE_WINDOWS",
+    "CENTRALITY",
+    "FEATURES",
+    "DEFAULT_WEIGHTS",
+    "cell_index",
+    "move_status",
+    "board_status",
+    "threat_cells",
+    "features",
+    "TetralathCore",
+]
+
+NUM_CELLS = 61
+FULL_MASK = (1 << NUM_CELLS) - 1
+#: Move code of the swap (pie rule): black's first move takes over white's stone.
+SWAP = 61
+#: Longest possible game: 61 stones plus one swap.
+MAX_PLIES = 62
+
+#: Status of a position: what the last move did.
+ONGOING = 0
+FOUR = 1  # the last mover made four or more in a row: it has won
+THREE = 2  # the last mover made exactly three (and no four): it has lost
+FULL = 3  # the last move filled the board with neither: a draw
+#: Reason of the game's end for each status (empty while the game goes on).
+REASONS = ("", "four in a row", "three in a row", "full board")
+
+ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
+
+#: Direction ``d`` as an axial step; ``d + 3`` is the opposite of ``d``.
+DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+
+def cell_index(x: int, y: int) -> int:
+    """Index of the cell at axial ``(x, y)``, or -1 off the board."""
+    if not (0 <= y <= 8 and 0 <= x <= 8 and 4 <= x + y <= 12):
+        return -1
+    return ROW_STARTS[y] + x - max(0, 4 - y)
+
+
+def _build_geometry() -> tuple:
+    xy = []
+    for y in range(9):
+        for x in range(max(0, 4 - y), min(8, 12 - y) + 1):
+            xy.append((x, y))
+    neighbours = tuple(
+        tuple(cell_index(x + dx, y + dy) for dx, dy in DIRECTIONS) for x, y in xy
+    )
+    windows = {3: [], 4: []}
+    for cell in range(NUM_CELLS):
+        for d in range(3):
+            for length in (3, 4):
+                mask = 0
+                c = cell
+                for _ in range(length):
+                    if c < 0:
+                        break
+                    mask |= 1 << c
+                    c = neighbours[c][d]
+                else:
+                    windows[length].append(mask)
+    centrality = tuple(4 - (abs(x - 4) + abs(y - 4) + abs(x + y - 8)) // 2 for x, y in xy)
+    return tuple(xy), neighbours, tuple(windows[4]), tuple(windows[3]), centrality
+
+
+#: Axial ``(x, y)`` of each cell index.
+#: ``NEIGHBOURS[cell][d]``: the next cell in direction ``d`` (0..5), -1 off the board.
+#: ``FOUR_WINDOWS`` / ``THREE_WINDOWS``: masks of the 102 four-cell and 129 three-cell
+#: straight windows, ordered by first cell, then direction 0, 1, 2.
+#: ``CENTRALITY[cell]``: 4 minus the cell's distance to the centre e5 (0 on the rim).
+CELL_XY, NEIGHBOURS, FOUR_WINDOWS, THREE_WINDOWS, CENTRALITY = _build_geometry()
+
+#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
+FEATURES = ("win_now", "forced_blocks", "cannot_block", "losing_threes", "open_twos", "open_ones", "centre")
+#: The standard evaluation: weights for ``FEATURES``.
+DEFAULT_WEIGHTS = (10000, -60, -5000, 8, 10, 2, 1)
+
+
+def _run(own: int, cell: int, d: int) -> int:
+    """Own stones next to ``cell`` in direction ``d``, counted up to 3."""
+    n = 0
+    c = NEIGHBOURS[cell][d]
+    while n < 3 and c >= 0 and own >> c & 1:
+        n += 1
+        c = NEIGHBOURS[c][d]
+    return n
+
+
+def move_status(own: int, cell: int) -> int:
+    """What a stone on ``cell`` does for its owner, ``own`` including that stone:
+    ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
+    three = False
+    for d in range(3):
+        n = 1 + _run(own, cell, d) + _run(own, cell, d + 3)
+        if n >= 4:
+            return FOUR
+        if n == 3:
+            three = True
+    return THREE if three else ONGOING
+
+
+def _lines(bb: int) -> tuple[bool, bool, int]:
+    """``(has four+, has exactly three, common)``: the maximal runs of 3+ stones of
+    ``bb``, and the stones they all share (``FULL_MASK`` when there is none)."""
+    four = three = False
+    common = FULL_MASK
+    for cell in range(NUM_CELLS):
+        if not bb >> cell & 1:
+            continue
+        for d in range(3):
+            back = NEIGHBOURS[cell][d + 3]
+            if back >= 0 and bb >> back & 1:
+                continue  # not the start of a run
+            run = 0
+            c = cell
+            while c >= 0 and bb >> c & 1:
+                run |= 1 << c
+                c = NEIGHBOURS[c][d]
+            length = run.bit_count()
+            if length >= 3:
+                common &= run
+                if length >= 4:
+                    four = True
+                else:
+                    three = True
+    return four, three, common
+
+
+def board_status(mover: int, waiting: int) -> int:
+    """Status of a set position: ``mover`` made the last move, ``waiting`` is to move.
+
+    Returns -1 for a position no game can reach: the side to move has three or more
+    in a row, or the last mover's lines do not all pass through one stone.
+    """
+    four, three, common = _lines(waiting)
+    if four or three:
+        return -1
+    four, three, common = _lines(mover)
+    if four or three:
+        if not common:
+            return -1
+        return FOUR if four else THREE
+    if (mover | waiting) == FULL_MASK:
+        return FULL
+    return ONGOING
+
+
+def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
+    """``(win_me, win_opp, lose_me, lose_opp, twos, ones)`` for stones ``me`` and ``opp``.
+
+    ``win_p``: empty cells where player ``p`` would make four; ``lose_p``: empty
+    cells where it would make exactly three and no four; ``twos`` / ``ones``: open
+    four-cell windows (no opposing stone) with two / one stones, ``me``'s minus ``opp``'s.
+    """
+    win_me = win_opp = three_me = three_opp = 0
+    twos = ones = 0
+    for w in FOUR_WINDOWS:
+        a = me & w
+        b = opp & w
+        if not b:
+            if a:
+                c = a.bit_count()
+                if c == 3:
+                    win_me |= w ^ a
+                elif c == 2:
+                    twos += 1
+                else:
+                    ones += c == 1
+        elif not a:
+            c = b.bit_count()
+            if c == 3:
+                win_opp |= w ^ b
+            elif c == 2:
+                twos -= 1
+            else:
+                ones -= c == 1
+    for w in THREE_WINDOWS:
+        a = me & w
+        b = opp & w
+        if not b:
+            if a.bit_count() == 2:
+                three_me |= w ^ a
+        elif not a:
+            if b.bit_count() == 2:
+                three_opp |= w ^ b
+    return win_me, win_opp, three_me & ~win_me, three_opp & ~win_opp, twos, ones
+
+
+def features(me: int, opp: int) -> tuple[int, ...]:
+    """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
+    win_me, win_opp, lose_me, lose_opp, twos, ones = threat_cells(me, opp)
+    blocks = win_opp.bit_count()
+    cannot = 1 if blocks >= 2 or win_opp & lose_me else 0
+    centre = 0
+    for cell in range(NUM_CELLS):
+        if me >> cell & 1:
+            centre += CENTRALITY[cell]
+        elif opp >> cell & 1:
+            centre -= CENTRALITY[cell]
+    return (
+        1 if win_me else 0,
+        blocks,
+        cannot,
+        lose_opp.bit_count() - lose_me.bit_count(),
+        twos,
+        ones,
+        centre,
+    )
+
+
+def _perft(core: "TetralathCore", depth: int) -> int:
+    moves = core.gen_moves()
+    if not moves:
+        return 1  # a finished game is one leaf
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        core.make_move(move)
+        total += _perft(core, depth - 1)
+        core.unmake_move()
+    return total
+
+
+class TetralathCore(GameCore):
+    """Mutable Tetralath position with a move stack (the pure-Python core).
+
+    Player 0 is white and moves first, player 1 is black.
+
+    :param swap: allow the swap rule (black's first move may be ``SWAP``).
+    """
+
+    __slots__ = ("turn", "swap_rule", "_stones", "_hash", "_status", "_stack")
+
+    def __init__(self, swap: bool = False) -> None:
+        self.swap_rule = bool(swap)
+        self._set(0, 0, 0, ONGOING)
+
+    def _set(self, white: int, black: int, turn: int, status: int) -> None:
+        self._stones = [white, black]
+        self.turn = turn
+        self._status = status
+        h = TURN_KEYS[turn]
+        for player, bb in enumerate(self._stones):
+            keys = SQUARE_KEYS[player]
+            while bb:
+                bit = bb & -bb
+                bb ^= bit
+                h ^= keys[bit.bit_length() - 1]
+        self._hash = h
+        self._stack: list[tuple[int, int, int]] = []
+
+    def set_board(self, white: int, black: int, turn: int) -> None:
+        """Set the stones (two bitboards, bit = cell index) and the side to move; clears the history.
+
+        :raises InvalidPositionError: bitboards off the board or overlapping, a bad turn,
+            stone counts that do not fit the turn, or lines no game can reach.
+        """
+        for name, bb in (("white", white), ("black", black)):
+            if type(bb) is not int or bb < 0 or bb & ~FULL_MASK:
+                raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
+        if white & black:
+            raise InvalidPositionError("a cell cannot hold a white and a black stone")
+        if type(turn) is not int or turn not in (0, 1):
+            raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        nw, nb = white.bit_count(), black.bit_count()
+        if nw - nb != turn and not (self.swap_rule and nb - nw == 1 - turn):
+            raise InvalidPositionError(
+                f"{nw} white and {nb} black stones do not fit {'black' if turn else 'white'} to move "
+                "(white moves first, players alternate)"
+            )
+        stones = (white, black)
+        status = board_status(stones[1 - turn], stones[turn])
+        if status < 0:
+            raise InvalidPositionError("no game reaches this position (lines of three or more that did not end it)")
+        self._set(white, black, turn, status)
+
+    def bitboards(self) -> tuple[int, int]:
+        """``(white, black)`` bitboards."""
+        return self._stones[0], self._stones[1]
+
+    def copy(self) -> TetralathCore:
+        """An independent copy, history included."""
+        other = TetralathCore.__new__(TetralathCore)
+        other.swap_rule = self.swap_rule
+        other._stones = list(self._stones)
+        other.turn = self.turn
+        other._hash = self._hash
+        other._status = self._status
+        other._stack = list(self._stack)
+        return other
+
+    def _swap_allowed(self) -> bool:
+        return self.swap_rule and self.turn == 1 and self._stones[1] == 0 and self._stones[0].bit_count() == 1
+
+    # -- the game protocol -------------------------------------------------
+
+    def gen_moves(self) -> list[int]:
+        """The legal moves in ascending order (empty cells, then ``SWAP`` if allowed); ``[]`` at the end."""
+        if self._status != ONGOING:
+            return []
+        empty = ~(self._stones[0] | self._stones[1]) & FULL_MASK
+        out = []
+        while empty:
+            bit = empty & -empty
+            empty ^= bit
+            out.append(bit.bit_length() - 1)
+        if self._swap_allowed():
+            out.append(SWAP)
+        return out
+
+    def make_move(self, move: int) -> None:
+        """Play a move known to be legal (no checks)."""
+        turn = self.turn
+        stones = self._stones
+        self._stack.append((move, self._hash, self._status))
+        h = self._hash ^ TURN_KEYS[turn] ^ TURN_KEYS[1 - turn]
+        if move == SWAP:
+            cell = stones[0].bit_length() - 1
+            stones[0] = 0
+            stones[1] = 1 << cell
+            h ^= SQUARE_KEYS[0][cell] ^ SQUARE_KEYS[1][cell]
+            status = ONGOING
+        else:
+            own = stones[turn] | (1 << move)
+            stones[turn] = own
+            h ^= SQUARE_KEYS[turn][move]
+            status = move_status(own, move)
+            if status == ONGOING and (own | stones[1 - turn]) == FULL_MASK:
+                status = FULL
+        self._hash = h
+        self._status = status
+        self.turn = 1 - turn
+
+    def unmake_move(self) -> None:
+        """Take back the last move made (no checks)."""
+        move, h, status = self._stack.pop()
+        turn = 1 - self.turn  # the player who made the move
+        stones = self._stones
+        if move == SWAP:
+            cell = stones[1].bit_length() - 1
+            stones[1] = 0
+            stones[0] = 1 << cell
+        else:
+            stones[turn] ^= 1 << move
+        self.turn = turn
+        self._hash = h
+        self._status = status
+
+    def is_terminal(self) -> bool:
+        """True when the last move made four, made three, or filled the board."""
+        return self._status != ONGOING
+
+    def terminal_value(self) -> int:
+        """+1 if the side to move has won, -1 if it has lost, 0 for a draw (or a game not over)."""
+        status = self._status
+        if status == FOUR:
+            return -1  # the opponent made four
+        if status == THREE:
+            return 1  # the opponent made three
+        return 0
+
+    def evaluate(self, weights: Sequence[int]) -> int:
+        """``sum(weights[i] * feature_i)`` for the side to move, features as in ``FEATURES``."""
+        f = features(self._stones[self.turn], self._stones[1 - self.turn])
+        total = 0
+        for i in range(len(FEATURES)):
+            total += weights[i] * f[i]
+        return total
+
+    def order_key(self, move: int) -> int:
+        """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
+        opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for ``SWAP``."""
+        if move == SWAP:
+            return 0
+        bit = 1 << move
+        me = self._stones[self.turn] | bit
+        status = move_status(me, move)
+        if status == FOUR:
+            return 1000
+        if status == THREE:
+            return -1000
+        if move_status(self._stones[1 - self.turn] | bit, move) == FOUR:
+            return 500
+        return CENTRALITY[move]
+
+    def key(self) -> int:
+        """64-bit Zobrist hash of the stones and the side to move."""
+        return self._hash
+
+    def num_empty(self) -> int:
+        """Empty cells left."""
+        return NUM_CELLS - (self._stones[0] | self._stones[1]).bit_count()
+
+    # -- checked operations for the public API -----------------------------
+
+    def legal_moves(self) -> list[int]:
+        """The legal moves in ascending order (empty cells, then ``SWAP`` if allowed); ``[]`` at the end."""
+        return self.gen_moves()
+
+    def push(self, move: int) -> None:
+        """Play ``move`` after checking it is legal; raises and changes nothing otherwise."""
+        if type(move) is not int:
+            raise IllegalMoveError(f"a move code must be an int, got {type(move).__name__}")
+        if self._status != ONGOING:
+            raise GameOverError(f"the game is over ({REASONS[self._status]}): no move can be played")
+        if move == SWAP:
+            if not self._swap_allowed():
+                raise IllegalMoveError(
+                    "swap is only allowed as black's first move, with the swap rule on"
+                    if self.swap_rule
+                    else "the swap rule is off in this game"
+                )
+        elif not 0 <= move < NUM_CELLS:
+            raise IllegalMoveError(f"cell index {move} is off the board (0..60)")
+        elif (self._stones[0] | self._stones[1]) >> move & 1:
+            raise IllegalMoveError("that cell is already occupied")
+        self.make_move(move)
+
+    def pop(self) -> int:
+        """Take back the last move and return it."""
+        if not self._stack:
+            raise EmptyHistoryError("no move to take back")
+        move = self._stack[-1][0]
+        self.unmake_move()
+        return move
+
+    def history(self) -> list[int]:
+        """The moves played since the position was set, oldest first."""
+        return [entry[0] for entry in self._stack]
+
+    def is_game_over(self) -> bool:
+        """True when the last move made four, made three, or filled the board."""
+        return self._status != ONGOING
+
+    def status(self) -> int:
+        """``ONGOING``, ``FOUR``, ``THREE`` or ``FULL``: what the last move did."""
+        return self._status
+
+    def winner(self) -> Optional[int]:
+        """0 (white) or 1 (black) once someone has won; ``None`` for a draw or a game not over."""
+        status = self._status
+        if status == FOUR:
+            return 1 - self.turn  # the last mover
+        if status == THREE:
+            return self.turn  # the last mover lost
+        return None
+
+    def reason(self) -> str:
+        """Why the game ended: ``'four in a row'``, ``'three in a row'``, ``'full board'``; ``''`` while it goes on."""
+        return REASONS[self._status]
+
+    def counts(self) -> tuple[int, int]:
+        """``(white stones, black stones)``."""
+        return self._stones[0].bit_count(), self._stones[1].bit_count()
+
+    def zobrist(self) -> int:
+        """64-bit Zobrist hash of the stones and the side to move."""
+        return self._hash
+
+    def empties(self) -> int:
+        """Empty cells left (``num_empty`` of the protocol)."""
+        return self.num_empty()
+
+    def features(self) -> tuple[int, ...]:
+        """The evaluation features (``FEATURES``) for the side to move."""
+        return features(self._stones[self.turn], self._stones[1 - self.turn])
+
+    def evaluation(self, weights: Optional[Sequence[int]] = None) -> int:
+        """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
+        if weights is None:
+            weights = DEFAULT_WEIGHTS
+        weights = _check_weights(weights)
+        return self.evaluate(weights)
+
+    def move_order(self, move: int) -> int:
+        """``order_key`` of a legal move (checked: raises ``IllegalMoveError`` otherwise)."""
+        if type(move) is not int or move not in self.gen_moves():
+            raise IllegalMoveError(f"not a legal move here: {move!r}")
+        return self.order_key(move)
+
+    def outcome_value(self) -> int:
+        """``terminal_value``: +1 the side to move has won, -1 lost, 0 drawn or not over."""
+        return self.terminal_value()
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
+        if type(depth) is not int or depth < 0:
+            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
+        if depth == 0:
+            return 1
+        return _perft(self, depth)
+
+
+def _check_weights(weights: Sequence[int]) -> list[int]:
+    try:
+        values = list(weights)
+    except TypeError:
+        raise ValueError(f"weights must be a sequence of {len(FEATURES)} ints") from None
+    if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
+        raise ValueError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
+    return values
