@@ -1,0 +1,137 @@
+"""Monte-Carlo tree search (UCT) for users: a tree that follows a game move by move.
+
+>>> from gamecore import Othello
+>>> from gamecore.mcts import MCTS
+>>> mcts = MCTS(seed=7)
+>>> result = mcts.search(Othello(6), iterations=200)
+>>> result.iterations, result.move in Othello(6).legal_moves()
+(200, True)
+
+The work is done by the backend's ``MCTSTree`` (``_mcts_py`` or ``_mcts_cy``); see
+``gamecore/_mcts_py.py`` for the algorithm, the random generator and the reuse rule.
+For the same seed and iteration budget both backends give the same result.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from . import _backend
+from .errors import GameOverError
+
+__all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
+
+DEFAULT_EXPLORATION = 1.4142135623730951
+
+
+@dataclass
+class MCTSResult:
+    """What one MCTS search found.
+
+    ``score`` is the chosen move's win rate for the side to move, in per mille
+    (draws count half); ``depth`` the deepest ply selection reached; ``nodes`` the
+    tree's size; ``visits`` the root visit count of every legal move.
+    """
+
+    move: Any
+    score: int
+    depth: int
+    pv: list
+    nodes: int
+    iterations: int
+    elapsed: float
+    visits: dict = field(default_factory=dict)
+    tt_hits: int = 0
+    memory: int = 0
+
+
+def _to_move(position: Any, code: int) -> Any:
+    from .othello import Move, Othello
+
+    if isinstance(position, Othello):
+        return Move(code, position.size)
+    return position.parse_move(code)
+
+
+class MCTS:
+    """A UCT search tree kept between the moves of a game (tree reuse).
+
+    :param seed: seed of the random generator (splitmix64).
+    :param exploration: the UCB1 constant (default sqrt 2).
+    :param max_nodes: bound on the tree's size.
+    :param backend: ``"cython"`` or ``"python"``; default: the backend of the first position searched.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        exploration: float = DEFAULT_EXPLORATION,
+        max_nodes: int = 1_000_000,
+        backend: Optional[str] = None,
+    ) -> None:
+        self.seed = seed
+        self.exploration = exploration
+        self.max_nodes = max_nodes
+        self._backend_name = backend
+        self._tree: Any = None
+        if backend is not None:
+            self._tree = self._make_tree(backend)
+
+    def _make_tree(self, backend: str) -> Any:
+        return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes)
+
+    @property
+    def tree(self) -> Any:
+        """The backend's ``MCTSTree`` (``None`` before the first search)."""
+        return self._tree
+
+    def search(self, position: Any, iterations: Optional[int] = None, time_limit: Optional[float] = None) -> MCTSResult:
+        """Search ``position`` (left unchanged) for ``iterations`` iterations and/or ``time_limit`` seconds.
+
+        :raises GameOverError: the game is over.
+        :raises ValueError: neither limit given, or a limit out of range.
+        """
+        if iterations is None and time_limit is None:
+            raise ValueError("give iterations or time_limit")
+        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be a number > 0, got {time_limit!r}")
+        if position.is_game_over():
+            raise GameOverError("the game is over: there is no move to search")
+        backend = position.backend
+        if self._tree is None:
+            self._tree = self._make_tree(backend)
+            self._backend_name = backend
+        elif backend != self._backend_name:
+            raise ValueError(f"this MCTS tree runs on the {self._backend_name} backend, the position is {backend}")
+        core = position.core.copy()
+        start = time.perf_counter()
+        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0))
+        elapsed = time.perf_counter() - start
+        children = self._tree.root_children()
+        best = self._tree.best_move()
+        visits = {}
+        score = 0
+        for move, count, wins in children:
+            visits[_to_move(position, move)] = count
+            if move == best:
+                score = (wins * 500) // count if count else 0
+        return MCTSResult(
+            move=_to_move(position, best),
+            score=score,
+            depth=self._tree.max_depth,
+            pv=[_to_move(position, m) for m in self._tree.principal_variation()],
+            nodes=self._tree.node_count,
+            iterations=done,
+            elapsed=elapsed,
+            visits=visits,
+            memory=self._tree.memory_bytes(),
+        )
+
+    def reset(self) -> None:
+        """Forget the tree (a new game); the random generator continues."""
+        if self._tree is not None:
+            self._tree.reset()
