@@ -17,6 +17,7 @@ from .errors import (
     InvalidSquareError,
 )
 from .othello import BLACK, PASS, WHITE, Move, Othello, Outcome
+from .tetralath import Tetralath
 
 __version__ = "0.1.0"
 
@@ -27,6 +28,7 @@ __all__ = [
     "PASS",
     "Move",
     "Othello",
+    "Tetralath",
     "Outcome",
     "perft",
     "GamecoreError",

@@ -1,0 +1,487 @@
+"""Tetralath positions for users: cells, moves, text and results over a backend core.
+
+Tetralath is Yavalath without the swap rule: on a hexagon of 61 cells, white and
+black place stones in turn; four or more in a row wins, three in a row (without
+four made by the same move) loses, a full board is a draw.
+
+>>> from gamecore import Tetralath
+>>> game = Tetralath()
+>>> len(game.legal_moves())
+61
+>>> for cell in ("e1", "a1", "e2", "a2", "e3"):
+...     game.push(cell)
+>>> game.outcome()
+TetralathOutcome(winner=1, reason='three in a row')
+>>> str(game.outcome())
+'black wins: white made three in a row'
+>>> game.pop()
+TetralathMove('e3')
+
+Cells use Susan notation: rows ``a`` to ``i`` from top to bottom with 5, 6, 7, 8, 9,
+8, 7, 6, 5 cells, numbered from 1 on the left of each row (``a1`` top-left, ``e5``
+the centre, ``i5`` bottom-right), or the index 0..60 row by row (``a1`` = 0,
+``e1`` = 26, ``e5`` = 30, ``i5`` = 60).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Union
+
+from . import _backend
+from .errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
+
+__all__ = [
+    "Tetralath",
+    "TetralathMove",
+    "TetralathOutcome",
+    "WHITE",
+    "BLACK",
+    "SWAP",
+    "ROWS",
+    "ROW_LENGTHS",
+    "parse_cell",
+    "cell_name",
+]
+
+WHITE = 0
+BLACK = 1
+#: Move code of the swap (pie rule), only legal with ``swap=True``.
+SWAP = 61
+NUM_CELLS = 61
+ROWS = "abcdefghi"
+ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
+_NAMES = ("white", "black")
+_CELL_RE = re.compile(r"^([a-iA-I])\s*([1-9])$")
+_CELL_CHARS = {"W": 0, "w": 0, "B": 1, "b": 1, ".": -1, "-": -1}
+_SWAP_WORDS = ("swap", "troca", "trocar")
+
+
+def cell_name(index: int) -> str:
+    """Susan name of a cell index (``30`` -> ``'e5'``); ``'swap'`` for ``SWAP``."""
+    if index == SWAP:
+        return "swap"
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_CELLS:
+        raise InvalidSquareError(f"cell index must be an int from 0 to 60, got {index!r}")
+    row = 0
+    while row < 8 and ROW_STARTS[row + 1] <= index:
+        row += 1
+    return f"{ROWS[row]}{index - ROW_STARTS[row] + 1}"
+
+
+def parse_cell(cell: Any) -> int:
+    """Index of a cell given as ``'e5'``/``'E5'`` or as an index 0..60.
+
+    :raises InvalidSquareError: malformed or off the board.
+    """
+    if isinstance(cell, bool):
+        raise InvalidSquareError(f"not a cell: {cell!r}")
+    if isinstance(cell, int):
+        if not 0 <= cell < NUM_CELLS:
+            raise InvalidSquareError(f"cell index {cell} is off the board (0..60)")
+        return cell
+    if isinstance(cell, str):
+        text = cell.strip()
+        match = _CELL_RE.match(text)
+        if match:
+            row = ROWS.index(match.group(1).lower())
+            number = int(match.group(2))
+            if number > ROW_LENGTHS[row]:
+                raise InvalidSquareError(
+                    f"cell {text!r} is off the board: row {ROWS[row]} has cells 1 to {ROW_LENGTHS[row]}"
+                )
+            return ROW_STARTS[row] + number - 1
+        if text.isdigit() and len(text) <= 2:
+            return parse_cell(int(text))
+        raise InvalidSquareError(f"not a cell name: {cell!r} (expected a row a-i and a number, e.g. 'e5')")
+    raise InvalidSquareError(f"not a cell: {cell!r}")
+
+
+@dataclass(frozen=True)
+class TetralathMove:
+    """A Tetralath move: a cell index 0..60, or ``SWAP`` (61)."""
+
+    index: int
+
+    @property
+    def is_swap(self) -> bool:
+        return self.index == SWAP
+
+    @property
+    def row(self) -> int:
+        """0-based row (0 is row ``a``, at the top)."""
+        if self.is_swap:
+            raise InvalidMoveError("the swap has no row")
+        row = 0
+        while row < 8 and ROW_STARTS[row + 1] <= self.index:
+            row += 1
+        return row
+
+    @property
+    def number(self) -> int:
+        """1-based number of the cell inside its row (the digit of its name)."""
+        return self.index - ROW_STARTS[self.row] + 1
+
+    @property
+    def name(self) -> str:
+        """``'e5'``-style name, or ``'swap'``."""
+        return cell_name(self.index)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"TetralathMove({self.name!r})"
+
+
+@dataclass(frozen=True)
+class TetralathOutcome:
+    """The end of a game: ``winner`` is ``WHITE`` (0), ``BLACK`` (1) or ``None`` for a draw;
+    ``reason`` is ``'four in a row'``, ``'three in a row'`` or ``'full board'``."""
+
+    winner: Optional[int]
+    reason: str
+
+    @property
+    def loser(self) -> Optional[int]:
+        return None if self.winner is None else 1 - self.winner
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"draw: {self.reason}"
+        if self.reason == "three in a row":
+            return f"{_NAMES[self.winner]} wins: {_NAMES[1 - self.winner]} made three in a row"
+        return f"{_NAMES[self.winner]} wins: {self.reason}"
+
+
+class Tetralath:
+    """A Tetralath position with its move history. White moves first.
+
+    :param swap: allow the swap rule of Yavalath (black's first move may be ``'swap'``:
+        white's stone becomes black and white moves again). Off by default.
+    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
+    """
+
+    __slots__ = ("_core", "_backend")
+
+    WHITE = WHITE
+    BLACK = BLACK
+
+    def __init__(self, *, swap: bool = False, backend: Optional[str] = None) -> None:
+        if not isinstance(swap, bool):
+            raise ValueError(f"swap must be True or False, got {swap!r}")
+        self._backend = _backend.load(backend or _backend.BACKEND)
+        self._core = self._backend.tetralath.TetralathCore(swap)
+
+    @classmethod
+    def _wrap(cls, core: Any, backend: Any) -> "Tetralath":
+        game = cls.__new__(cls)
+        game._core = core
+        game._backend = backend
+        return game
+
+    # -- state ------------------------------------------------------------
+
+    @property
+    def backend(self) -> str:
+        """Name of the backend holding this position."""
+        return self._backend.name
+
+    @property
+    def core(self) -> Any:
+        """The backend's core object (what the searches run on)."""
+        return self._core
+
+    @property
+    def turn(self) -> int:
+        """The side to move: ``WHITE`` (0) or ``BLACK`` (1)."""
+        return self._core.turn
+
+    @property
+    def swap_rule(self) -> bool:
+        """Whether the swap rule is on."""
+        return bool(self._core.swap_rule)
+
+    def legal_moves(self) -> list[TetralathMove]:
+        """Legal moves: the empty cells in index order, then the swap when allowed; ``[]`` once the game is over."""
+        return [TetralathMove(m) for m in self._core.legal_moves()]
+
+    def is_legal(self, move: Any) -> bool:
+        try:
+            index = self.parse_move(move).index
+        except ValueError:
+            return False
+        return index in self._core.legal_moves()
+
+    def parse_move(self, move: Any) -> TetralathMove:
+        """A :class:`TetralathMove` from a move, ``'e5'``, ``'swap'`` or an index (61 is the swap).
+
+        Checks the form and the board, not legality.
+
+        :raises InvalidSquareError: a malformed or off-board cell.
+        :raises InvalidMoveError: something that is not a move at all.
+        """
+        if isinstance(move, TetralathMove):
+            if move.index != SWAP:
+                parse_cell(move.index)
+            return move
+        if isinstance(move, str) and move.strip().lower() in _SWAP_WORDS:
+            return TetralathMove(SWAP)
+        if isinstance(move, int) and not isinstance(move, bool) and move == SWAP:
+            return TetralathMove(SWAP)
+        if isinstance(move, (str, int)) and not isinstance(move, bool):
+            return TetralathMove(parse_cell(move))
+        raise InvalidMoveError(f"not a move: {move!r} (expected a cell like 'e5', an index 0..60 or 'swap')")
+
+    def push(self, move: Any) -> None:
+        """Play a move in place.
+
+        :raises InvalidSquareError: a malformed or off-board cell.
+        :raises IllegalMoveError: an occupied cell or a swap that is not allowed
+            (``GameOverError`` once the game is over). Nothing changes on error.
+        """
+        self._core.push(self.parse_move(move).index)
+
+    def pop(self) -> TetralathMove:
+        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
+        return TetralathMove(self._core.pop())
+
+    def peek(self) -> Optional[TetralathMove]:
+        """The last move played, or ``None``."""
+        history = self._core.history()
+        return TetralathMove(history[-1]) if history else None
+
+    def play(self, move: Any) -> "Tetralath":
+        """A new position with ``move`` played; this one is unchanged."""
+        child = self.copy()
+        child.push(move)
+        return child
+
+    def copy(self) -> "Tetralath":
+        """An independent copy, history included."""
+        return Tetralath._wrap(self._core.copy(), self._backend)
+
+    @property
+    def move_stack(self) -> list[TetralathMove]:
+        """Moves played since the start (or since the position was set), oldest first."""
+        return [TetralathMove(m) for m in self._core.history()]
+
+    def is_game_over(self) -> bool:
+        return self._core.is_game_over()
+
+    def outcome(self) -> Optional[TetralathOutcome]:
+        """The result once the game is over (winner and reason), else ``None``."""
+        if not self._core.is_game_over():
+            return None
+        return TetralathOutcome(self._core.winner(), self._core.reason())
+
+    def counts(self) -> tuple[int, int]:
+        """``(white stones, black stones)``."""
+        return self._core.counts()
+
+    def zobrist_hash(self) -> int:
+        """64-bit Zobrist hash (stones and side to move); the same in both backends."""
+        return self._core.zobrist()
+
+    def cell(self, cell: Any) -> int:
+        """What is on a cell: ``-1`` empty, ``0`` white, ``1`` black."""
+        index = parse_cell(cell)
+        white, black = self._core.bitboards()
+        return 0 if white >> index & 1 else 1 if black >> index & 1 else -1
+
+    def cells(self) -> list[list[int]]:
+        """The board as 9 rows (``a`` to ``i``) of ``-1`` (empty), ``0`` (white), ``1`` (black)."""
+        white, black = self._core.bitboards()
+        flat = [0 if white >> i & 1 else 1 if black >> i & 1 else -1 for i in range(NUM_CELLS)]
+        return [flat[s : s + n] for s, n in zip(ROW_STARTS, ROW_LENGTHS)]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tetralath):
+            return NotImplemented
+        return (
+            self.turn == other.turn
+            and self.swap_rule == other.swap_rule
+            and self._core.bitboards() == other._core.bitboards()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # -- text ---------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """One line: the rows ``a`` to ``i`` separated by ``/``, a character per cell (``W`` white,
+        ``B`` black, ``.`` empty), a space, the side to move (``W`` or ``B``)."""
+        chars = {-1: ".", 0: "W", 1: "B"}
+        body = "/".join("".join(chars[v] for v in row) for row in self.cells())
+        return f"{body} {'WB'[self.turn]}"
+
+    def render(self, last_move: Optional[TetralathMove] = None, *, colour: bool = False) -> str:
+        """The hexagon with coordinates (``str(position)``): row letters on the left, cell numbers
+        along the top and bottom edges (1-5) and the right edges (6-9), ``W`` white, ``B`` black,
+        ``.`` empty; the last move (``last_move``, by default the last one played) in
+        parentheses, and with ``colour=True`` also in ANSI colours and reverse video."""
+        if last_move is None:
+            last_move = self.peek()
+        mark = -1 if last_move is None or last_move.is_swap else last_move.index
+        return render_board(self.cells(), self.turn, mark=mark, colour=colour, footer=self._status_line())
+
+    def _status_line(self) -> str:
+        line = f"{'WB'[self.turn]} to move"
+        outcome = self.outcome()
+        if outcome is not None:
+            line += f" (game over: {outcome})"
+        return line
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Tetralath.from_text({self.to_text()!r})"
+
+    @classmethod
+    def from_text(cls, text: str, *, swap: bool = False, backend: Optional[str] = None) -> "Tetralath":
+        """Read a position: the one-line form of :meth:`to_text` (the ``/`` between rows optional,
+        ``-`` also accepted for empty, anything after a ``;`` ignored) or the hexagon of ``str()``.
+
+        :raises InvalidPositionError: wrong number of cells, stray characters, no side to move,
+            stone counts that do not fit the side to move, or lines of three or more that would
+            have ended the game earlier.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
+        cells, turn = _parse_position_text(text)
+        game = cls(swap=swap, backend=backend)
+        white = sum(1 << i for i, v in enumerate(cells) if v == 0)
+        black = sum(1 << i for i, v in enumerate(cells) if v == 1)
+        game._core.set_board(white, black, turn)
+        return game
+
+    @classmethod
+    def from_moves(cls, moves: Union[str, Iterable[Any]], *, swap: bool = False, backend: Optional[str] = None) -> "Tetralath":
+        """The position after a sequence of moves (``'e5 d4 c3'`` or an iterable of moves)."""
+        if isinstance(moves, str):
+            moves = moves.replace(",", " ").split()
+        game = cls(swap=swap, backend=backend)
+        for move in moves:
+            game.push(move)
+        return game
+
+
+# -- drawing and reading the board ----------------------------------------
+
+_ANSI = {
+    0: "\x1b[1;97m",  # white stones: bold bright white
+    1: "\x1b[1;91m",  # black stones: bold bright red (black would vanish on a dark terminal)
+    "last": "\x1b[5;7m",  # the last move: blinking, reverse video
+    "reset": "\x1b[0m",
+    "dim": "\x1b[2m",
+}
+
+
+def render_board(
+    rows: list[list[int]],
+    turn: int,
+    *,
+    mark: int = -1,
+    colour: bool = False,
+    footer: Optional[str] = None,
+    symbols: tuple[str, str, str] = ("W", "B", "."),
+) -> str:
+    """Draw 9 rows of cells (-1/0/1) as a hexagon with coordinates; ``mark`` (a cell index)
+    in parentheses, and in reverse video with ``colour=True``."""
+    lines = [" " * 8 + " ".join("12345")]
+    for y, row in enumerate(rows):
+        indent = abs(4 - y)
+        parts = []
+        for k, v in enumerate(row):
+            index = ROW_STARTS[y] + k
+            ch = symbols[v] if v >= 0 else symbols[2]
+            if colour:
+                if index == mark:
+                    ch = _ANSI["last"] + (_ANSI[v] if v >= 0 else "") + ch + _ANSI["reset"]
+                elif v >= 0:
+                    ch = _ANSI[v] + ch + _ANSI["reset"]
+                else:
+                    ch = _ANSI["dim"] + ch + _ANSI["reset"]
+            left = "(" if index == mark else " "
+            if parts and index - 1 == mark:
+                left = ")"
+            parts.append(left + ch)
+        tail = ")" if ROW_STARTS[y] + len(row) - 1 == mark else " "
+        label = str(6 + y) if y < 4 else (str(14 - y) if y > 4 else "")
+        lines.append(" " * indent + ROWS[y] + " " + "".join(parts) + tail + label)
+    lines.append(lines[0])
+    if footer:
+        lines.append(footer)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _side(token: str) -> int:
+    token = token.strip().lower()
+    if token in ("w", "white", "o", "branco", "brancas"):
+        return WHITE
+    if token in ("b", "black", "x", "preto", "pretas"):
+        return BLACK
+    raise InvalidPositionError(f"side to move must be W (white) or B (black), got {token!r}")
+
+
+def _parse_position_text(text: str) -> tuple[list[int], int]:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise InvalidPositionError("empty position text")
+    if len(lines) == 1:
+        line = lines[0].split(";", 1)[0].strip()
+        parts = line.split()
+        if len(parts) < 2:
+            raise InvalidPositionError("expected the cells, a space and the side to move (e.g. '...../....../... W')")
+        side = parts[-1]
+        board = "".join(parts[:-1])
+        rows = board.split("/") if "/" in board else None
+        if rows is not None:
+            if len(rows) != 9 or any(len(r) != n for r, n in zip(rows, ROW_LENGTHS)):
+                raise InvalidPositionError(
+                    "expected 9 rows separated by '/', with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells"
+                )
+            board = "".join(rows)
+        cells = []
+        for ch in board:
+            if ch not in _CELL_CHARS:
+                raise InvalidPositionError(f"stray character {ch!r} in the position (use W, B or .)")
+            cells.append(_CELL_CHARS[ch])
+        if len(cells) != NUM_CELLS:
+            raise InvalidPositionError(f"a Tetralath position has 61 cells, got {len(cells)}")
+        return cells, _side(side)
+    # The hexagon of str(): number lines, rows with a letter in front and maybe a number
+    # behind, the last move in parentheses, and a line saying whose turn it is.
+    cells: list[int] = []
+    turn: Optional[int] = None
+    seen_rows = 0
+    for line in lines:
+        lower = line.lower()
+        if "to move" in lower:
+            turn = _side(lower.split()[0])
+            continue
+        tokens = line.replace("(", " ").replace(")", " ").split()
+        if all(t.isdigit() for t in tokens):
+            continue  # the cell numbers along the top and bottom edges
+        if tokens[0] not in ROWS or tokens[0] != ROWS[seen_rows if seen_rows < 9 else 8]:
+            raise InvalidPositionError(f"cannot read the board line {line!r}")
+        tokens = tokens[1:]
+        if tokens and tokens[-1].isdigit():
+            tokens = tokens[:-1]
+        if len(tokens) != ROW_LENGTHS[seen_rows]:
+            raise InvalidPositionError(f"row {ROWS[seen_rows]} must have {ROW_LENGTHS[seen_rows]} cells, got {len(tokens)}")
+        for token in tokens:
+            if token not in _CELL_CHARS or token in ("w", "b"):
+                raise InvalidPositionError(f"stray cell {token!r} in the board (use W, B or .)")
+            cells.append(_CELL_CHARS[token])
+        seen_rows += 1
+        if seen_rows > 9:
+            raise InvalidPositionError("more than 9 rows in the board")
+    if seen_rows != 9:
+        raise InvalidPositionError(f"the board has 9 rows a to i, got {seen_rows}")
+    if turn is None:
+        raise InvalidPositionError("the board text does not say whose turn it is (a line like 'W to move')")
+    return cells, turn
