@@ -15,6 +15,7 @@ __all__ = [
     "GameOverError",
     "EmptyHistoryError",
     "BackendUnavailableError",
+    "InvalidEvaluationError",
 ]
 
 
@@ -52,3 +53,7 @@ class EmptyHistoryError(GamecoreError, IndexError):
 
 class BackendUnavailableError(GamecoreError, ImportError):
     """``GAMECORE_BACKEND=cython`` was asked for but the compiled module is missing."""
+
+
+class InvalidEvaluationError(GamecoreError, ValueError):
+    """A user evaluation function returned something that is not an int in range."""

@@ -140,6 +140,19 @@ class Othello:
 
     __slots__ = ("_core", "_backend")
 
+    #: Built-in evaluations by name, as weights over the features of :meth:`features`
+    #: (see ``gamecore.search``). "standard" is the engine's default.
+    EVALUATIONS = {
+        "greedy": {"discs": 1},
+        "discs": {"discs": 1},
+        "positional": {"positional": 1},
+        "mobility": {"mobility": 1},
+        "corners": {"corners": 1},
+        "stability": {"stability": 1},
+        "parity": {"parity": 1},
+        "standard": {"positional": 2, "mobility": 12, "stability": 15, "parity": 3},
+    }
+
     def __init__(self, size: int = 8, *, backend: Optional[str] = None) -> None:
         if isinstance(size, bool) or not isinstance(size, int):
             raise InvalidSizeError(f"Othello board size must be an int, got {size!r}")
@@ -152,6 +165,17 @@ class Othello:
         game._core = core
         game._backend = backend
         return game
+
+    def features(self) -> tuple[str, ...]:
+        """Names of the evaluation features, in the order the weights are given to the core:
+        disc difference, positional square weights, mobility (own moves minus the
+        opponent's), corners, stable edge discs, parity (+1 when the side to move
+        would make the last move)."""
+        return self._backend.othello.FEATURES
+
+    def move_from_code(self, code: int) -> Move:
+        """The :class:`Move` of a core move code (square index or -1 for a pass)."""
+        return Move(code, self.size)
 
     # -- state ------------------------------------------------------------
 

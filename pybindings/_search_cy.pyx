@@ -1,0 +1,366 @@
+# cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The searches, written once over the game protocol: compiled twin of ``_search_py``.
+
+Negamax with integer scores from the point of view of the side to move.
+
+- ``minimax``: plain full-width search (teaching); the same root score as alpha-beta.
+- ``alphabeta``: fail-soft alpha-beta with a Zobrist transposition table, iterative
+  deepening, optional aspiration windows, and limits by depth, nodes and time.
+
+Both backends visit the same nodes in the same order, so for a depth or node limit
+they return the same move, score, principal variation and node count.
+
+Move order at every node: the transposition-table move first, then the game's
+``order_key`` from high to low, ties in the order ``gen_moves`` gives.
+
+Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
+the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
+``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
+unless that one is for the same position and was searched deeper.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from gamecore._game_cy cimport GameCore, MOVE_BUFFER
+
+import operator
+from time import perf_counter
+
+from gamecore.errors import InvalidEvaluationError
+
+__all__ = [
+    "WIN",
+    "INFINITY",
+    "MAX_PLY",
+    "TT_ENTRY_BYTES",
+    "EXACT",
+    "LOWER",
+    "UPPER",
+    "terminal_score",
+    "Searcher",
+]
+
+WIN = 1_000_000
+INFINITY = 2_000_000_000
+MAX_PLY = 128
+TT_ENTRY_BYTES = 16
+EXACT, LOWER, UPPER = 1, 2, 3
+# The compiled search looks at the clock less often than the pure one: its nodes are cheaper.
+CLOCK_INTERVAL = 1024
+ASPIRATION_WINDOW = 50
+
+cdef enum:
+    C_WIN = 1000000
+    C_INFINITY = 2000000000
+    C_MAX_PLY = 128
+    C_EXACT = 1
+    C_LOWER = 2
+    C_UPPER = 3
+    C_CLOCK_MASK = 1023
+    C_ASPIRATION = 50
+    NO_MOVE = -2
+    MAX_WEIGHTS = 16
+    ERROR_SCORE = -2147483647   # returned with a Python exception set
+
+cdef struct TTEntry:
+    uint64_t key
+    int32_t score
+    int16_t move
+    int8_t depth
+    int8_t flag       # 0: empty slot
+
+
+cdef inline int c_terminal_score(int value) noexcept nogil:
+    if value > 0:
+        return C_WIN + value
+    if value < 0:
+        return -C_WIN + value
+    return 0
+
+
+def terminal_score(int value):
+    """Search score of a finished game whose result for the side to move is ``value``."""
+    return c_terminal_score(value)
+
+
+def check_evaluation(value):
+    """A user evaluation's result as an int inside the evaluation range, or a clear error."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}") from None
+    if not -WIN < value < WIN:
+        raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
+    return value
+
+
+cdef class Searcher:
+    """Search state that lives between searches: the transposition table.
+
+    :param tt_mb: transposition-table size in megabytes (0 disables it).
+    """
+
+    cdef TTEntry* table
+    cdef uint64_t mask
+    cdef readonly Py_ssize_t tt_entries
+    # State of the search under way.
+    cdef GameCore core
+    cdef int weights[MAX_WEIGHTS]
+    cdef object evaluator
+    cdef object view
+    cdef long long nodes
+    cdef long long node_limit
+    cdef long long tt_hits
+    cdef double start
+    cdef double deadline
+    cdef bint aborted
+    cdef bint hit_horizon
+    cdef int pv[C_MAX_PLY][C_MAX_PLY]
+    cdef int pv_len[C_MAX_PLY]
+
+    def __cinit__(self):
+        self.table = NULL
+
+    def __init__(self, tt_mb=16):
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
+            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
+        size = 1
+        while size * 2 <= entries:
+            size *= 2
+        free(self.table)
+        self.table = NULL
+        self.tt_entries = size if entries else 0
+        self.mask = self.tt_entries - 1 if self.tt_entries else 0
+        if self.tt_entries:
+            self.table = <TTEntry*>calloc(self.tt_entries, sizeof(TTEntry))
+            if self.table == NULL:
+                self.tt_entries = 0
+                raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def clear(self):
+        """Empty the transposition table."""
+        if self.table != NULL:
+            memset(self.table, 0, self.tt_entries * sizeof(TTEntry))
+
+    def tt_bytes(self):
+        """Memory the transposition table is allowed (and in C, allocated)."""
+        return self.tt_entries * TT_ENTRY_BYTES
+
+    # -- the search -------------------------------------------------------
+
+    def search(self, core, weights, evaluator, view, max_depth, node_limit, time_limit, algorithm, aspiration):
+        """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+
+        ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
+        none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
+        is the last fully searched depth (0 if none finished: the move is then the first
+        in move order). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        """
+        if not isinstance(core, GameCore):
+            raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
+        if len(weights) > MAX_WEIGHTS:
+            raise ValueError(f"at most {MAX_WEIGHTS} evaluation weights")
+        if type(max_depth) is not int or not 1 <= max_depth < C_MAX_PLY:
+            raise ValueError(f"max_depth must be an int from 1 to {C_MAX_PLY - 1}")
+        if algorithm not in ("alphabeta", "minimax"):
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        cdef int i
+        for i in range(MAX_WEIGHTS):
+            self.weights[i] = weights[i] if i < len(weights) else 0
+        self.core = core
+        self.evaluator = evaluator
+        self.view = view
+        self.nodes = 0
+        self.tt_hits = 0
+        self.node_limit = node_limit
+        self.start = perf_counter()
+        self.deadline = self.start + time_limit if time_limit > 0 else 0.0
+        self.aborted = False
+        memset(self.pv_len, 0, sizeof(self.pv_len))
+        cdef bint use_tt = algorithm == "alphabeta" and self.tt_entries > 0
+        cdef bint minimax = algorithm == "minimax"
+        cdef int root_moves[MOVE_BUFFER]
+        cdef int count = self.core.gen_moves(root_moves)
+        cdef int score = 0, best_score = 0, alpha, beta, depth, done_depth = 0
+        try:
+            if count == 0:
+                return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
+            self.order(root_moves, count, NO_MOVE)
+            best_move = root_moves[0]
+            best_pv = [best_move]
+            for depth in range(1, max_depth + 1):
+                self.hit_horizon = False
+                if minimax:
+                    score = self.minimax(depth, 0)
+                elif aspiration and depth > 1:
+                    alpha = score - C_ASPIRATION
+                    beta = score + C_ASPIRATION
+                    score = self.alphabeta(depth, alpha, beta, 0, use_tt)
+                    if not self.aborted and (score <= alpha or score >= beta):
+                        score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+                else:
+                    score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+                if self.aborted:
+                    break
+                best_score = score
+                best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
+                best_move = best_pv[0]
+                done_depth = depth
+                if not self.hit_horizon:
+                    break  # every line reached the end of the game: deeper is the same
+                if self.deadline > 0 and self.out_of_time_for_next():
+                    break
+            return best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits
+        finally:
+            self.core = None
+            self.evaluator = None
+            self.view = None
+
+    cdef bint out_of_time_for_next(self):
+        # The next iteration costs several times this one: do not start what cannot finish.
+        cdef double now = perf_counter()
+        return now - self.start > 0.5 * (self.deadline - self.start)
+
+    cdef void order(self, int* moves, int count, int first) noexcept:
+        """Sort by order_key, high first, stable; then `first` (the TT move) to the front."""
+        cdef int keys[MOVE_BUFFER]
+        cdef int i, j, m, k
+        for i in range(count):
+            keys[i] = self.core.order_key(moves[i])
+        for i in range(1, count):
+            m = moves[i]
+            k = keys[i]
+            j = i - 1
+            while j >= 0 and keys[j] < k:
+                moves[j + 1] = moves[j]
+                keys[j + 1] = keys[j]
+                j -= 1
+            moves[j + 1] = m
+            keys[j + 1] = k
+        if first != NO_MOVE:
+            for i in range(count):
+                if moves[i] == first:
+                    while i > 0:
+                        moves[i] = moves[i - 1]
+                        i -= 1
+                    moves[0] = first
+                    break
+
+    cdef int enter(self) except -1:
+        """Count a node; 1 (and the abort flag) when a limit is reached."""
+        self.nodes += 1
+        if self.node_limit and self.nodes > self.node_limit:
+            self.aborted = True
+            return 1
+        if self.deadline > 0 and (self.evaluator is not None or (self.nodes & C_CLOCK_MASK) == 0):
+            if perf_counter() >= self.deadline:
+                self.aborted = True
+                return 1
+        return 0
+
+    cdef int evaluate_node(self) except? ERROR_SCORE:
+        if self.evaluator is None:
+            return self.core.evaluate(self.weights)
+        return check_evaluation(self.evaluator(self.view))
+
+    cdef inline void update_pv(self, int ply, int move) noexcept:
+        cdef int i, n = self.pv_len[ply + 1]
+        self.pv[ply][0] = move
+        for i in range(n):
+            self.pv[ply][i + 1] = self.pv[ply + 1][i]
+        self.pv_len[ply] = n + 1
+
+    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE:
+        if self.enter():
+            return 0
+        cdef GameCore core = self.core
+        cdef int moves[MOVE_BUFFER]
+        cdef int count, i, score, best
+        self.pv_len[ply] = 0
+        count = core.gen_moves(moves)
+        if count == 0:
+            return c_terminal_score(core.terminal_value())
+        if depth == 0 or ply >= C_MAX_PLY - 1:
+            self.hit_horizon = True
+            return self.evaluate_node()
+        self.order(moves, count, NO_MOVE)
+        best = -C_INFINITY
+        for i in range(count):
+            core.make_move(moves[i])
+            try:
+                score = -self.minimax(depth - 1, ply + 1)
+            finally:
+                core.unmake_move()
+            if self.aborted:
+                return 0
+            if score > best:
+                best = score
+                self.update_pv(ply, moves[i])
+        return best
+
+    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
+        if self.enter():
+            return 0
+        cdef GameCore core = self.core
+        cdef int moves[MOVE_BUFFER]
+        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag
+        cdef uint64_t key = 0
+        cdef TTEntry* entry = NULL
+        self.pv_len[ply] = 0
+        count = core.gen_moves(moves)
+        if count == 0:
+            return c_terminal_score(core.terminal_value())
+        if depth == 0 or ply >= C_MAX_PLY - 1:
+            self.hit_horizon = True
+            return self.evaluate_node()
+        if use_tt:
+            key = core.key()
+            entry = &self.table[key & self.mask]
+            if entry.flag != 0 and entry.key == key:
+                self.tt_hits += 1
+                tt_move = entry.move
+                if entry.depth >= depth and ply > 0:
+                    if (entry.flag == C_EXACT or (entry.flag == C_LOWER and entry.score >= beta)
+                            or (entry.flag == C_UPPER and entry.score <= alpha)):
+                        self.pv[ply][0] = tt_move
+                        self.pv_len[ply] = 1
+                        return entry.score
+        alpha_orig = alpha
+        best = -C_INFINITY
+        best_move = NO_MOVE
+        self.order(moves, count, tt_move)
+        for i in range(count):
+            core.make_move(moves[i])
+            try:
+                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+            finally:
+                core.unmake_move()
+            if self.aborted:
+                return 0
+            if score > best:
+                best = score
+                best_move = moves[i]
+                if score > alpha:
+                    alpha = score
+                    self.update_pv(ply, moves[i])
+                    if alpha >= beta:
+                        break
+        if best_move != NO_MOVE and self.pv_len[ply] == 0:
+            self.pv[ply][0] = best_move  # fail low: the best move found, without a line
+            self.pv_len[ply] = 1
+        if use_tt:
+            flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta else C_EXACT)
+            if entry.flag == 0 or entry.key != key or depth >= entry.depth:
+                entry.key = key
+                entry.score = best
+                entry.move = best_move
+                entry.depth = depth
+                entry.flag = flag
+        return best

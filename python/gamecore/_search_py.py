@@ -1,0 +1,280 @@
+"""The searches, written once over the game protocol: pure-Python twin of ``_search_cy``.
+
+Negamax with integer scores from the point of view of the side to move.
+
+- ``minimax``: plain full-width search (teaching); the same root score as alpha-beta.
+- ``alphabeta``: fail-soft alpha-beta with a Zobrist transposition table, iterative
+  deepening, optional aspiration windows, and limits by depth, nodes and time.
+
+Both backends visit the same nodes in the same order, so for a depth or node limit
+they return the same move, score, principal variation and node count.
+
+Move order at every node: the transposition-table move first, then the game's
+``order_key`` from high to low, ties in the order ``gen_moves`` gives.
+
+Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
+the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
+``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
+unless that one is for the same position and was searched deeper.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from typing import Any, Callable, Optional
+
+from .errors import InvalidEvaluationError
+
+__all__ = [
+    "WIN",
+    "INFINITY",
+    "MAX_PLY",
+    "TT_ENTRY_BYTES",
+    "EXACT",
+    "LOWER",
+    "UPPER",
+    "terminal_score",
+    "Searcher",
+]
+
+#: Score of a won game before the margin is added: every evaluation stays below it.
+WIN = 1_000_000
+INFINITY = 2_000_000_000
+#: Deepest ply a search may reach (bounds the principal-variation table).
+MAX_PLY = 128
+TT_ENTRY_BYTES = 16
+#: Transposition-table bound flags (0 marks an empty slot in the compiled table).
+EXACT, LOWER, UPPER = 1, 2, 3
+#: Nodes between two looks at the clock (a power of two).
+CLOCK_INTERVAL = 16
+ASPIRATION_WINDOW = 50
+_NO_MOVE = -2
+
+
+def terminal_score(value: int) -> int:
+    """Search score of a finished game whose result for the side to move is ``value``."""
+    if value > 0:
+        return WIN + value
+    if value < 0:
+        return -WIN + value
+    return 0
+
+
+class _Abort(Exception):
+    """The node or time limit ran out: unwind to the root."""
+
+
+class Searcher:
+    """Search state that lives between searches: the transposition table.
+
+    :param tt_mb: transposition-table size in megabytes (0 disables it).
+    """
+
+    def __init__(self, tt_mb: float = 16) -> None:
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
+            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
+        size = 1
+        while size * 2 <= entries:
+            size *= 2
+        self.tt_entries = size if entries else 0
+        self._mask = self.tt_entries - 1
+        # Sparse: slot -> (key, score, move, depth, flag). Same contents as the C array.
+        self._table: dict[int, tuple[int, int, int, int, int]] = {}
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self._table = {}
+
+    def tt_bytes(self) -> int:
+        """Memory the transposition table is allowed (and in C, allocated)."""
+        return self.tt_entries * TT_ENTRY_BYTES
+
+    # -- the search -------------------------------------------------------
+
+    def search(
+        self,
+        core: Any,
+        weights: list[int],
+        evaluator: Optional[Callable[[Any], int]],
+        view: Any,
+        max_depth: int,
+        node_limit: int,
+        time_limit: float,
+        algorithm: str,
+        aspiration: bool,
+    ) -> tuple[int, int, int, list[int], int, int]:
+        """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+
+        ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
+        none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
+        is the last fully searched depth (0 if none finished: the move is then the first
+        in move order). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        """
+        self._core = core
+        self._weights = list(weights)
+        self._evaluator = evaluator
+        self._view = view
+        self._nodes = 0
+        self._tt_hits = 0
+        self._node_limit = node_limit
+        self._start = time.perf_counter()
+        self._deadline = self._start + time_limit if time_limit > 0 else 0.0
+        self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
+        self._pv_len = [0] * MAX_PLY
+        self._hit_horizon = False
+        use_tt = algorithm == "alphabeta" and self.tt_entries > 0
+
+        root_moves = core.gen_moves()
+        if not root_moves:
+            return _NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0
+        best_move = self._ordered(root_moves, _NO_MOVE)[0]
+        best_score = 0
+        best_pv = [best_move]
+        done_depth = 0
+        score = 0
+        for depth in range(1, max_depth + 1):
+            self._hit_horizon = False
+            try:
+                if algorithm == "minimax":
+                    score = self._minimax(depth, 0)
+                elif aspiration and depth > 1:
+                    alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
+                    score = self._alphabeta(depth, alpha, beta, 0, use_tt)
+                    if score <= alpha or score >= beta:
+                        score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
+                else:
+                    score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
+            except _Abort:
+                break
+            best_score = score
+            best_pv = self._pv[0][: self._pv_len[0]]
+            best_move = best_pv[0]
+            done_depth = depth
+            if not self._hit_horizon:
+                break  # every line reached the end of the game: deeper is the same
+            if self._deadline and self._out_of_time_for_next():
+                break
+        return best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits
+
+    def _out_of_time_for_next(self) -> bool:
+        # The next iteration costs several times this one: do not start what cannot finish.
+        now = time.perf_counter()
+        return now - self._start > 0.5 * (self._deadline - self._start)
+
+    def _ordered(self, moves: list[int], first: int) -> list[int]:
+        core = self._core
+        ordered = sorted(moves, key=lambda m: -core.order_key(m))
+        if first != _NO_MOVE and first in ordered:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
+
+    def _enter(self) -> None:
+        """Count a node and stop the search when a limit is reached."""
+        self._nodes += 1
+        if self._node_limit and self._nodes > self._node_limit:
+            raise _Abort
+        if self._deadline and (self._evaluator is not None or not self._nodes % CLOCK_INTERVAL):
+            if time.perf_counter() >= self._deadline:
+                raise _Abort
+
+    def _evaluate(self) -> int:
+        if self._evaluator is None:
+            return self._core.evaluate(self._weights)
+        value = self._evaluator(self._view)
+        return check_evaluation(value)
+
+    def _minimax(self, depth: int, ply: int) -> int:
+        self._enter()
+        core = self._core
+        self._pv_len[ply] = 0
+        moves = core.gen_moves()
+        if not moves:
+            return terminal_score(core.terminal_value())
+        if depth == 0 or ply >= MAX_PLY - 1:
+            self._hit_horizon = True
+            return self._evaluate()
+        best = -INFINITY
+        for move in self._ordered(moves, _NO_MOVE):
+            core.make_move(move)
+            try:
+                score = -self._minimax(depth - 1, ply + 1)
+            finally:
+                core.unmake_move()
+            if score > best:
+                best = score
+                self._update_pv(ply, move)
+        return best
+
+    def _update_pv(self, ply: int, move: int) -> None:
+        row, child = self._pv[ply], self._pv[ply + 1]
+        row[0] = move
+        n = self._pv_len[ply + 1]
+        row[1 : n + 1] = child[:n]
+        self._pv_len[ply] = n + 1
+
+    def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool) -> int:
+        self._enter()
+        core = self._core
+        self._pv_len[ply] = 0
+        moves = core.gen_moves()
+        if not moves:
+            return terminal_score(core.terminal_value())
+        if depth == 0 or ply >= MAX_PLY - 1:
+            self._hit_horizon = True
+            return self._evaluate()
+        tt_move = _NO_MOVE
+        key = 0
+        if use_tt:
+            key = core.key()
+            entry = self._table.get(key & self._mask)
+            if entry is not None and entry[0] == key:
+                self._tt_hits += 1
+                _, tt_score, tt_move, tt_depth, tt_flag = entry
+                if tt_depth >= depth and ply > 0:
+                    if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
+                        self._pv[ply][0] = tt_move
+                        self._pv_len[ply] = 1
+                        return tt_score
+        alpha_orig = alpha
+        best = -INFINITY
+        best_move = _NO_MOVE
+        for move in self._ordered(moves, tt_move):
+            core.make_move(move)
+            try:
+                score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+            finally:
+                core.unmake_move()
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    self._update_pv(ply, move)
+                    if alpha >= beta:
+                        break
+        if best_move != _NO_MOVE and self._pv_len[ply] == 0:
+            self._pv[ply][0] = best_move  # fail low: the best move found, without a line
+            self._pv_len[ply] = 1
+        if use_tt:
+            flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
+            slot = key & self._mask
+            old = self._table.get(slot)
+            if old is None or old[0] != key or depth >= old[3]:
+                self._table[slot] = (key, best, best_move, depth, flag)
+        return best
+
+
+def check_evaluation(value: Any) -> int:
+    """A user evaluation's result as an int inside the evaluation range, or a clear error."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}") from None
+    if not -WIN < value < WIN:
+        raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
+    return value

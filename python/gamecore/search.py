@@ -1,0 +1,292 @@
+"""Searching positions: ``search``, ``solve`` and the ``Engine`` that keeps its table between moves.
+
+>>> from gamecore import Othello, search
+>>> result = search(Othello(), depth=4)
+>>> result.move in Othello().legal_moves(), result.depth
+(True, 4)
+
+The searches themselves live in the backends (``_search_py`` / ``_search_cy``), written
+once over the game protocol, so they run on every game. Scores are integers for the side
+to move; a score beyond ``WIN`` (one million) is a proven result: ``WIN + margin`` a win,
+``-WIN - margin`` a loss.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Union
+
+from . import _backend
+
+__all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
+
+WIN = 1_000_000
+ALGORITHMS = ("alphabeta", "minimax")
+#: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
+MAX_DEPTH = 100
+
+Evaluation = Union[str, Mapping[str, int], Callable[[Any], int]]
+
+
+@dataclass
+class SearchResult:
+    """What a search found, with honest counts for comparing algorithms."""
+
+    move: Any  #: best move (a game move object); None when the game is already over
+    score: int  #: for the side to move; beyond ``WIN`` a proven win (``-WIN`` a loss)
+    depth: int  #: last fully searched depth (0: no iteration finished, move from ordering)
+    pv: list = field(default_factory=list)  #: principal variation, ``move`` first
+    nodes: int = 0  #: positions visited
+    elapsed: float = 0.0  #: seconds
+    tt_hits: int = 0  #: transposition-table probes that found the position
+    exact: bool = False  #: solved to the end of the game by the endgame solver
+    tt_bytes: int = 0  #: memory of the transposition table
+    algorithm: str = "alphabeta"
+    backend: str = ""
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second."""
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def proven(self) -> Optional[str]:
+        """``"win"`` or ``"loss"`` when the search proved the result, else ``None``."""
+        if self.score > WIN:
+            return "win"
+        if self.score < -WIN:
+            return "loss"
+        return None
+
+
+@dataclass
+class SolveResult:
+    """An exact endgame result: ``score`` is the final disc difference for the side to move."""
+
+    move: Any
+    score: int
+    nodes: int
+    elapsed: float
+    completed: bool = True  #: False when a limit stopped the solver (then score means nothing)
+    backend: str = ""
+
+
+def _check_limit(name: str, value: Any, kind: type) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+        raise ValueError(f"{name} must be a positive {kind.__name__}, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")
+
+
+def time_budget(time_limit: float) -> float:
+    """The part of ``time_limit`` the search may use: the rest is a safety margin for
+    returning, and for the clock being looked at only every few nodes."""
+    margin = min(0.03 + 0.05 * time_limit, 0.5 * time_limit)
+    return time_limit - margin
+
+
+class Engine:
+    """An alpha-beta engine that keeps its transposition table between the moves of a game.
+
+    :param evaluation: a built-in evaluation's name (see the game's ``EVALUATIONS``:
+        ``"standard"``, ``"discs"`` (greedy), ``"positional"``, ``"mobility"``, ...), a
+        mapping of feature names to integer weights, or a function ``f(position) -> int``
+        scoring a position for the side to move.
+    :param tt_mb: transposition-table size in megabytes.
+    :param algorithm: ``"alphabeta"`` or ``"minimax"`` (plain, for teaching; no table).
+    :param aspiration: search each iteration first in a narrow window around the last score.
+    :param endgame_empties: solve exactly (Othello) when this many squares or fewer are
+        empty; ``None`` picks a size from the backend and the time limit.
+    """
+
+    def __init__(
+        self,
+        evaluation: Evaluation = "standard",
+        *,
+        tt_mb: float = 16,
+        algorithm: str = "alphabeta",
+        aspiration: bool = False,
+        endgame_empties: Optional[int] = None,
+    ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
+            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        if not (isinstance(evaluation, (str, Mapping)) or callable(evaluation)):
+            raise ValueError(f"evaluation must be a name, a mapping of weights or a function, got {evaluation!r}")
+        if endgame_empties is not None and (isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0):
+            raise ValueError(f"endgame_empties must be an int >= 0 or None, got {endgame_empties!r}")
+        self.evaluation = evaluation
+        self.tt_mb = tt_mb
+        self.algorithm = algorithm
+        self.aspiration = aspiration
+        self.endgame_empties = endgame_empties
+        self._searchers: dict[str, Any] = {}
+
+    def _searcher(self, backend: Any) -> Any:
+        searcher = self._searchers.get(backend.name)
+        if searcher is None:
+            searcher = self._searchers[backend.name] = backend.search.Searcher(self.tt_mb)
+        return searcher
+
+    def clear(self) -> None:
+        """Forget the transposition table (a new game)."""
+        for searcher in self._searchers.values():
+            searcher.clear()
+
+    def _weights(self, position: Any) -> tuple[list[int], Optional[Callable[[Any], int]]]:
+        features = position.features()
+        evaluation = self.evaluation
+        if callable(evaluation) and not isinstance(evaluation, (str, Mapping)):
+            return [0] * len(features), evaluation
+        if isinstance(evaluation, str):
+            table = type(position).EVALUATIONS
+            if evaluation not in table:
+                raise ValueError(f"unknown evaluation {evaluation!r}; built in: {', '.join(table)}")
+            evaluation = table[evaluation]
+        weights = [0] * len(features)
+        for name, weight in evaluation.items():
+            if name not in features:
+                raise ValueError(f"unknown evaluation feature {name!r}; features: {', '.join(features)}")
+            if isinstance(weight, bool) or not isinstance(weight, int) or not -10_000 <= weight <= 10_000:
+                raise ValueError(f"weight of {name!r} must be an int from -10000 to 10000, got {weight!r}")
+            weights[features.index(name)] = weight
+        return weights, None
+
+    def search(
+        self,
+        position: Any,
+        depth: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> SearchResult:
+        """Iterative-deepening search of ``position`` (left unchanged) within the limits.
+
+        At least one limit is needed. With ``time_limit`` (seconds) the answer comes back
+        before the limit, with the best move of the last finished iteration.
+        """
+        if depth is None and time_limit is None and nodes is None:
+            raise ValueError("give at least one limit: depth, time_limit or nodes")
+        _check_limit("depth", depth, int)
+        _check_limit("time_limit", time_limit, float)
+        _check_limit("nodes", nodes, int)
+        if depth is not None and depth >= MAX_DEPTH:
+            raise ValueError(f"depth must be below {MAX_DEPTH}, got {depth}")
+        if not hasattr(position, "core") or not hasattr(position, "features"):
+            raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
+        start = time.perf_counter()
+        backend = position._backend
+        weights, evaluator = self._weights(position)
+        searcher = self._searcher(backend)
+        budget = time_budget(time_limit) if time_limit is not None else 0.0
+
+        exact = self._try_endgame(position, budget, depth, nodes, start)
+        if exact is not None:
+            return exact
+
+        view = position.copy() if evaluator is not None else None
+        core = view.core if view is not None else position.core.copy()
+        remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
+        if time_limit is not None and remaining <= 0:
+            remaining = 1e-9
+        move, score, done, pv, count, hits = searcher.search(
+            core,
+            weights,
+            evaluator,
+            view,
+            depth if depth is not None else MAX_DEPTH - 1,
+            nodes or 0,
+            remaining,
+            self.algorithm,
+            self.aspiration,
+        )
+        return SearchResult(
+            move=None if move == -2 else position.move_from_code(move),
+            score=score,
+            depth=done,
+            pv=[position.move_from_code(m) for m in pv],
+            nodes=count,
+            elapsed=time.perf_counter() - start,
+            tt_hits=hits,
+            tt_bytes=searcher.tt_bytes(),
+            algorithm=self.algorithm,
+            backend=backend.name,
+        )
+
+    def _try_endgame(self, position: Any, budget: float, depth: Optional[int], nodes: Optional[int], start: float) -> Optional[SearchResult]:
+        """Solve exactly when few squares are empty, if the game has a solver and the time allows."""
+        core = position.core
+        if not hasattr(core, "solve_exact") or self.algorithm != "alphabeta":
+            return None
+        limit = self.endgame_empties
+        if limit is None:
+            if not budget or depth is not None or nodes is not None:
+                return None  # fixed-depth and node-limited searches stay comparable
+            fast = position.backend == "cython"
+            limit = (20 if budget >= 2 else 16) if fast else (10 if budget >= 2 else 8)
+        if core.num_empty() > limit or core.is_game_over():
+            return None
+        time_left = budget - (time.perf_counter() - start) if budget else 0.0
+        if budget and time_left <= 0:
+            return None
+        move, score, count, completed = core.copy().solve_exact(node_limit=0, time_limit=time_left)
+        if not completed:
+            return None
+        from ._search_py import terminal_score
+
+        return SearchResult(
+            move=position.move_from_code(move),
+            score=terminal_score(score),
+            depth=core.num_empty(),
+            pv=[position.move_from_code(move)],
+            nodes=count,
+            elapsed=time.perf_counter() - start,
+            exact=True,
+            algorithm="endgame",
+            backend=position.backend,
+        )
+
+
+def search(
+    position: Any,
+    *,
+    depth: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    nodes: Optional[int] = None,
+    evaluation: Evaluation = "standard",
+    algorithm: str = "alphabeta",
+    tt_mb: float = 16,
+    aspiration: bool = False,
+    endgame_empties: Optional[int] = None,
+) -> SearchResult:
+    """Search ``position`` once with a fresh :class:`Engine` (see there for the options)."""
+    engine = Engine(evaluation, tt_mb=tt_mb, algorithm=algorithm, aspiration=aspiration, endgame_empties=endgame_empties)
+    return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes)
+
+
+def solve(position: Any, *, time_limit: Optional[float] = None, nodes: Optional[int] = None) -> SolveResult:
+    """The exact result of an Othello position under perfect play.
+
+    ``score`` is the final disc difference for the side to move (empty squares go to the
+    winner); ``move`` a best move. With a limit the solver may stop early: then
+    ``completed`` is False.
+    """
+    _check_limit("time_limit", time_limit, float)
+    _check_limit("nodes", nodes, int)
+    core = getattr(position, "core", None)
+    if core is None or not hasattr(core, "solve_exact"):
+        raise ValueError(f"no exact solver for {type(position).__name__}")
+    start = time.perf_counter()
+    budget = time_budget(time_limit) if time_limit is not None else 0.0
+    move, score, count, completed = core.copy().solve_exact(node_limit=nodes or 0, time_limit=budget)
+    return SolveResult(
+        move=None if move is None or move == -2 else position.move_from_code(move),
+        score=score,
+        nodes=count,
+        elapsed=time.perf_counter() - start,
+        completed=bool(completed),
+        backend=position.backend,
+    )
