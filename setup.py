@@ -60,7 +60,7 @@ else:
 
 setup(
     package_dir={"": "python"},
-    packages=["gamecore"],
+    packages=["gamecore", "gamecore.adapters"],
     package_data={"gamecore": ["py.typed", "*.pyi", "*.pxd"]},
     ext_modules=extensions,
 )

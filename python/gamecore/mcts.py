@@ -48,11 +48,7 @@ class MCTSResult:
 
 
 def _to_move(position: Any, code: int) -> Any:
-    from .othello import Move, Othello
-
-    if isinstance(position, Othello):
-        return Move(code, position.size)
-    return position.parse_move(code)
+    return position.move_from_code(code)
 
 
 class MCTS:

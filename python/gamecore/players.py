@@ -40,10 +40,11 @@ __all__ = [
 ]
 
 
-def safe_time(budget: float, margin: float = 0.1) -> float:
-    """The time to give a search so that the answer comes within ``budget`` seconds:
-    ``budget * (1 - margin)`` less 20 ms for the work around the search, at least 10 ms."""
-    return max(0.01, budget * (1.0 - margin) - 0.02)
+def safe_time(budget: float, margin: float = 0.05) -> float:
+    """The time limit to give a search so that the move comes within ``budget`` seconds:
+    ``budget * (1 - margin)`` less 10 ms for the work around the search, at least 10 ms.
+    (The engine keeps its own margin inside the limit it is given.)"""
+    return max(0.01, budget * (1.0 - margin) - 0.01)
 
 
 def _legal(position: Any) -> list:
@@ -187,7 +188,7 @@ class EnginePlayer(Player):
         evaluation: Any = "standard",
         tt_mb: int = 16,
         backend: Optional[str] = None,
-        margin: float = 0.1,
+        margin: float = 0.05,
     ) -> None:
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
@@ -204,21 +205,19 @@ class EnginePlayer(Player):
         self.backend = backend
         self.margin = margin
         self._engine: Any = None
-        self._engine_backend: Optional[str] = None
         #: The SearchResult of the last move chosen (``None`` for a forced move).
         self.last_result: Any = None
 
-    def _engine_for(self, position: Any) -> Any:
-        backend = self.backend or position.backend
-        if self._engine is None or self._engine_backend != backend:
-            from . import search
+    def _engine_for(self) -> Any:
+        if self._engine is None:
+            from .search import Engine
 
-            self._engine = search.Engine(evaluation=self.evaluation, tt_mb=self.tt_mb, backend=backend)
-            self._engine_backend = backend
+            self._engine = Engine(self.evaluation, tt_mb=self.tt_mb)
         return self._engine
 
     def new_game(self) -> None:
-        self._engine = None
+        if self._engine is not None:
+            self._engine.clear()
 
     def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
         moves = _legal(position)
@@ -226,11 +225,9 @@ class EnginePlayer(Player):
             self.last_result = None
             return moves[0]
         budget = self.time if time_budget is None else min(time_budget, self.time or time_budget)
-        engine = self._engine_for(position)
+        engine = self._engine_for()
         if self.backend and self.backend != position.backend:
-            from .othello import Othello
-
-            position = Othello.from_text(position.to_text(), backend=self.backend)
+            position = type(position).from_text(position.to_text(), backend=self.backend)
         result = engine.search(
             position,
             depth=self.depth,

@@ -1,0 +1,418 @@
+"""The CTU "Reversi" course framework: board converters and a drop-in ``MyPlayer``.
+
+The framework's conventions (DESIGN.md §5):
+
+- the module ``player.py`` holds ``MyPlayer(my_color, opponent_color, board_size=8)``
+  with exactly those parameter names;
+- ``move(board)`` and ``select_move(board)`` both return a ``tuple`` of two Python
+  ints ``(row, col)``, 0-based; the board is a list of lists, ``-1`` empty and the
+  two colours ``0``/``1``; sizes 6, 8 and 10; 1 to 5 s a move;
+- nothing says which colour sits on which centre diagonal at the start, so the
+  player never assumes it: when ``move`` is called, ``my_color`` is to move.
+
+Because of the last point, :func:`board_to_position` puts the player to move on
+gamecore's black side (``X``): the searches only care about who is to move.
+
+>>> from gamecore.adapters.ctu import MyPlayer
+>>> board = [[-1] * 6 for _ in range(6)]
+>>> board[2][2] = board[3][3] = 1
+>>> board[2][3] = board[3][2] = 0
+>>> player = MyPlayer(0, 1, board_size=6)
+>>> move = player.move(board)
+>>> type(move) is tuple and all(type(v) is int for v in move)
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import time as _time
+from typing import Any, Optional, Sequence
+
+from ..errors import InvalidPositionError, InvalidSizeError
+from ..othello import BLACK, WHITE, Othello
+from ..players import EnginePlayer, Player
+
+__all__ = [
+    "EMPTY",
+    "board_to_position",
+    "position_to_board",
+    "CTUPlayer",
+    "MyPlayer",
+    "player_source",
+    "standalone_source",
+    "export_player",
+    "STANDALONE_MODULES",
+]
+
+EMPTY = -1
+DEFAULT_TIME = 1.0
+
+
+def _check_colors(my_color: Any, opponent_color: Any) -> None:
+    for name, value in (("my_color", my_color), ("opponent_color", opponent_color)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidPositionError(f"{name} must be a colour number (0 or 1), got {value!r}")
+    if my_color == opponent_color:
+        raise InvalidPositionError("my_color and opponent_color must differ")
+
+
+def board_to_position(board: Sequence[Sequence[int]], my_color: int, opponent_color: int, *, backend: Optional[str] = None) -> Othello:
+    """The gamecore position of a CTU board with ``my_color`` to move.
+
+    The side to move is gamecore's black (``X``), the other colour white: the CTU board
+    does not say which colour started, and the search needs only who is to move.
+
+    :raises InvalidPositionError: a non-square board or a cell that is neither -1 nor one of the colours.
+    :raises InvalidSizeError: a size other than 4, 6, 8 or 10.
+    """
+    _check_colors(my_color, opponent_color)
+    try:
+        rows = [[int(v) for v in row] for row in board]
+    except (TypeError, ValueError):
+        raise InvalidPositionError("a CTU board is a list of lists of ints (-1 empty, 0/1 colours)") from None
+    mapping = {EMPTY: -1, my_color: BLACK, opponent_color: WHITE}
+    cells = []
+    for r, row in enumerate(rows):
+        out = []
+        for c, v in enumerate(row):
+            if v not in mapping:
+                raise InvalidPositionError(f"unexpected {v!r} at ({r}, {c}) of the CTU board (expected -1, {my_color} or {opponent_color})")
+            out.append(mapping[v])
+        cells.append(out)
+    return Othello.from_cells(cells, BLACK, backend=backend)
+
+
+def position_to_board(position: Othello, colors: tuple[int, int] = (0, 1)) -> list[list[int]]:
+    """The CTU list of lists of a gamecore position: ``colors[BLACK]`` for black discs,
+    ``colors[WHITE]`` for white ones, -1 for empty squares."""
+    values = {-1: EMPTY, BLACK: colors[0], WHITE: colors[1]}
+    return [[values[v] for v in row] for row in position.cells()]
+
+
+class CTUPlayer:
+    """A gamecore player with the CTU interface and gamecore's options.
+
+    :param time: seconds a move (kept with a safety margin).
+    :param player: any gamecore player (default: the alpha-beta engine with ``depth``/``evaluation``).
+    """
+
+    def __init__(
+        self,
+        my_color: int,
+        opponent_color: int,
+        board_size: int = 8,
+        *,
+        time: float = DEFAULT_TIME,
+        depth: Optional[int] = None,
+        evaluation: Any = "standard",
+        player: Optional[Player] = None,
+        backend: Optional[str] = None,
+    ) -> None:
+        _check_colors(my_color, opponent_color)
+        if isinstance(board_size, bool) or not isinstance(board_size, int) or board_size % 2 or not 4 <= board_size <= 10:
+            raise InvalidSizeError(f"board_size must be 4, 6, 8 or 10, got {board_size!r}")
+        self.name = "gamecore"
+        self.my_color = my_color
+        self.opponent_color = opponent_color
+        self.board_size = board_size
+        self.time = time
+        self.backend = backend
+        self.player = player if player is not None else EnginePlayer(depth=depth, time=time, evaluation=evaluation)
+
+    def move(self, board: Sequence[Sequence[int]]) -> Optional[tuple[int, int]]:
+        """``(row, col)`` of the move to play, or ``None`` when ``my_color`` has no legal move."""
+        start = _time.perf_counter()
+        position = board_to_position(board, self.my_color, self.opponent_color, backend=self.backend)
+        legal = position.legal_moves()
+        if not legal or legal[0].is_pass:
+            return None
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            budget = max(0.02, self.time - (_time.perf_counter() - start))
+            move = self.player.choose_move(position, budget)
+        return (int(move.row), int(move.col))
+
+    def select_move(self, board: Sequence[Sequence[int]]) -> Optional[tuple[int, int]]:
+        """The same as :meth:`move` (the framework calls one or the other)."""
+        return self.move(board)
+
+
+class MyPlayer(CTUPlayer):
+    """The CTU entry point: ``MyPlayer(my_color, opponent_color, board_size=8)``, 1 s a move."""
+
+    def __init__(self, my_color: int, opponent_color: int, board_size: int = 8) -> None:
+        super().__init__(my_color, opponent_color, board_size)
+
+
+# -- export ------------------------------------------------------------------------------
+
+_PLAYER_TEMPLATE = '''\
+"""A gamecore player for the CTU Reversi framework.
+
+Written by `gamecore export ctu` (gamecore {version}); needs gamecore installed in the same
+Python (pip install gamecore). For a file without that dependency, export with --standalone.
+
+Settings: {time:g} s a move, depth {depth}, evaluation {evaluation!r}.
+"""
+
+TIME_PER_MOVE = {time!r}
+DEPTH = {depth!r}
+EVALUATION = {evaluation!r}
+
+
+class MyPlayer:
+    """gamecore's alpha-beta engine behind the CTU interface."""
+
+    def __init__(self, my_color, opponent_color, board_size=8):
+        from gamecore.adapters.ctu import CTUPlayer
+
+        self.name = "gamecore"
+        self.my_color = my_color
+        self.opponent_color = opponent_color
+        self.board_size = board_size
+        self._player = CTUPlayer(
+            my_color, opponent_color, board_size, time=TIME_PER_MOVE, depth=DEPTH, evaluation=EVALUATION
+        )
+
+    def move(self, board):
+        return self._player.move(board)
+
+    def select_move(self, board):
+        return self._player.select_move(board)
+'''
+
+
+def _check_export_options(time: float, depth: Optional[int], evaluation: Any) -> None:
+    if not (isinstance(time, (int, float)) and 0 < time <= 60):
+        raise ValueError(f"time must be a number of seconds in (0, 60], got {time!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+    if not isinstance(evaluation, str):
+        raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
+
+
+def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+    """The text of a CTU ``player.py`` that uses the installed gamecore."""
+    from .. import __version__
+
+    _check_export_options(time, depth, evaluation)
+    return _PLAYER_TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
+
+
+#: The pure-Python modules the standalone player starts from; the ones they import
+#: (relative imports, found by reading their source) are added automatically.
+STANDALONE_MODULES = ("_othello_py", "_search_py")
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_STANDALONE_PACKAGE = "_gamecore_standalone"
+
+
+def _module_source(name: str) -> str:
+    with open(os.path.join(_PACKAGE_DIR, name + ".py"), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def _relative_imports(source: str) -> list[str]:
+    """Sibling modules a module imports with ``from .x import ...`` or ``from . import x``."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            if node.level != 1:
+                raise ValueError("the standalone export takes only modules of the gamecore package itself")
+            if node.module:
+                names.append(node.module.split(".")[0])
+            else:
+                names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "gamecore":
+                    raise ValueError("a module of the standalone export imports gamecore by absolute name")
+    return names
+
+
+def _standalone_modules() -> dict[str, str]:
+    """Source of every module the standalone player needs, dependencies first."""
+    ordered: dict[str, str] = {}
+    visiting: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in ordered or name in visiting:
+            return
+        visiting.add(name)
+        source = _module_source(name)
+        for dep in _relative_imports(source):
+            visit(dep)
+        ordered[name] = source
+
+    for name in STANDALONE_MODULES:
+        visit(name)
+    return ordered
+
+
+def _evaluation_weights(evaluation: str, size: int) -> list[int]:
+    """The feature weights the installed gamecore uses for evaluation ``evaluation`` on ``size``."""
+    from ..search import Engine
+
+    weights, evaluator = Engine(evaluation)._weights(Othello(size, backend="python"))
+    if evaluator is not None:  # pragma: no cover - names only
+        raise ValueError("a standalone player needs a named evaluation")
+    return list(weights)
+
+
+_STANDALONE_HEAD = '''\
+"""A gamecore player for the CTU Reversi framework: one self-contained file.
+
+Written by `gamecore export ctu --standalone` (gamecore {version}). Pure Python, no
+dependency: the gamecore modules it needs ({modules}) are embedded below, unchanged, and
+loaded as the private package {package!r}. Iterative-deepening alpha-beta with a
+transposition table; {time:g} s a move with a safety margin, depth {depth}, evaluation {evaluation!r}.
+"""
+
+import sys as _sys
+import time as _time
+import types as _types
+
+TIME_PER_MOVE = {time!r}
+MAX_DEPTH = {max_depth!r}
+#: Safety margin: the search gets TIME_PER_MOVE * (1 - MARGIN) - 0.02 s, less what reading the board took.
+MARGIN = 0.15
+TT_MB = 16
+#: Solve exactly (when the pure-Python core has a solver) at this many empty squares or fewer.
+ENDGAME_EMPTIES = 8
+#: Evaluation weights per board size (features: {features}).
+WEIGHTS = {weights!r}
+
+_SOURCES = {{}}
+'''
+
+_STANDALONE_TAIL = '''
+
+def _load_gamecore():
+    """Load the embedded modules as the package {package!r} (once per process)."""
+    name = {package!r}
+    if name in _sys.modules:
+        return _sys.modules[name]
+    package = _types.ModuleType(name)
+    package.__path__ = []
+    _sys.modules[name] = package
+    for module in {order!r}:
+        mod = _types.ModuleType(name + "." + module)
+        mod.__package__ = name
+        _sys.modules[mod.__name__] = mod
+        exec(compile(_SOURCES[module], "<gamecore/" + module + ".py>", "exec"), mod.__dict__)
+        setattr(package, module, mod)
+    return package
+
+
+class MyPlayer:
+    """gamecore's alpha-beta engine behind the CTU interface (my_color is the side to move)."""
+
+    def __init__(self, my_color, opponent_color, board_size=8):
+        self.name = "gamecore"
+        self.my_color = my_color
+        self.opponent_color = opponent_color
+        self.board_size = board_size
+        self._gc = _load_gamecore()
+        self._searcher = self._gc._search_py.Searcher(TT_MB)
+
+    def move(self, board):
+        start = _time.perf_counter()
+        n = len(board)
+        mine = theirs = 0
+        for r in range(n):
+            row = board[r]
+            for c in range(n):
+                v = row[c]
+                if v == self.my_color:
+                    mine |= 1 << (r * n + c)
+                elif v == self.opponent_color:
+                    theirs |= 1 << (r * n + c)
+        core = self._gc._othello_py.OthelloCore(n)
+        core.set_board(mine, theirs, 0)
+        legal = core.gen_moves()
+        if not legal or legal[0] < 0:
+            return None  # no legal move: the framework passes for us
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            budget = max(0.01, TIME_PER_MOVE * (1.0 - MARGIN) - 0.02 - (_time.perf_counter() - start))
+            move = None
+            if hasattr(core, "solve_exact") and core.num_empty() <= ENDGAME_EMPTIES:
+                solved = core.copy().solve_exact(node_limit=0, time_limit=budget)
+                if solved[3]:  # completed in time: a perfect move
+                    move = solved[0]
+            if move is None:
+                budget = max(0.01, TIME_PER_MOVE * (1.0 - MARGIN) - 0.02 - (_time.perf_counter() - start))
+                move = self._searcher.search(core, WEIGHTS[n], None, None, MAX_DEPTH, 0, budget, "alphabeta", False)[0]
+            if move not in legal:
+                move = legal[0]
+        return (int(move // n), int(move % n))
+
+    def select_move(self, board):
+        return self.move(board)
+'''
+
+
+def _string_literal(text: str) -> str:
+    """A literal for ``text``: a readable raw triple-quoted string when that is exact, else ``repr``."""
+    if "'''" not in text and not text.endswith("\\") and "\r" not in text:
+        literal = "r'''" + text + "'''"
+        if ast.literal_eval(literal) == text:
+            return literal
+    return repr(text)
+
+
+def standalone_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+    """The text of a standalone CTU ``player.py``: pure Python, no gamecore needed.
+
+    It embeds the pure-Python twins (``STANDALONE_MODULES`` and what they import) as they
+    are in this installation, so it always plays like ``gamecore`` with the python backend.
+    """
+    from .. import __version__
+    from .._othello_py import FEATURES
+    from ..search import MAX_DEPTH
+
+    _check_export_options(time, depth, evaluation)
+    modules = _standalone_modules()
+    weights = {size: _evaluation_weights(evaluation, size) for size in (4, 6, 8, 10)}
+    max_depth = depth if depth is not None else MAX_DEPTH - 1
+    parts = [
+        _STANDALONE_HEAD.format(
+            version=__version__,
+            modules=", ".join(modules),
+            package=_STANDALONE_PACKAGE,
+            time=float(time),
+            depth=depth if depth is not None else "unlimited",
+            evaluation=evaluation,
+            max_depth=max_depth,
+            features=", ".join(FEATURES),
+            weights=weights,
+        )
+    ]
+    for name, source in modules.items():
+        parts.append(f"\n_SOURCES[{name!r}] = {_string_literal(source)}\n")
+    parts.append(_STANDALONE_TAIL.format(package=_STANDALONE_PACKAGE, order=tuple(modules)))
+    return "".join(parts)
+
+
+def export_player(
+    path: str,
+    *,
+    time: float = DEFAULT_TIME,
+    depth: Optional[int] = None,
+    evaluation: str = "standard",
+    standalone: bool = False,
+) -> str:
+    """Write a CTU ``player.py`` to ``path``; with ``standalone`` one flat pure-Python file
+    that needs no gamecore. Returns the path."""
+    text = (standalone_source if standalone else player_source)(time=time, depth=depth, evaluation=evaluation)
+    if standalone and len(text.encode("utf-8")) >= 1_000_000:  # pragma: no cover - guarded by a test
+        raise ValueError("the standalone player grew over 1 MB, the CTU upload limit")
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return path

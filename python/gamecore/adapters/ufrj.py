@@ -1,0 +1,208 @@
+"""The UFRJ "tabuleiro-othello" course framework: board converters and a drop-in player.
+
+The framework's conventions (DESIGN.md §5):
+
+- a player is a class called with its colour, the framework's ``Board.BLACK`` (``'○'``)
+  or ``Board.WHITE`` (``'●'``), and kept in ``self.color``;
+- ``play(board)`` gets a copy of the framework's board: ``board.board`` is a 10x10 list
+  of lists with a ``'?'`` border, rows and columns 1..8 inside, ``'.'`` for empty; it
+  must return one of the objects of ``board.valid_moves(color)`` (they have ``x`` = row
+  and ``y`` = column, both 1-based);
+- player files in ``models/players/*_player.py`` are run with ``exec`` and the last
+  name they define is the class: no ``__file__``, no relative imports.
+
+>>> from gamecore.adapters.ufrj import board_to_position, position_to_board
+>>> from gamecore import Othello
+>>> grid = position_to_board(Othello())
+>>> grid[4][4], grid[4][5], grid[0][0]
+('●', '○', '?')
+>>> board_to_position(grid, '○').to_text() == Othello().to_text()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from ..errors import InvalidPositionError
+from ..othello import BLACK, WHITE, Othello
+from ..players import EnginePlayer, Player
+
+__all__ = [
+    "BLACK_STONE",
+    "WHITE_STONE",
+    "EMPTY",
+    "BORDER",
+    "color_to_side",
+    "board_to_position",
+    "position_to_board",
+    "find_framework_move",
+    "UFRJPlayer",
+    "player_source",
+    "export_player",
+]
+
+BLACK_STONE = "○"
+WHITE_STONE = "●"
+EMPTY = "."
+BORDER = "?"
+#: The framework allows 10 s a move; exported players default to half of it.
+DEFAULT_TIME = 5.0
+
+
+def color_to_side(color: Any) -> int:
+    """``BLACK`` for the framework's ``'○'``, ``WHITE`` for ``'●'``."""
+    if color == BLACK_STONE:
+        return BLACK
+    if color == WHITE_STONE:
+        return WHITE
+    raise InvalidPositionError(f"a UFRJ colour is {BLACK_STONE!r} (black) or {WHITE_STONE!r} (white), got {color!r}")
+
+
+def _grid(board: Any) -> list:
+    grid = board.board if hasattr(board, "board") else board
+    try:
+        rows = [list(row) for row in grid]
+    except TypeError:
+        raise InvalidPositionError("a UFRJ board is a Board object or its list of lists") from None
+    return rows
+
+
+def board_to_position(board: Any, color: Any, *, backend: Optional[str] = None) -> Othello:
+    """The gamecore position of a framework board (a ``Board`` or its ``board`` list of lists),
+    with ``color`` (``'○'`` or ``'●'``) to move.
+
+    :raises InvalidPositionError: not a bordered square board of the framework's symbols.
+    """
+    side = color_to_side(color)
+    rows = _grid(board)
+    n = len(rows) - 2
+    if n < 4 or any(len(row) != n + 2 for row in rows):
+        raise InvalidPositionError(f"a UFRJ board is (n+2)x(n+2) with a '?' border, got {len(rows)} rows")
+    cells = []
+    for r in range(1, n + 1):
+        row = []
+        for c in range(1, n + 1):
+            v = rows[r][c]
+            if v == BLACK_STONE:
+                row.append(BLACK)
+            elif v == WHITE_STONE:
+                row.append(WHITE)
+            elif v == EMPTY:
+                row.append(-1)
+            else:
+                raise InvalidPositionError(f"unexpected {v!r} at row {r}, column {c} of the UFRJ board")
+        cells.append(row)
+    return Othello.from_cells(cells, side, backend=backend)
+
+
+def position_to_board(position: Othello) -> list[list[str]]:
+    """The framework's bordered list of lists for a gamecore position."""
+    n = position.size
+    symbols = {-1: EMPTY, BLACK: BLACK_STONE, WHITE: WHITE_STONE}
+    grid = [[BORDER] * (n + 2)]
+    for row in position.cells():
+        grid.append([BORDER] + [symbols[v] for v in row] + [BORDER])
+    grid.append([BORDER] * (n + 2))
+    return grid
+
+
+def find_framework_move(valid_moves: list, move: Any) -> Any:
+    """The object of ``valid_moves`` (framework ``Move``s, 1-based ``x`` row, ``y`` column) for a
+    gamecore move, or ``None`` if it is not there."""
+    if move.is_pass:
+        return None
+    for candidate in valid_moves:
+        if candidate.x == move.row + 1 and candidate.y == move.col + 1:
+            return candidate
+    return None
+
+
+class UFRJPlayer:
+    """A gamecore player speaking the framework's language.
+
+    :param color: the framework colour, ``'○'`` or ``'●'``.
+    :param player: any gamecore player (default: the alpha-beta engine with the options below).
+    :param time: seconds a move (the framework allows 10).
+    """
+
+    def __init__(
+        self,
+        color: Any,
+        player: Optional[Player] = None,
+        *,
+        time: float = DEFAULT_TIME,
+        depth: Optional[int] = None,
+        evaluation: Any = "standard",
+        backend: Optional[str] = None,
+    ) -> None:
+        color_to_side(color)
+        self.color = color
+        self.time = time
+        self.backend = backend
+        self.player = player if player is not None else EnginePlayer(depth=depth, time=time, evaluation=evaluation)
+
+    def play(self, board: Any) -> Any:
+        """One of the objects of ``board.valid_moves(self.color)`` (``None`` when there is none)."""
+        valid = board.valid_moves(self.color)
+        if not valid:
+            return None
+        distinct = {(m.x, m.y) for m in valid}
+        if len(distinct) == 1:
+            return valid[0]
+        position = board_to_position(board, self.color, backend=self.backend)
+        move = self.player.choose_move(position, self.time)
+        chosen = find_framework_move(valid, move)
+        if chosen is None:  # the framework disagrees with the rules: still answer legally there
+            return valid[0]
+        return chosen
+
+
+_TEMPLATE = '''\
+"""A gamecore player for the UFRJ tabuleiro-othello framework.
+
+Written by `gamecore export ufrj` (gamecore {version}). Put it in models/players/; it needs
+gamecore installed in the same Python (pip install gamecore). It uses the compiled
+backend when gamecore was built with it, pure Python otherwise.
+
+Settings: {time:g} s a move, depth {depth}, evaluation {evaluation!r}.
+"""
+
+GAMECORE_SETTINGS = {{"time": {time!r}, "depth": {depth!r}, "evaluation": {evaluation!r}}}
+
+
+class GamecorePlayer:
+    """Alpha-beta with iterative deepening from gamecore (the last name here: the framework loads it)."""
+
+    def __init__(self, color):
+        from gamecore.adapters.ufrj import UFRJPlayer
+
+        self.color = color
+        self._player = UFRJPlayer(color, **GAMECORE_SETTINGS)
+
+    def play(self, board):
+        return self._player.play(board)
+'''
+
+
+def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+    """The text of a UFRJ player file (see :func:`export_player`)."""
+    from .. import __version__
+
+    if not (isinstance(time, (int, float)) and 0 < time <= 10):
+        raise ValueError(f"the UFRJ framework allows at most 10 s a move; got time={time!r}")
+    if not isinstance(evaluation, str):
+        raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
+    return _TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
+
+
+def export_player(path: str, *, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+    """Write a UFRJ player file to ``path`` (e.g. ``models/players/gamecore_player.py``); returns the path."""
+    text = player_source(time=time, depth=depth, evaluation=evaluation)
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return path
