@@ -274,25 +274,10 @@ cdef class OthelloCore(GameCore):
         return 0
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
-        cdef const Geometry* g = self.g
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
-        cdef int total = 0, positional, k
-        if weights[0]:
-            total += weights[0] * (gc_popcount128(me) - gc_popcount128(opp))
-        if weights[1]:
-            positional = 0
-            for k in range(g.nclasses):
-                positional += g.class_weight[k] * (gc_popcount128(me & g.class_mask[k]) - gc_popcount128(opp & g.class_mask[k]))
-            total += weights[1] * positional
-        if weights[2]:
-            total += weights[2] * (gc_popcount128(moves_of(me, opp, g)) - gc_popcount128(moves_of(opp, me, g)))
-        if weights[3]:
-            total += weights[3] * (gc_popcount128(me & g.corners) - gc_popcount128(opp & g.corners))
-        if weights[4]:
-            total += weights[4] * (gc_popcount128(stable_of(me, g)) - gc_popcount128(stable_of(opp, g)))
-        if weights[5]:
-            total += weights[5] * (1 if self.num_empty() % 2 else -1)
-        return total
+        if self.g.nsq <= 64:
+            return kernel.evaluate[uint64_t](<uint64_t>me, <uint64_t>opp, self.g, weights)
+        return kernel.evaluate[gc_u128](me, opp, self.g, weights)
 
     cdef int order_key(self, int move) noexcept nogil:
         return 0 if move == C_PASS else self.g.square_weight[move]

@@ -16,7 +16,9 @@ Move order at every node: the transposition-table move first, then the game's
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 ``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
-unless that one is for the same position and was searched deeper.
+unless that one is for the same position and was searched deeper. A stored score cuts
+the search only at the depth it was searched to (its move orders every depth), so the
+score of a fixed-depth search is the same with or without the table.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -326,7 +328,7 @@ cdef class Searcher:
             if entry.flag != 0 and entry.key == key:
                 self.tt_hits += 1
                 tt_move = entry.move
-                if entry.depth >= depth and ply > 0:
+                if entry.depth == depth and ply > 0:
                     if (entry.flag == C_EXACT or (entry.flag == C_LOWER and entry.score >= beta)
                             or (entry.flag == C_UPPER and entry.score <= alpha)):
                         self.pv[ply][0] = tt_move

@@ -108,18 +108,10 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
     cdef int n = g.n
     if bb_t is gc_u128:
         n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
-    # Calls between fused functions name the specialisation explicitly: Cython cannot
-    # tell the two integer widths apart by itself.
-    if bb_t is uint64_t:
-        return (direction_moves[uint64_t](player, inner, empty, 1)
-                | direction_moves[uint64_t](player, opponent, empty, n)
-                | direction_moves[uint64_t](player, inner, empty, n + 1)
-                | direction_moves[uint64_t](player, inner, empty, n - 1))
-    else:
-        return (direction_moves[gc_u128](player, inner, empty, 1)
-                | direction_moves[gc_u128](player, opponent, empty, n)
-                | direction_moves[gc_u128](player, inner, empty, n + 1)
-                | direction_moves[gc_u128](player, inner, empty, n - 1))
+    return (direction_moves(player, inner, empty, 1)
+            | direction_moves(player, opponent, empty, n)
+            | direction_moves(player, inner, empty, n + 1)
+            | direction_moves(player, inner, empty, n - 1))
 
 
 cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
@@ -154,16 +146,10 @@ cdef inline bb_t flips(bb_t player, bb_t opponent, int square, const Geometry* g
     cdef int n = g.n
     if bb_t is gc_u128:
         n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
-    if bb_t is uint64_t:
-        return (direction_flips[uint64_t](bit, player, inner, 1)
-                | direction_flips[uint64_t](bit, player, opponent, n)
-                | direction_flips[uint64_t](bit, player, inner, n + 1)
-                | direction_flips[uint64_t](bit, player, inner, n - 1))
-    else:
-        return (direction_flips[gc_u128](bit, player, inner, 1)
-                | direction_flips[gc_u128](bit, player, opponent, n)
-                | direction_flips[gc_u128](bit, player, inner, n + 1)
-                | direction_flips[gc_u128](bit, player, inner, n - 1))
+    return (direction_flips(bit, player, inner, 1)
+            | direction_flips(bit, player, opponent, n)
+            | direction_flips(bit, player, inner, n + 1)
+            | direction_flips(bit, player, inner, n - 1))
 
 
 cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
@@ -185,44 +171,43 @@ cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
 
 cdef inline uint64_t perft(bb_t player, bb_t opponent, int depth, const Geometry* g) noexcept nogil:
     """Leaves `depth` plies deep (depth >= 1); a pass is a ply, a finished game one leaf."""
-    if bb_t is uint64_t:
-        return perft64(player, opponent, depth, g)
-    else:
-        return perft128(player, opponent, depth, g)
-
-
-# perft, once per width (a fused function cannot name its own specialisation).
-cdef inline uint64_t perft64(uint64_t player, uint64_t opponent, int depth, const Geometry* g) noexcept nogil:
-    cdef uint64_t moves = legal_moves_mask[uint64_t](player, opponent, g)
-    cdef uint64_t bit, flipped
+    cdef bb_t moves = legal_moves_mask(player, opponent, g)
+    cdef bb_t bit, flipped
     cdef uint64_t total = 0
     if depth == 1:
-        return popcount[uint64_t](moves) if moves else 1
+        return popcount(moves) if moves else 1  # bulk counting: the leaves are the moves
     if not moves:
-        if legal_moves_mask[uint64_t](opponent, player, g):
-            return perft64(opponent, player, depth - 1, g)
+        if legal_moves_mask(opponent, player, g):
+            return perft(opponent, player, depth - 1, g)  # the pass is a ply
         return 1
     while moves:
         bit = moves & (~moves + 1)
         moves ^= bit
-        flipped = flips[uint64_t](player, opponent, lowest_square[uint64_t](bit), g)
-        total += perft64(opponent ^ flipped, player | flipped | bit, depth - 1, g)
+        flipped = flips(player, opponent, lowest_square(bit), g)
+        total += perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
     return total
 
 
-cdef inline uint64_t perft128(gc_u128 player, gc_u128 opponent, int depth, const Geometry* g) noexcept nogil:
-    cdef gc_u128 moves = legal_moves_mask[gc_u128](player, opponent, g)
-    cdef gc_u128 bit, flipped
-    cdef uint64_t total = 0
-    if depth == 1:
-        return popcount[gc_u128](moves) if moves else 1
-    if not moves:
-        if legal_moves_mask[gc_u128](opponent, player, g):
-            return perft128(opponent, player, depth - 1, g)
-        return 1
-    while moves:
-        bit = moves & (~moves + 1)
-        moves ^= bit
-        flipped = flips[gc_u128](player, opponent, lowest_square[gc_u128](bit), g)
-        total += perft128(opponent ^ flipped, player | flipped | bit, depth - 1, g)
+cdef inline int evaluate(bb_t me, bb_t opp, const Geometry* g, const int* weights) noexcept nogil:
+    """sum(weights[i] * feature_i) for the side owning `me`, features in the order of
+    FEATURES: discs, positional, mobility, corners, stability, parity."""
+    cdef int total = 0, positional, k, empties
+    if weights[0]:
+        total += weights[0] * (popcount(me) - popcount(opp))
+    if weights[1]:
+        positional = 0
+        for k in range(g.nclasses):
+            positional += g.class_weight[k] * (popcount(me & <bb_t>g.class_mask[k])
+                                               - popcount(opp & <bb_t>g.class_mask[k]))
+        total += weights[1] * positional
+    if weights[2]:
+        total += weights[2] * (popcount(legal_moves_mask(me, opp, g))
+                               - popcount(legal_moves_mask(opp, me, g)))
+    if weights[3]:
+        total += weights[3] * (popcount(me & <bb_t>g.corners) - popcount(opp & <bb_t>g.corners))
+    if weights[4]:
+        total += weights[4] * (popcount(stable_edges(me, g)) - popcount(stable_edges(opp, g)))
+    if weights[5]:
+        empties = g.nsq - popcount(me | opp)
+        total += weights[5] * (1 if empties % 2 else -1)
     return total

@@ -15,7 +15,9 @@ Move order at every node: the transposition-table move first, then the game's
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 ``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
-unless that one is for the same position and was searched deeper.
+unless that one is for the same position and was searched deeper. A stored score cuts
+the search only at the depth it was searched to (its move orders every depth), so the
+score of a fixed-depth search is the same with or without the table.
 """
 
 from __future__ import annotations
@@ -233,7 +235,7 @@ class Searcher:
             if entry is not None and entry[0] == key:
                 self._tt_hits += 1
                 _, tt_score, tt_move, tt_depth, tt_flag = entry
-                if tt_depth >= depth and ply > 0:
+                if tt_depth == depth and ply > 0:
                     if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
                         self._pv[ply][0] = tt_move
                         self._pv_len[ply] = 1
