@@ -108,6 +108,8 @@ DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 
 def cell_index(x: int, y: int) -> int:
     """Index of the cell at axial ``(x, y)``, or -1 off the board."""
+    if type(x) is not int or type(y) is not int:
+        return -1
     if not (0 <= y <= 8 and 0 <= x <= 8 and 4 <= x + y <= 12):
         return -1
     return ROW_STARTS[y] + x - max(0, 4 - y)
@@ -161,7 +163,7 @@ def _run(own: int, cell: int, d: int) -> int:
     return n
 
 
-def move_status(own: int, cell: int) -> int:
+def _move_status(own: int, cell: int) -> int:
     """What a stone on ``cell`` does for its owner, ``own`` including that stone:
     ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
     three = False
@@ -201,7 +203,7 @@ def _lines(bb: int) -> tuple[bool, bool, int]:
     return four, three, common
 
 
-def board_status(mover: int, waiting: int) -> int:
+def _board_status(mover: int, waiting: int) -> int:
     """Status of a set position: ``mover`` made the last move, ``waiting`` is to move.
 
     Returns -1 for a position no game can reach: the side to move has three or more
@@ -220,7 +222,7 @@ def board_status(mover: int, waiting: int) -> int:
     return ONGOING
 
 
-def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
+def _threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
     """``(win_me, win_opp, lose_me, lose_opp, twos, ones)`` for stones ``me`` and ``opp``.
 
     ``win_p``: empty cells where player ``p`` would make four; ``lose_p``: empty
@@ -261,9 +263,9 @@ def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
     return win_me, win_opp, three_me & ~win_me, three_opp & ~win_opp, twos, ones
 
 
-def features(me: int, opp: int) -> tuple[int, ...]:
+def _features(me: int, opp: int) -> tuple[int, ...]:
     """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
-    win_me, win_opp, lose_me, lose_opp, twos, ones = threat_cells(me, opp)
+    win_me, win_opp, lose_me, lose_opp, twos, ones = _threat_cells(me, opp)
     blocks = win_opp.bit_count()
     cannot = 1 if blocks >= 2 or win_opp & lose_me else 0
     centre = 0
@@ -281,6 +283,48 @@ def features(me: int, opp: int) -> tuple[int, ...]:
         ones,
         centre,
     )
+
+
+def _bitboard(bb: int, name: str) -> int:
+    if type(bb) is not int or bb < 0 or bb > FULL_MASK:
+        raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
+    return bb
+
+
+def _cell(cell: int) -> int:
+    if type(cell) is not int or not 0 <= cell < NUM_CELLS:
+        raise ValueError(f"a cell index must be an int from 0 to 60, got {cell!r}")
+    return cell
+
+
+def move_status(own: int, cell: int) -> int:
+    """What a stone on ``cell`` does for its owner, ``own`` including that stone:
+    ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
+    return _move_status(_bitboard(own, "own"), _cell(cell))
+
+
+def board_status(mover: int, waiting: int) -> int:
+    """Status of a set position: ``mover`` made the last move, ``waiting`` is to move.
+
+    Returns -1 for a position no game can reach: the side to move has three or more
+    in a row, or the last mover's lines do not all pass through one stone.
+    """
+    return _board_status(_bitboard(mover, "mover"), _bitboard(waiting, "waiting"))
+
+
+def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
+    """``(win_me, win_opp, lose_me, lose_opp, twos, ones)`` for stones ``me`` and ``opp``.
+
+    ``win_p``: empty cells where player ``p`` would make four; ``lose_p``: empty
+    cells where it would make exactly three and no four; ``twos`` / ``ones``: open
+    four-cell windows (no opposing stone) with two / one stones, ``me``'s minus ``opp``'s.
+    """
+    return _threat_cells(_bitboard(me, "me"), _bitboard(opp, "opp"))
+
+
+def features(me: int, opp: int) -> tuple[int, ...]:
+    """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
+    return _features(_bitboard(me, "me"), _bitboard(opp, "opp"))
 
 
 def _perft(core: "TetralathCore", depth: int) -> int:
@@ -345,7 +389,7 @@ class TetralathCore(GameCore):
                 "(white moves first, players alternate)"
             )
         stones = (white, black)
-        status = board_status(stones[1 - turn], stones[turn])
+        status = _board_status(stones[1 - turn], stones[turn])
         if status < 0:
             raise InvalidPositionError("no game reaches this position (lines of three or more that did not end it)")
         self._set(white, black, turn, status)
@@ -400,7 +444,7 @@ class TetralathCore(GameCore):
             own = stones[turn] | (1 << move)
             stones[turn] = own
             h ^= SQUARE_KEYS[turn][move]
-            status = move_status(own, move)
+            status = _move_status(own, move)
             if status == ONGOING and (own | stones[1 - turn]) == FULL_MASK:
                 status = FULL
         self._hash = h
@@ -437,7 +481,7 @@ class TetralathCore(GameCore):
 
     def evaluate(self, weights: Sequence[int]) -> int:
         """``sum(weights[i] * feature_i)`` for the side to move, features as in ``FEATURES``."""
-        f = features(self._stones[self.turn], self._stones[1 - self.turn])
+        f = _features(self._stones[self.turn], self._stones[1 - self.turn])
         total = 0
         for i in range(len(FEATURES)):
             total += weights[i] * f[i]
@@ -450,12 +494,12 @@ class TetralathCore(GameCore):
             return 0
         bit = 1 << move
         me = self._stones[self.turn] | bit
-        status = move_status(me, move)
+        status = _move_status(me, move)
         if status == FOUR:
             return 1000
         if status == THREE:
             return -1000
-        if move_status(self._stones[1 - self.turn] | bit, move) == FOUR:
+        if _move_status(self._stones[1 - self.turn] | bit, move) == FOUR:
             return 500
         return CENTRALITY[move]
 
@@ -539,7 +583,7 @@ class TetralathCore(GameCore):
 
     def features(self) -> tuple[int, ...]:
         """The evaluation features (``FEATURES``) for the side to move."""
-        return features(self._stones[self.turn], self._stones[1 - self.turn])
+        return _features(self._stones[self.turn], self._stones[1 - self.turn])
 
     def evaluation(self, weights: Optional[Sequence[int]] = None) -> int:
         """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
