@@ -1,0 +1,238 @@
+"""The ``gamecore`` command: the terminal game driven through standard input, and the other subcommands."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gamecore import _backend
+from gamecore.cli import format_record, load_record, main
+from gamecore.othello import Othello
+from gamecore.players import EnginePlayer, RandomPlayer
+
+
+@pytest.fixture(params=["python", "cython"])
+def backend(request):
+    try:
+        _backend.load(request.param)
+    except ImportError as exc:
+        if request.param == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
+            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend is missing: {exc}")
+        pytest.skip(f"{request.param} backend unavailable: {exc}")
+    return request.param
+
+
+def run(monkeypatch, capsys, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def simulate(backend, seed, size=6):
+    """The game a seeded random 'human' (black) plays against the depth-2 engine (white)."""
+    game = Othello(size, backend=backend)
+    human, engine = RandomPlayer(seed), EnginePlayer(depth=2)
+    human_moves = []
+    passes = 0
+    while not game.is_game_over():
+        legal = game.legal_moves()
+        if legal[0].is_pass:
+            passes += 1
+            game.push(legal[0])
+            continue
+        if game.turn == 0:
+            move = human.choose_move(game)
+            human_moves.append(move)
+        else:
+            move = engine.choose_move(game)
+        game.push(move)
+    return game, human_moves, passes
+
+
+def human_input(moves, noise=True):
+    """What the human types: the moves in mixed notations, with bad entries in between."""
+    lines = []
+    for i, move in enumerate(moves):
+        if noise and i == 0:
+            lines += ["", "hello", "z9", "a1"]  # blank, unreadable, off-board, illegal
+        if i % 3 == 0:
+            lines.append(str(move))
+        elif i % 3 == 1:
+            lines.append(str(move).upper())
+        else:
+            lines.append(f"{move.row + 1} {move.col + 1}")
+    return "\n".join(lines) + "\n"
+
+
+def game_with_a_pass(backend):
+    for seed in range(200):
+        game, moves, passes = simulate(backend, seed)
+        if passes:
+            return game, moves
+    pytest.skip("no seeded 6x6 game with a pass found")
+
+
+PLAY = ["play", "othello", "--size", "6", "--black", "human", "--white", "engine", "--depth", "2"]
+
+
+def test_full_human_vs_engine_game_through_stdin(backend, monkeypatch, capsys, tmp_path):
+    final, moves = game_with_a_pass(backend)
+    record = tmp_path / "game.txt"
+    code, out, err = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves))
+    assert code == 0, err
+    assert "Cannot read 'hello'" in out
+    assert "Cannot read 'z9'" in out  # off the 6x6 board
+    assert "a1 is not a legal move" in out
+    assert "has no legal move and passes" in out
+    assert "white (engine) plays" in out and " s (depth 2" in out  # engine time and depth shown
+    black, white = final.score()
+    winner = "a draw" if black == white else ("black (human) wins" if black > white else "white (engine) wins")
+    assert f"Game over: {winner}, {black}-{white}." in out
+    assert "X: " in out and "to move" in out  # disc count and whose turn
+    # The record is the game's move list (passes left out) and replays to the same end.
+    assert record.read_text().strip() == format_record(final)
+    replay = Othello(6, backend=backend)
+    load_record(replay, record.read_text())
+    assert replay.to_text() == final.to_text()
+
+
+def test_last_move_is_marked(backend, monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["game", "--size", "4", "--boards", "--backend", backend])
+    assert code == 0
+    boards = [b for b in out.split("plays")[1:]]
+    # In the letters style the last move is the only lower-case disc on the board.
+    first_board = boards[0].split("\n", 1)[1]
+    rows = [line for line in first_board.splitlines() if line[:1].isdigit()]
+    assert sum(ch in "xo" for row in rows for ch in row[1:-1]) == 1
+
+
+def test_saved_record_resumes(backend, monkeypatch, capsys, tmp_path):
+    final, moves = game_with_a_pass(backend)
+    record = tmp_path / "partial.txt"
+    half = len(moves) // 2
+    code, out, _ = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves[:half]))
+    assert code == 0
+    assert "Game stopped (input ended)." in out
+    assert f"Record saved to {record}" in out
+    saved = record.read_text().strip()
+    assert saved and len(saved) < len(format_record(final))
+    code, out, _ = run(
+        monkeypatch, capsys, PLAY + ["--backend", backend, "--load", str(record)], human_input(moves[half:], noise=False)
+    )
+    assert code == 0
+    assert f"Loaded {len(saved) // 2} moves" in out
+    black, white = final.score()
+    assert f"{black}-{white}." in out.splitlines()[-1]
+
+
+def test_ufrj_style(backend, monkeypatch, capsys):
+    final, moves, _ = simulate(backend, 3)
+    code, out, _ = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--style", "ufrj"], human_input(moves, noise=False))
+    assert code == 0
+    assert "○" in out and "●" in out and "? ? ?" in out
+    assert "Game over" in out
+
+
+def test_quit_and_eof_end_cleanly(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, PLAY, "quit\n")
+    assert code == 0 and "Game stopped." in out
+    code, out, _ = run(monkeypatch, capsys, PLAY, "")
+    assert code == 0 and "input ended" in out
+
+
+def test_load_errors(monkeypatch, capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("f5f5\n")
+    code, _, err = run(monkeypatch, capsys, ["play", "othello", "--black", "greedy", "--white", "greedy", "--load", str(bad)])
+    assert code == 1 and "move 2 of the record (f5) cannot be played" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "othello", "--load", str(tmp_path / "missing.txt")])
+    assert code == 1 and "missing.txt" in err
+
+
+def test_quick_game(backend, monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["game", "--backend", backend])
+    assert code == 0
+    assert "black (random) plays" in out and "white (greedy) plays" in out
+    assert out.strip().splitlines()[-1].startswith("Game over:")
+
+
+def test_engine_game_and_passes(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["game", "--size", "4", "--black", "engine:depth=3", "--white", "mcts:iterations=50"])
+    assert code == 0 and "Game over" in out
+
+
+def test_perft(backend, monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["perft", "--size", "8", "--depth", "5", "--backend", backend])
+    assert code == 0
+    assert "1396 leaves" in out and "leaves/s" in out and backend in out
+    code, out, _ = run(monkeypatch, capsys, ["perft", "--size", "6", "--depth", "3", "--backend", backend])
+    assert "perft 6x6 depth 3" in out
+
+
+def test_bench_perft_reports_both_backends(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["bench", "perft", "--depth", "3", "--runs", "2", "--min-time", "0.01"])
+    assert code == 0
+    assert "python" in out and "leaves/s" in out
+    try:
+        _backend.load("cython")
+    except ImportError:
+        return
+    assert "cython/python ratio" in out
+
+
+def test_bench_mcts(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["bench", "mcts", "--size", "4", "--iterations", "20", "--runs", "1", "--min-time", "0.01"])
+    assert code == 0 and "iterations/s" in out
+
+
+def test_bad_usage(monkeypatch, capsys):
+    assert run(monkeypatch, capsys, ["play", "othello", "--size", "7"])[0] == 2
+    assert run(monkeypatch, capsys, ["play", "othello", "--time", "-1"])[0] == 2
+    assert run(monkeypatch, capsys, [])[0] == 2
+    code, _, err = run(monkeypatch, capsys, ["play", "othello", "--white", "wizard"])
+    assert code == 1 and "unknown player" in err
+    code, _, err = run(monkeypatch, capsys, ["game", "--black", "human"])
+    assert code == 1
+
+
+def test_export_writes_files(monkeypatch, capsys, tmp_path):
+    target = tmp_path / "models" / "players" / "gamecore_player.py"
+    code, out, _ = run(monkeypatch, capsys, ["export", "ufrj", "--out", str(target), "--time", "2"])
+    assert code == 0 and target.exists()
+    code, _, err = run(monkeypatch, capsys, ["export", "ufrj", "--out", str(target), "--time", "12"])
+    assert code == 1 and "10 s" in err
+    ctu = tmp_path / "player.py"
+    code, out, _ = run(monkeypatch, capsys, ["export", "ctu", "--out", str(ctu), "--standalone"])
+    assert code == 0 and "standalone" in out and ctu.stat().st_size < 1_000_000
+
+
+def test_python_dash_m(tmp_path):
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__import__("gamecore").__file__)))
+    env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecore", "game", "--size", "6"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over" in proc.stdout
+
+
+def test_tetralath_dispatch(monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("gamecore.tetralath_ui")
+    fake.main = lambda argv: calls.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "gamecore.tetralath_ui", fake)
+    import gamecore
+
+    monkeypatch.setattr(gamecore, "tetralath_ui", fake, raising=False)
+    assert main(["tetralath", "--lang", "pt"]) == 0
+    assert main(["play", "tetralath", "--depth", "3"]) == 0
+    assert calls == [["--lang", "pt"], ["--depth", "3"]]
