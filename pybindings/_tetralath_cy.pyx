@@ -316,11 +316,12 @@ cdef class TetralathCore(GameCore):
         return self.status_ != TL_ONGOING
 
     cdef int terminal_value(self) noexcept nogil:
-        """+1 if the side to move has won, -1 if it has lost, 0 for a draw (or a game not over)."""
+        """1 + empty cells if the side to move has won, -(1 + empty cells) if it has
+        lost, 0 for a draw (or a game not over): sooner wins are worth more."""
         if self.status_ == TL_FOUR:
-            return -1
+            return -1 - self.num_empty()
         if self.status_ == TL_THREE:
-            return 1
+            return 1 + self.num_empty()
         return 0
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
@@ -435,7 +436,7 @@ cdef class TetralathCore(GameCore):
         return self.order_key(<int>move)
 
     def outcome_value(self):
-        """``terminal_value``: +1 the side to move has won, -1 lost, 0 drawn or not over."""
+        """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""
         return self.terminal_value()
 
     def perft(self, depth):

@@ -229,7 +229,7 @@ def test_four_with_a_simultaneous_three_wins(backend):
     runs = sorted(len(r) for r in oracle_runs(board_of(game.core), 0))
     assert runs == [3, 4]  # the diagonal d3 e3 f2 is a three, row e a four
     assert (game.outcome().winner, game.outcome().reason) == (Tetralath.WHITE, "four in a row")
-    assert game.core.outcome_value() == -1  # black, to move, has lost
+    assert game.core.outcome_value() == -(1 + 61 - 11)  # black, to move, has lost: -(1 + empties)
 
 
 def test_black_can_lose_and_win_too(backend):
@@ -292,7 +292,9 @@ def test_random_games_agree_with_each_other_and_the_oracle(both, choices, swap):
         assert a.features() == b.features()
         assert a.evaluation() == b.evaluation()
         assert a.empties() == b.empties() == board.count(-1)
-        assert a.outcome_value() == b.outcome_value()
+        empties = board.count(-1)
+        expected = 0 if winner is None else (1 + empties if winner == 1 - mover else -(1 + empties))
+        assert a.outcome_value() == b.outcome_value() == expected
         if not over:
             assert [a.move_order(m) for m in a.legal_moves()] == [b.move_order(m) for m in b.legal_moves()]
     history = a.history()

@@ -38,9 +38,11 @@ over ``FEATURES``):
 * ``centre``: sum over own stones of ``4 - distance to e5``, minus the opponent's.
 
 ``DEFAULT_WEIGHTS`` is the standard evaluation; weights are ints of at most 2**16 in
-size, so a value always fits a C int. ``terminal_value()`` is +1 when the side to move
-has won (the opponent's last move made three), -1 when it has lost (the opponent's
-last move made four), 0 for a draw: a win or loss, never a margin.
+size, so a value always fits a C int. ``terminal_value()`` is ``1 + empty cells`` when
+the side to move has won (the opponent's last move made three), ``-(1 + empty cells)``
+when it has lost (the opponent's last move made four), 0 for a draw: the margin makes
+a quicker win worth more, and a later loss less bad, to a search that adds it to its
+win score.
 """
 
 from __future__ import annotations
@@ -471,12 +473,13 @@ class TetralathCore(GameCore):
         return self._status != ONGOING
 
     def terminal_value(self) -> int:
-        """+1 if the side to move has won, -1 if it has lost, 0 for a draw (or a game not over)."""
+        """``1 + empty cells`` if the side to move has won, ``-(1 + empty cells)`` if it has
+        lost, 0 for a draw (or a game not over): sooner wins are worth more."""
         status = self._status
         if status == FOUR:
-            return -1  # the opponent made four
+            return -1 - self.num_empty()  # the opponent made four
         if status == THREE:
-            return 1  # the opponent made three
+            return 1 + self.num_empty()  # the opponent made three
         return 0
 
     def evaluate(self, weights: Sequence[int]) -> int:
@@ -599,7 +602,7 @@ class TetralathCore(GameCore):
         return self.order_key(move)
 
     def outcome_value(self) -> int:
-        """``terminal_value``: +1 the side to move has won, -1 lost, 0 drawn or not over."""
+        """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""
         return self.terminal_value()
 
     def perft(self, depth: int) -> int:

@@ -168,12 +168,45 @@ class Tetralath:
 
     WHITE = WHITE
     BLACK = BLACK
+    #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).
+    EVALUATIONS = {
+        "standard": {
+            "win_now": 10000,
+            "forced_blocks": -60,
+            "cannot_block": -5000,
+            "losing_threes": 8,
+            "open_twos": 10,
+            "open_ones": 2,
+            "centre": 1,
+        },
+        "threats": {"win_now": 10000, "forced_blocks": -60, "cannot_block": -5000, "losing_threes": 8},
+        "windows": {"open_twos": 5, "open_ones": 1},
+        "centre": {"centre": 1},
+    }
 
     def __init__(self, *, swap: bool = False, backend: Optional[str] = None) -> None:
         if not isinstance(swap, bool):
             raise ValueError(f"swap must be True or False, got {swap!r}")
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.tetralath.TetralathCore(swap)
+
+    def features(self) -> tuple[str, ...]:
+        """Names of the evaluation features, in the order the weights are given to the core
+        (all for the side to move): ``win_now`` (it can make four now), ``forced_blocks``
+        (cells where the opponent would make four), ``cannot_block`` (it cannot fill them all
+        without losing), ``losing_threes`` (cells where the opponent would make a losing three,
+        minus its own), ``open_twos`` / ``open_ones`` (four-cell windows with two / one own
+        stones and no opposing one, minus the opponent's), ``centre`` (own stones' closeness to
+        e5 minus the opponent's)."""
+        return self._backend.tetralath.FEATURES
+
+    def feature_values(self) -> tuple[int, ...]:
+        """The values of :meth:`features` in this position, for the side to move."""
+        return self._core.features()
+
+    def move_from_code(self, code: int) -> TetralathMove:
+        """The :class:`TetralathMove` of a core move code (cell index, or 61 for the swap)."""
+        return TetralathMove(code)
 
     @classmethod
     def _wrap(cls, core: Any, backend: Any) -> "Tetralath":
