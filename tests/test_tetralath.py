@@ -7,16 +7,12 @@ of the three axes, and judges positions by scanning each line cell by cell.
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamecore import _backend
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
-    BackendUnavailableError,
     EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
@@ -27,27 +23,9 @@ from gamecore.errors import (
 from gamecore.tetralath import Tetralath, TetralathMove, cell_name, parse_cell
 
 # -- backends ---------------------------------------------------------------
-
-
-def _load(name: str):
-    try:
-        return _backend.load(name)
-    except (BackendUnavailableError, ImportError) as exc:
-        if name == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
-            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend does not load: {exc}")
-        pytest.skip(f"backend {name} unavailable: {exc}")
-
-
-@pytest.fixture(params=["python", "cython"])
-def backend(request) -> str:
-    _load(request.param)
-    return request.param
-
-
-@pytest.fixture
-def both():
-    """The tetralath core modules of both backends: (python, cython)."""
-    return _load("python").tetralath, _load("cython").tetralath
+# ``backend`` (one backend's modules, parametrised) and ``backends`` ((py, cy)) come from
+# conftest.py; the cython case skips when the extension is missing, unless
+# GAMECORE_BACKEND=cython, where it fails.
 
 
 # -- the oracle -------------------------------------------------------------
@@ -163,14 +141,14 @@ def _oracle_windows(n: int) -> set[int]:
 
 
 def test_windows_match_the_oracle(backend):
-    core = _backend.load(backend).tetralath
+    core = backend.tetralath
     assert len(core.THREE_WINDOWS) == 129 and len(core.FOUR_WINDOWS) == 102
     assert set(core.THREE_WINDOWS) == _oracle_windows(3)
     assert set(core.FOUR_WINDOWS) == _oracle_windows(4)
 
 
 def test_neighbours_are_adjacent_hexes(backend):
-    core = _backend.load(backend).tetralath
+    core = backend.tetralath
     for i in range(61):
         r, c = POS[i]
         expected = {AT[(r + dr, c + dc)] for dr, dc in ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)) if (r + dr, c + dc) in AT}
@@ -182,8 +160,8 @@ def test_neighbours_are_adjacent_hexes(backend):
                 assert core.NEIGHBOURS[n][d + 3] == i
 
 
-def test_geometry_identical_in_both_backends(both):
-    py, cy = both
+def test_geometry_identical_in_both_backends(backends):
+    py, cy = (b.tetralath for b in backends)
     for name in ("CELL_XY", "NEIGHBOURS", "FOUR_WINDOWS", "THREE_WINDOWS", "CENTRALITY", "FEATURES",
                  "DEFAULT_WEIGHTS", "FULL_MASK", "SWAP", "REASONS", "DIRECTIONS", "ROW_STARTS"):
         assert getattr(py, name) == getattr(cy, name), name
@@ -193,8 +171,8 @@ def test_geometry_identical_in_both_backends(both):
 # -- the checked cases of DESIGN.md -----------------------------------------
 
 
-def play(backend: str, moves: str, swap: bool = False) -> Tetralath:
-    return Tetralath.from_moves(moves, swap=swap, backend=backend)
+def play(backend, moves: str, swap: bool = False) -> Tetralath:
+    return Tetralath.from_moves(moves, swap=swap, backend=backend.name)
 
 
 def test_white_three_in_a_row_loses(backend):
@@ -248,7 +226,7 @@ def test_full_board_is_a_draw(backend):
     whites = [i for i, v in enumerate(cells) if v == 0]
     blacks = [i for i, v in enumerate(cells) if v == 1]
     assert len(whites) == 31 and len(blacks) == 30
-    game = Tetralath(backend=backend)
+    game = Tetralath(backend=backend.name)
     for ply in range(61):
         assert not game.is_game_over()
         game.push(whites[ply // 2] if ply % 2 == 0 else blacks[ply // 2])
@@ -262,10 +240,10 @@ def test_full_board_is_a_draw(backend):
 # -- both backends agree with each other and with the oracle -----------------
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None)
 @given(choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=61), swap=st.booleans())
-def test_random_games_agree_with_each_other_and_the_oracle(both, choices, swap):
-    py, cy = both
+def test_random_games_agree_with_each_other_and_the_oracle(backends, choices, swap):
+    py, cy = (b.tetralath for b in backends)
     a, b = py.TetralathCore(swap), cy.TetralathCore(swap)
     board = [-1] * 61
     for choice in choices:
@@ -305,10 +283,10 @@ def test_random_games_agree_with_each_other_and_the_oracle(both, choices, swap):
     assert a.bitboards() == b.bitboards() == (0, 0) and a.zobrist() == b.zobrist() == 0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None)
 @given(choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=0, max_size=40))
-def test_threat_cells_match_the_oracle(both, choices):
-    py, cy = both
+def test_threat_cells_match_the_oracle(backends, choices):
+    py, cy = (b.tetralath for b in backends)
     core = py.TetralathCore()
     for choice in choices:
         legal = core.legal_moves()
@@ -348,7 +326,7 @@ def test_features_on_a_hand_built_position(backend):
     # White e1 e2 _ e4: a four threat on e3; black must block it.
     game = play(backend, "e1 a1 e2 a3 e4")
     f = game.core.features()  # black to move
-    names = _backend.load(backend).tetralath.FEATURES
+    names = backend.tetralath.FEATURES
     values = dict(zip(names, f))
     assert values["win_now"] == 0
     assert values["forced_blocks"] == 1
@@ -356,7 +334,7 @@ def test_features_on_a_hand_built_position(backend):
     game.push("i1")  # black ignores it: white to move can win
     values = dict(zip(names, game.core.features()))
     assert values["win_now"] == 1
-    weights = _backend.load(backend).tetralath.DEFAULT_WEIGHTS
+    weights = backend.tetralath.DEFAULT_WEIGHTS
     assert game.core.evaluation() == sum(w * v for w, v in zip(weights, game.core.features()))
     assert game.core.evaluation([0, 0, 0, 0, 0, 0, 1]) == values["centre"]
 
@@ -364,12 +342,12 @@ def test_features_on_a_hand_built_position(backend):
 def test_cannot_block_a_double_threat(backend):
     # Two separate white threats: e3 (after e1 e2 _ e4) and i3 (after i1 i2 _ i4).
     game = play(backend, "e1 a1 e2 a3 e4 a5 i1 c1 i2 c5 i4")
-    values = dict(zip(_backend.load(backend).tetralath.FEATURES, game.core.features()))
+    values = dict(zip(backend.tetralath.FEATURES, game.core.features()))
     assert values["forced_blocks"] == 2 and values["cannot_block"] == 1
 
 
-def test_perft_agrees_with_a_brute_force_count(both):
-    py, cy = both
+def test_perft_agrees_with_a_brute_force_count(backends):
+    py, cy = (b.tetralath for b in backends)
     moves = "e1 a1 e2 a3 e4 a5 d3 i1 f2 i3".split()
     a, b = py.TetralathCore(), cy.TetralathCore()
     for m in moves:
@@ -398,7 +376,7 @@ def test_perft_agrees_with_a_brute_force_count(both):
 
 
 def test_push_pop_restores_everything(backend):
-    game = Tetralath(backend=backend)
+    game = Tetralath(backend=backend.name)
     start_text, start_hash = game.to_text(), game.zobrist_hash()
     seen = []
     for name in "e5 d4 c3 f5 g2 a1 b2 h4".split():
@@ -459,7 +437,7 @@ def test_bad_moves_raise_and_change_nothing(backend, move, error):
 
 @pytest.mark.parametrize("move", [-1, 62, 2**64, 2**200, "e5", 3.5, None, True])
 def test_core_push_rejects_anything_not_legal(backend, move):
-    core = _backend.load(backend).tetralath.TetralathCore()
+    core = backend.tetralath.TetralathCore()
     core.push(30)
     with pytest.raises(IllegalMoveError):
         core.push(move)
@@ -496,15 +474,15 @@ def test_after_the_end_every_move_is_game_over(backend):
     ],
 )
 def test_set_board_rejects_bad_positions(backend, white, black, turn):
-    core = _backend.load(backend).tetralath.TetralathCore()
+    core = backend.tetralath.TetralathCore()
     core.push(30)
     with pytest.raises(InvalidPositionError):
         core.set_board(white, black, turn)
     assert core.history() == [30] and core.bitboards() == (1 << 30, 0) and core.turn == 1
 
 
-def test_set_board_reads_the_status(both):
-    for module in both:
+def test_set_board_reads_the_status(backends):
+    for module in (b.tetralath for b in backends):
         core = module.TetralathCore()
         white = (1 << 26) | (1 << 27) | (1 << 28)
         black = (1 << 0) | (1 << 2)
@@ -517,16 +495,16 @@ def test_set_board_reads_the_status(both):
                                                     ("threat_cells", (2**64, 0)), ("features", (0, None)),
                                                     ("board_status", (0, 1 << 61))])
 def test_module_functions_validate(backend, module_function, args):
-    module = _backend.load(backend).tetralath
+    module = backend.tetralath
     with pytest.raises(ValueError):
         getattr(module, module_function)(*args)
 
 
 @pytest.mark.parametrize("weights", [None, [1, 2], [1] * 8, [1.0] * 7, [2**40] * 7, "abcdefg", 5])
 def test_evaluation_weights_are_checked(backend, weights):
-    core = _backend.load(backend).tetralath.TetralathCore()
+    core = backend.tetralath.TetralathCore()
     if weights is None:
-        assert core.evaluation() == core.evaluation(list(_backend.load(backend).tetralath.DEFAULT_WEIGHTS))
+        assert core.evaluation() == core.evaluation(list(backend.tetralath.DEFAULT_WEIGHTS))
         return
     with pytest.raises(ValueError):
         core.evaluation(weights)
@@ -536,7 +514,7 @@ def test_evaluation_weights_are_checked(backend, weights):
 
 
 def test_swap_rule(backend):
-    game = Tetralath(swap=True, backend=backend)
+    game = Tetralath(swap=True, backend=backend.name)
     assert "swap" not in [m.name for m in game.legal_moves()]
     game.push("b2")
     assert game.legal_moves()[-1].name == "swap" and len(game.legal_moves()) == 61
@@ -552,9 +530,9 @@ def test_swap_rule(backend):
     game.pop()
     assert game.pop().is_swap and game.cell("b2") == Tetralath.WHITE and game.turn == Tetralath.BLACK
     text = play(backend, "b2 swap", swap=True).to_text()
-    assert Tetralath.from_text(text, swap=True, backend=backend).counts() == (0, 1)
+    assert Tetralath.from_text(text, swap=True, backend=backend.name).counts() == (0, 1)
     with pytest.raises(InvalidPositionError):
-        Tetralath.from_text(text, backend=backend)  # no swap rule: black cannot have moved first
+        Tetralath.from_text(text, backend=backend.name)  # no swap rule: black cannot have moved first
 
 
 # -- text --------------------------------------------------------------------
@@ -562,24 +540,19 @@ def test_swap_rule(backend):
 
 @settings(max_examples=30, deadline=None)
 @given(choices=st.lists(st.integers(min_value=0, max_value=10**6), max_size=61))
-def test_text_round_trips(choices):
-    for name in ("python", "cython"):
-        try:
-            _backend.load(name)
-        except (BackendUnavailableError, ImportError):
-            continue
-        game = Tetralath(backend=name)
-        for choice in choices:
-            legal = game.legal_moves()
-            if not legal:
-                break
-            game.push(legal[choice % len(legal)])
-        for text in (game.to_text(), str(game), game.to_text().replace("/", "")):
-            back = Tetralath.from_text(text, backend=name)
-            assert back == game
-            assert back.zobrist_hash() == game.zobrist_hash()
-            assert back.is_game_over() == game.is_game_over()
-            assert back.outcome() == game.outcome()
+def test_text_round_trips(backend, choices):
+    game = Tetralath(backend=backend.name)
+    for choice in choices:
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[choice % len(legal)])
+    for text in (game.to_text(), str(game), game.to_text().replace("/", "")):
+        back = Tetralath.from_text(text, backend=backend.name)
+        assert back == game
+        assert back.zobrist_hash() == game.zobrist_hash()
+        assert back.is_game_over() == game.is_game_over()
+        assert back.outcome() == game.outcome()
 
 
 def test_drawing_has_coordinates_and_marks_the_last_move(backend):
@@ -613,9 +586,9 @@ def test_drawing_has_coordinates_and_marks_the_last_move(backend):
 )
 def test_from_text_rejects_bad_text(backend, text):
     with pytest.raises(InvalidPositionError):
-        Tetralath.from_text(text, backend=backend)
+        Tetralath.from_text(text, backend=backend.name)
 
 
 def test_from_text_rejects_non_strings(backend):
     with pytest.raises(InvalidPositionError):
-        Tetralath.from_text(None, backend=backend)  # type: ignore[arg-type]
+        Tetralath.from_text(None, backend=backend.name)  # type: ignore[arg-type]
