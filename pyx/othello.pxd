@@ -139,6 +139,29 @@ cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexce
     return flipped
 
 
+cdef inline bb_t walk_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
+    """Discs flipped along +s and -s from the move `bit`, walking disc by disc."""
+    cdef bb_t x, run = 0, flipped = 0
+    x = (bit << s) & mask
+    while x:
+        run |= x
+        x <<= s
+        if x & player:
+            flipped = run
+            break
+        x &= mask
+    run = 0
+    x = (bit >> s) & mask
+    while x:
+        run |= x
+        x >>= s
+        if x & player:
+            flipped |= run
+            break
+        x &= mask
+    return flipped
+
+
 cdef inline bb_t flips(bb_t player, bb_t opponent, int square, const Geometry* g) noexcept nogil:
     """Discs a move of `player` on `square` flips (0 if none)."""
     cdef bb_t bit = (<bb_t>1) << square
@@ -146,6 +169,11 @@ cdef inline bb_t flips(bb_t player, bb_t opponent, int square, const Geometry* g
     cdef int n = g.n
     if bb_t is gc_u128:
         n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
+    if bb_t is gc_u128:
+        # 128-bit shifts cost several instructions: walking the few discs of each ray beats
+        # a full fill here.
+        return (walk_flips(bit, player, inner, 1) | walk_flips(bit, player, opponent, n)
+                | walk_flips(bit, player, inner, n + 1) | walk_flips(bit, player, inner, n - 1))
     return (direction_flips(bit, player, inner, 1)
             | direction_flips(bit, player, opponent, n)
             | direction_flips(bit, player, inner, n + 1)
