@@ -8,6 +8,7 @@ True
 from ._backend import BACKEND
 from .errors import (
     EmptyHistoryError,
+    InvalidEvaluationError,
     GameOverError,
     GamecoreError,
     IllegalMoveError,
@@ -17,6 +18,7 @@ from .errors import (
     InvalidSquareError,
 )
 from .othello import BLACK, PASS, WHITE, Move, Othello, Outcome
+from .search import Engine, SearchResult, SolveResult, search, solve
 from .tetralath import Tetralath
 
 __version__ = "0.1.0"
@@ -31,6 +33,11 @@ __all__ = [
     "Tetralath",
     "Outcome",
     "perft",
+    "search",
+    "solve",
+    "Engine",
+    "SearchResult",
+    "SolveResult",
     "GamecoreError",
     "InvalidSizeError",
     "InvalidSquareError",
@@ -39,6 +46,7 @@ __all__ = [
     "InvalidPositionError",
     "GameOverError",
     "EmptyHistoryError",
+    "InvalidEvaluationError",
 ]
 
 

@@ -22,7 +22,7 @@ __all__ = ["BACKEND", "BACKENDS", "MODULES", "load", "selected"]
 
 BACKENDS = ("cython", "python")
 #: Core modules that exist in both backends, as ``gamecore._<name>_cy`` / ``gamecore._<name>_py``.
-MODULES = ("game", "othello", "mcts", "tetralath")
+MODULES = ("game", "othello", "search", "mcts", "tetralath")
 
 _loaded: dict[str, SimpleNamespace] = {}
 
