@@ -1,0 +1,602 @@
+# Exact Othello endgame solver kernel: twin of the endgame section of
+# python/gamecore/_othello_py.py (EndgameTables, stable_discs, EndgameSolver), name for name,
+# visiting the same nodes in the same order.
+#
+# Every routine is fused over the board width (bb_t: uint64_t up to 8x8, gc_u128 for 10x10);
+# the caller picks the specialisation once, at the root. Nothing here holds Python objects
+# or globals: the per-size tables, the transposition table and the counters live in structs
+# owned by the caller and passed in by pointer.
+#
+# Scores are final disc differences for the side to move (`player`), empty squares going to
+# the winner. Depth bands by empty squares e:
+#   e > SHALLOW_EMPTIES       deep_search: stability cut-off, transposition table, PVS,
+#                             fastest-first ordering (table move first);
+#   5 <= e <= SHALLOW_EMPTIES shallow_search: stability cut-off, parity ordering, no table;
+#   e <= 4                    solve4 .. solve1: try the empty squares directly, parity order.
+# Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
+# position reached with no empty square; a pass calls the same routine again for the other
+# side (one more node). Limits are checked on entry to deep_search and shallow_search only.
+from libc.stdint cimport uint64_t, int8_t, uint8_t
+from bits cimport bb_t, gc_u128, popcount, lowest_square, gc_u128_hi, gc_u128_lo
+from othello cimport Geometry, legal_moves_mask, flips, stable_edges
+
+cdef extern from "gamecore_clock.h":
+    double gc_monotonic_seconds() noexcept nogil
+
+cdef enum:
+    EG_SHALLOW_EMPTIES = 6      # SHALLOW_EMPTIES in _othello_py
+    EG_TT_BITS = 20             # ENDGAME_TT_BITS: 2**20 entries of 16 bytes = 16 MiB
+    EG_NO_MOVE = -2             # NO_MOVE: game over at the root
+    EG_PASS = -1
+    EG_TIME_CHECK_EVERY = 4096  # nodes between two readings of the clock
+    EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _othello_py)
+
+cdef extern from *:
+    """
+    #define GC_EG_HASH_SEED 0x9E3779B97F4A7C15ULL
+    """
+    uint64_t GC_EG_HASH_SEED
+
+
+ctypedef struct EndgameTables:
+    const Geometry* g
+    int n
+    int nsq
+    gc_u128 full
+    gc_u128 corners
+    gc_u128 edge_rows
+    gc_u128 edge_cols
+    gc_u128 edges
+    unsigned char quad_of[128]  # 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right
+    gc_u128 quadrant[4]
+    int nlines[4]               # rows, columns, diagonals (+n+1), anti-diagonals (+n-1)
+    gc_u128 lines[4][20]
+
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int8_t lower
+    int8_t upper
+    int8_t move
+    uint8_t empties               # 0: an empty slot (a stored position has empties > 0)
+
+
+ctypedef struct Solver:
+    const EndgameTables* t
+    const Geometry* g
+    TTEntry* tt                   # 2**EG_TT_BITS zeroed entries, owned by the caller
+    uint64_t tt_mask
+    uint64_t nodes
+    uint64_t node_limit           # 0: none
+    uint64_t next_check
+    double deadline               # gc_monotonic_seconds() to stop at; 0: none
+    int stop
+    int root_move
+
+
+cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexcept nogil:
+    """Quadrants (parity regions), lines (stability) and edges of one board size."""
+    cdef int n = g.n, half = g.n // 2, sq, q, r, c, k
+    cdef gc_u128 one = 1, line
+    t.g = g
+    t.n = n
+    t.nsq = g.nsq
+    t.full = g.full
+    t.corners = g.corners
+    t.edge_rows = g.edge_rows
+    t.edge_cols = g.edge_cols
+    t.edges = g.edge_rows | g.edge_cols
+    for q in range(4):
+        t.quadrant[q] = 0
+        t.nlines[q] = 0
+    for sq in range(g.nsq):
+        q = (2 if sq // n >= half else 0) + (1 if sq % n >= half else 0)
+        t.quad_of[sq] = q
+        t.quadrant[q] |= one << sq
+    for r in range(n):
+        line = 0
+        for c in range(n):
+            line |= one << (r * n + c)
+        t.lines[0][t.nlines[0]] = line
+        t.nlines[0] += 1
+        line = 0
+        for c in range(n):
+            line |= one << (c * n + r)
+        t.lines[1][t.nlines[1]] = line
+        t.nlines[1] += 1
+    # Diagonals shorter than three squares hold only edge squares: the edges protect them.
+    for k in range(-(n - 3), n - 2):
+        line = 0
+        for r in range(n):
+            if 0 <= r + k < n:
+                line |= one << (r * n + r + k)
+        t.lines[2][t.nlines[2]] = line
+        t.nlines[2] += 1
+    for k in range(2, 2 * n - 3):
+        line = 0
+        for r in range(n):
+            if 0 <= k - r < n:
+                line |= one << (r * n + k - r)
+        t.lines[3][t.nlines[3]] = line
+        t.nlines[3] += 1
+
+
+# -- kernel calls with the width named (Cython cannot pick it across modules) -------------
+
+cdef inline bb_t eg_moves(bb_t player, bb_t opponent, const Geometry* g) noexcept nogil:
+    if bb_t is uint64_t:
+        return legal_moves_mask[uint64_t](player, opponent, g)
+    else:
+        return legal_moves_mask[gc_u128](player, opponent, g)
+
+
+cdef inline bb_t eg_flips(bb_t player, bb_t opponent, int square, const Geometry* g) noexcept nogil:
+    if bb_t is uint64_t:
+        return flips[uint64_t](player, opponent, square, g)
+    else:
+        return flips[gc_u128](player, opponent, square, g)
+
+
+cdef inline bb_t eg_stable_edges(bb_t own, const Geometry* g) noexcept nogil:
+    if bb_t is uint64_t:
+        return stable_edges[uint64_t](own, g)
+    else:
+        return stable_edges[gc_u128](own, g)
+
+
+# -- pieces ---------------------------------------------------------------------------------
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """splitmix64's finaliser: a 64-bit to 64-bit bijection that mixes every bit."""
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+cdef inline uint64_t tt_hash(bb_t player, bb_t opponent) noexcept nogil:
+    """64-bit key of a position for the solver's table (the side to move owns `player`)."""
+    cdef uint64_t h
+    if bb_t is uint64_t:
+        h = mix64(mix64(GC_EG_HASH_SEED))
+        h = mix64(opponent ^ h)
+        return mix64(player ^ h)
+    else:
+        h = mix64(gc_u128_hi(opponent) ^ GC_EG_HASH_SEED)
+        h = mix64(gc_u128_hi(player) ^ h)
+        h = mix64(gc_u128_lo(opponent) ^ h)
+        return mix64(gc_u128_lo(player) ^ h)
+
+
+cdef inline int final_score(bb_t player, bb_t opponent, int nsq) noexcept nogil:
+    """Disc difference of a finished game for `player`; empty squares go to the winner."""
+    cdef int mine = popcount(player), theirs = popcount(opponent)
+    cdef int diff = mine - theirs
+    if diff > 0:
+        return diff + (nsq - mine - theirs)
+    if diff < 0:
+        return diff - (nsq - mine - theirs)
+    return 0
+
+
+cdef inline bb_t stable_discs(bb_t own, bb_t other, const EndgameTables* t) noexcept nogil:
+    """Discs of `own` that can never be flipped (a sound subset; see _othello_py)."""
+    cdef bb_t occupied = own | other
+    cdef bb_t full[4]
+    cdef bb_t f, line, stable, grown, free_h, free_v, free_d1, free_d2
+    cdef int d, i, n = t.n
+    for d in range(4):
+        f = 0
+        for i in range(t.nlines[d]):
+            line = <bb_t>t.lines[d][i]
+            if occupied & line == line:
+                f |= line
+        full[d] = f
+    free_h = full[0] | <bb_t>t.edge_cols
+    free_v = full[1] | <bb_t>t.edge_rows
+    free_d1 = full[2] | <bb_t>t.edges
+    free_d2 = full[3] | <bb_t>t.edges
+    stable = eg_stable_edges(own, t.g) | (own & full[0] & full[1] & full[2] & full[3])
+    while True:
+        grown = (own
+                 & (free_h | (stable << 1) | (stable >> 1))
+                 & (free_v | (stable << n) | (stable >> n))
+                 & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
+                 & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1))))
+        if grown == stable:
+            return stable
+        stable = grown
+
+
+cdef inline int stability_threshold(int empties) noexcept nogil:
+    """Alpha from which a node computes the stability bound (below it a cut-off is rare)."""
+    return 2 * empties - 2
+
+
+cdef inline bint check_limits(Solver* s) noexcept nogil:
+    """Set and return `stop` when the node or time limit is reached."""
+    if s.node_limit and s.nodes > s.node_limit:
+        s.stop = 1
+    elif s.deadline != 0.0 and s.nodes >= s.next_check:
+        s.next_check = s.nodes + EG_TIME_CHECK_EVERY
+        if gc_monotonic_seconds() >= s.deadline:
+            s.stop = 1
+    return s.stop
+
+
+# -- transposition table ----------------------------------------------------------------------
+# Buckets of two: even index = depth-preferred slot, odd index = always-replace slot. A
+# position with key h lives in bucket h & tt_mask & ~1. Storing a position already in the
+# bucket merges the bounds (every bound of an exact solve is true); otherwise it replaces
+# the even slot when it has at least as many empties as the entry there, else the odd slot.
+
+cdef inline TTEntry* tt_probe(Solver* s, uint64_t h, int empties) noexcept nogil:
+    cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
+    if e.key == h and e.empties == empties:
+        return e
+    e += 1
+    if e.key == h and e.empties == empties:
+        return e
+    return NULL
+
+
+cdef inline void tt_store(Solver* s, uint64_t h, int empties, int lower, int upper, int move) noexcept nogil:
+    cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
+    cdef int i
+    for i in range(2):
+        if e[i].key == h and e[i].empties == empties:
+            if lower > e[i].lower:
+                e[i].lower = lower
+            if upper < e[i].upper:
+                e[i].upper = upper
+            e[i].move = move
+            return
+    if e[0].empties != 0 and empties < e[0].empties:
+        e += 1
+    e.key = h
+    e.lower = lower
+    e.upper = upper
+    e.move = move
+    e.empties = empties
+
+
+# -- the last four empties ------------------------------------------------------------------
+
+cdef inline int solve1(Solver* s, bb_t player, bb_t opponent, int x) noexcept nogil:
+    cdef int mine = popcount(player), theirs = popcount(opponent), k, diff
+    cdef bb_t f
+    s.nodes += 1
+    f = eg_flips(player, opponent, x, s.g)
+    if f:
+        k = popcount(f)
+        return mine + k + 1 - (theirs - k)
+    f = eg_flips(opponent, player, x, s.g)
+    if f:
+        k = popcount(f)
+        return mine - k - (theirs + k + 1)
+    diff = mine - theirs
+    if diff > 0:
+        return diff + 1
+    if diff < 0:
+        return diff - 1
+    return 0
+
+
+cdef inline int solve2(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
+                       int x1, int x2, bint passed) noexcept nogil:
+    cdef int none = -s.t.nsq - 1, best = -s.t.nsq - 1, score
+    cdef bb_t f
+    cdef bb_t one = 1
+    s.nodes += 1
+    f = eg_flips(player, opponent, x1, s.g)
+    if f:
+        score = -solve1(s, opponent ^ f, player | f | (one << x1), x2)
+        if score > best:
+            best = score
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+    f = eg_flips(player, opponent, x2, s.g)
+    if f:
+        score = -solve1(s, opponent ^ f, player | f | (one << x2), x1)
+        if score > best:
+            best = score
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+    if best == none:
+        if passed:
+            return final_score(player, opponent, s.t.nsq)
+        return -solve2(s, opponent, player, -beta, -alpha, x1, x2, True)
+    return best
+
+
+cdef inline int parity_order(const EndgameTables* t, const int* squares, int count, int* order) noexcept nogil:
+    """Squares alone-or-odd in their quadrant first, then the others, each in given order."""
+    cdef int i, j, same, k = 0
+    cdef bint odd[4]
+    for i in range(count):
+        same = 0
+        for j in range(count):
+            if t.quad_of[squares[j]] == t.quad_of[squares[i]]:
+                same += 1
+        odd[i] = same & 1
+    for i in range(count):
+        if odd[i]:
+            order[k] = squares[i]
+            k += 1
+    for i in range(count):
+        if not odd[i]:
+            order[k] = squares[i]
+            k += 1
+    return k
+
+
+cdef inline int solve3(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
+                       int x1, int x2, int x3, bint passed) noexcept nogil:
+    cdef int none = -s.t.nsq - 1, best = -s.t.nsq - 1, score, i, j, k, x
+    cdef int squares[3]
+    cdef int order[3]
+    cdef int rest[2]
+    cdef bb_t f
+    cdef bb_t one = 1
+    s.nodes += 1
+    squares[0] = x1
+    squares[1] = x2
+    squares[2] = x3
+    parity_order(s.t, squares, 3, order)
+    for i in range(3):
+        x = order[i]
+        f = eg_flips(player, opponent, x, s.g)
+        if f:
+            k = 0
+            for j in range(3):
+                if j != i:
+                    rest[k] = order[j]
+                    k += 1
+            score = -solve2(s, opponent ^ f, player | f | (one << x), -beta, -alpha, rest[0], rest[1], False)
+            if score > best:
+                best = score
+                if best >= beta:
+                    return best
+                if best > alpha:
+                    alpha = best
+    if best == none:
+        if passed:
+            return final_score(player, opponent, s.t.nsq)
+        return -solve3(s, opponent, player, -beta, -alpha, x1, x2, x3, True)
+    return best
+
+
+cdef inline int solve4(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
+                       int x1, int x2, int x3, int x4, bint passed) noexcept nogil:
+    cdef int none = -s.t.nsq - 1, best = -s.t.nsq - 1, score, i, j, k, x
+    cdef int squares[4]
+    cdef int order[4]
+    cdef int rest[3]
+    cdef bb_t f
+    cdef bb_t one = 1
+    s.nodes += 1
+    squares[0] = x1
+    squares[1] = x2
+    squares[2] = x3
+    squares[3] = x4
+    parity_order(s.t, squares, 4, order)
+    for i in range(4):
+        x = order[i]
+        f = eg_flips(player, opponent, x, s.g)
+        if f:
+            k = 0
+            for j in range(4):
+                if j != i:
+                    rest[k] = order[j]
+                    k += 1
+            score = -solve3(s, opponent ^ f, player | f | (one << x), -beta, -alpha, rest[0], rest[1], rest[2], False)
+            if score > best:
+                best = score
+                if best >= beta:
+                    return best
+                if best > alpha:
+                    alpha = best
+    if best == none:
+        if passed:
+            return final_score(player, opponent, s.t.nsq)
+        return -solve4(s, opponent, player, -beta, -alpha, x1, x2, x3, x4, True)
+    return best
+
+
+# -- the searches -----------------------------------------------------------------------------
+
+cdef inline int search_child(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
+    """The routine for `empties` empty squares (the depth bands above)."""
+    cdef bb_t empty
+    cdef int sq[4]
+    cdef int k = 0
+    if empties > EG_SHALLOW_EMPTIES:
+        return deep_search(s, player, opponent, alpha, beta, empties, False)
+    if empties > 4:
+        return shallow_search(s, player, opponent, alpha, beta, empties)
+    empty = ~(player | opponent) & <bb_t>s.t.full
+    while empty and k < 4:
+        sq[k] = lowest_square(empty)
+        empty &= empty - 1
+        k += 1
+    if empties == 4:
+        return solve4(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
+    if empties == 3:
+        return solve3(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], False)
+    if empties == 2:
+        return solve2(s, player, opponent, alpha, beta, sq[0], sq[1], False)
+    if empties == 1:
+        return solve1(s, player, opponent, sq[0])
+    s.nodes += 1
+    return final_score(player, opponent, s.t.nsq)
+
+
+cdef inline int stability_cutoff(Solver* s, bb_t player, bb_t opponent, int alpha, int empties) noexcept nogil:
+    """The bound `nsq - 2 * stable opponent discs` when it is <= alpha, else EG_NO_CUT."""
+    cdef int bound
+    if alpha >= stability_threshold(empties):
+        bound = s.t.nsq - 2 * popcount(stable_discs(opponent, player, s.t))
+        if bound <= alpha:
+            return bound
+    return EG_NO_CUT
+
+
+cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
+    """Alpha-beta without table; moves in odd quadrants first, ascending squares within."""
+    cdef int best = -s.t.nsq - 1, score, cut, q, sq
+    cdef bb_t moves, empty, odd, group, bit, f
+    s.nodes += 1
+    if check_limits(s):
+        return 0
+    cut = stability_cutoff(s, player, opponent, alpha, empties)
+    if cut != EG_NO_CUT:
+        return cut
+    moves = eg_moves(player, opponent, s.g)
+    if not moves:
+        if not eg_moves(opponent, player, s.g):
+            return final_score(player, opponent, s.t.nsq)
+        return -shallow_search(s, opponent, player, -beta, -alpha, empties)
+    empty = ~(player | opponent) & <bb_t>s.t.full
+    odd = 0
+    for q in range(4):
+        if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
+            odd |= <bb_t>s.t.quadrant[q]
+    for q in range(2):
+        group = (moves & odd) if q == 0 else (moves & ~odd)
+        while group:
+            bit = group & (~group + 1)
+            group ^= bit
+            sq = lowest_square(bit)
+            f = eg_flips(player, opponent, sq, s.g)
+            score = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
+            if s.stop:
+                return 0
+            if score > best:
+                best = score
+                if best >= beta:
+                    return best
+                if best > alpha:
+                    alpha = best
+    return best
+
+
+cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, int tt_move,
+                            int* squares, bb_t* flipped) noexcept nogil:
+    """Fill `squares`/`flipped`: the table's move first, then fastest first (fewest replies,
+    a reply on a corner counting twice), ascending squares on ties. Returns the count."""
+    cdef int keys[100]
+    cdef int count = 0, start = 0, sq, key, i
+    cdef bb_t bit, f, replies
+    cdef bb_t corners = <bb_t>s.t.corners
+    while moves:
+        bit = moves & (~moves + 1)
+        moves ^= bit
+        sq = lowest_square(bit)
+        f = eg_flips(player, opponent, sq, s.g)
+        if sq == tt_move:
+            # Move the sorted part up one place and put the table's move in front.
+            for i in range(count, 0, -1):
+                squares[i] = squares[i - 1]
+                flipped[i] = flipped[i - 1]
+                keys[i] = keys[i - 1]
+            squares[0] = sq
+            flipped[0] = f
+            keys[0] = -1
+            count += 1
+            start = 1
+            continue
+        replies = eg_moves(opponent ^ f, player | f | bit, s.g)
+        key = popcount(replies) + popcount(replies & corners)
+        # Insertion sort, stable: after every entry with a key <= this one.
+        i = count
+        while i > start and keys[i - 1] > key:
+            squares[i] = squares[i - 1]
+            flipped[i] = flipped[i - 1]
+            keys[i] = keys[i - 1]
+            i -= 1
+        squares[i] = sq
+        flipped[i] = f
+        keys[i] = key
+        count += 1
+    return count
+
+
+cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
+                            int empties, bint root) noexcept nogil:
+    """PVS with the table and fastest-first ordering; at the root it also sets `root_move`."""
+    cdef int tt_move = EG_NO_MOVE, cut, alpha0, best, best_move, score, i, count
+    cdef uint64_t h = 0
+    cdef TTEntry* entry
+    cdef bb_t moves, child_p, child_o
+    cdef int squares[100]
+    cdef bb_t flipped[100]
+    cdef bb_t one = 1
+    s.nodes += 1
+    if check_limits(s):
+        return 0
+    if not root:
+        cut = stability_cutoff(s, player, opponent, alpha, empties)
+        if cut != EG_NO_CUT:
+            return cut
+        h = tt_hash(player, opponent)
+        entry = tt_probe(s, h, empties)
+        if entry != NULL:
+            if entry.lower >= beta:
+                return entry.lower
+            if entry.upper <= alpha:
+                return entry.upper
+            if entry.lower > alpha:
+                alpha = entry.lower
+            if entry.upper < beta:
+                beta = entry.upper
+            if alpha >= beta:
+                return alpha
+            tt_move = entry.move
+    moves = eg_moves(player, opponent, s.g)
+    if not moves:
+        if not eg_moves(opponent, player, s.g):
+            return final_score(player, opponent, s.t.nsq)
+        if root:
+            s.root_move = EG_PASS
+        return -search_child(s, opponent, player, -beta, -alpha, empties)
+    alpha0 = alpha
+    best = -s.t.nsq - 1
+    best_move = EG_NO_MOVE
+    count = order_moves(s, player, opponent, moves, tt_move, squares, flipped)
+    for i in range(count):
+        child_p = opponent ^ flipped[i]
+        child_o = player | flipped[i] | (one << squares[i])
+        if i == 0:
+            score = -search_child(s, child_p, child_o, -beta, -alpha, empties - 1)
+        else:
+            score = -search_child(s, child_p, child_o, -alpha - 1, -alpha, empties - 1)
+            if not s.stop and alpha < score < beta:
+                score = -search_child(s, child_p, child_o, -beta, -alpha, empties - 1)
+        if s.stop:
+            return 0
+        if score > best:
+            best = score
+            best_move = squares[i]
+            if best >= beta:
+                break
+            if best > alpha:
+                alpha = best
+    if root:
+        s.root_move = best_move
+    elif best >= beta:
+        tt_store(s, h, empties, best, s.t.nsq, best_move)
+    elif best > alpha0:
+        tt_store(s, h, empties, best, best, best_move)
+    else:
+        tt_store(s, h, empties, -s.t.nsq, best, best_move)
+    return best
+
+
+cdef inline int solve_root(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
+    """Solve from the root: the score, with the best move in `root_move` (EG_PASS for a forced
+    pass, EG_NO_MOVE at game over); `stop` set if a limit cut it short."""
+    s.root_move = EG_NO_MOVE
+    return deep_search(s, player, opponent, alpha, beta, empties, True)
