@@ -227,7 +227,8 @@ class Engine:
                 return None  # fixed-depth and node-limited searches stay comparable
             fast = position.backend == "cython"
             limit = (20 if budget >= 2 else 16) if fast else (10 if budget >= 2 else 8)
-        if core.num_empty() > limit or core.is_game_over():
+        empties = position.size * position.size - sum(position.score())
+        if empties > limit or core.is_game_over():
             return None
         time_left = budget - (time.perf_counter() - start) if budget else 0.0
         if budget and time_left <= 0:
@@ -240,7 +241,7 @@ class Engine:
         return SearchResult(
             move=position.move_from_code(move),
             score=terminal_score(score),
-            depth=core.num_empty(),
+            depth=empties,
             pv=[position.move_from_code(move)],
             nodes=count,
             elapsed=time.perf_counter() - start,
