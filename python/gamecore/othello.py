@@ -356,7 +356,8 @@ class Othello:
         if size % 2 or not 4 <= size <= 10:
             raise InvalidSizeError(f"Othello board size must be even, 4 to 10; got {size}")
         flat = [v for row in grid for v in row]
-        if any(isinstance(v, bool) or v not in (-1, 0, 1) for v in flat):
+        # Ints only (also int-like objects such as numpy integers); 0.0 or True is not a cell.
+        if any(isinstance(v, bool) or not hasattr(type(v), "__index__") or v not in (-1, 0, 1) for v in flat):
             raise InvalidPositionError("cells must be -1 (empty), 0 (black) or 1 (white)")
         if isinstance(turn, bool) or turn not in (BLACK, WHITE):
             raise InvalidPositionError(f"turn must be 0 (black) or 1 (white), got {turn!r}")
