@@ -1,0 +1,93 @@
+"""Shared fixtures for gamecore's tests: both backends, hypothesis profiles, test helpers.
+
+Fixtures (use them from any test file, every game):
+
+``backend``
+    Session-scoped, parametrised over the two backends: ids ``cy`` (marked ``cython``)
+    and ``py``. The value is ``gamecore._backend.load(name)``: a namespace with
+    ``.name`` (``"cython"``/``"python"``) and one attribute per core module
+    (``.othello``, ``.tetralath``, ``.mcts``, ...). A test that takes ``backend`` runs
+    once per backend; build public objects with ``Othello(size, backend=backend.name)``.
+    To pick backends per case (e.g. deeper perft on cython only), parametrise it
+    indirectly: ``@pytest.mark.parametrize("backend", ["cython"], indirect=True)``.
+
+``backends``
+    ``(py, cy)``: both namespaces at once, for agreement tests.
+
+If the compiled backend does not load, tests that need it are skipped with the real
+``ImportError`` text -- unless ``GAMECORE_BACKEND=cython``, where they fail: in that
+mode a missing extension is an error, never a skip.
+
+Hypothesis profiles: ``dev`` (default, quick) and ``ci`` (more examples), chosen with
+``HYPOTHESIS_PROFILE=ci``. Neither has a deadline: these machines are shared and noisy.
+
+The tests folder is put on ``sys.path`` so that test files can import the helpers beside
+them (``oracle``, ``helpers``, ``strategies``) under ``--import-mode=importlib``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+TESTS_DIR = Path(__file__).resolve().parent
+DATA_DIR = TESTS_DIR / "data"
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
+
+settings.register_profile(
+    "dev",
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def cython_required() -> bool:
+    """True when ``GAMECORE_BACKEND=cython``: the compiled backend must be present."""
+    return (os.environ.get("GAMECORE_BACKEND") or "").strip().lower() == "cython"
+
+
+def load_backend(name: str):
+    """``gamecore._backend.load(name)``, or skip/fail the test as the module docstring says."""
+    try:
+        from gamecore import _backend
+
+        return _backend.load(name)
+    except ImportError as exc:
+        if name == "cython":
+            message = f"compiled backend not available: {type(exc).__name__}: {exc}"
+            if cython_required():
+                pytest.fail("GAMECORE_BACKEND=cython but " + message, pytrace=False)
+            pytest.skip(message)
+        raise
+
+
+@pytest.fixture(
+    scope="session",
+    params=[
+        pytest.param("cython", id="cy", marks=pytest.mark.cython),
+        pytest.param("python", id="py"),
+    ],
+)
+def backend(request):
+    """One backend's modules (see the module docstring)."""
+    return load_backend(request.param)
+
+
+@pytest.fixture(scope="session")
+def backends():
+    """``(py, cy)``: both backends' modules, for agreement tests."""
+    return load_backend("python"), load_backend("cython")
