@@ -35,15 +35,10 @@ from gamecore.players import GreedyPlayer, RandomPlayer
 DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
 
 
-@pytest.fixture(params=["python", "cython"])
-def backend(request):
-    try:
-        _backend.load(request.param)
-    except ImportError as exc:
-        if request.param == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
-            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend is missing: {exc}")
-        pytest.skip(f"{request.param} backend unavailable: {exc}")
-    return request.param
+@pytest.fixture
+def backend(backend):
+    """The name of the backend under test (the shared conftest fixture gives its modules)."""
+    return backend.name
 
 
 # -- a UFRJ-style framework --------------------------------------------------------------

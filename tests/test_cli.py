@@ -15,15 +15,10 @@ from gamecore.othello import Othello
 from gamecore.players import EnginePlayer, RandomPlayer
 
 
-@pytest.fixture(params=["python", "cython"])
-def backend(request):
-    try:
-        _backend.load(request.param)
-    except ImportError as exc:
-        if request.param == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
-            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend is missing: {exc}")
-        pytest.skip(f"{request.param} backend unavailable: {exc}")
-    return request.param
+@pytest.fixture
+def backend(backend):
+    """The name of the backend under test (the shared conftest fixture gives its modules)."""
+    return backend.name
 
 
 def run(monkeypatch, capsys, argv, stdin=""):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
@@ -13,24 +12,15 @@ from gamecore.mcts import MCTS
 from gamecore.othello import Othello
 
 
-def _load(name):
-    try:
-        return _backend.load(name)
-    except ImportError as exc:
-        if name == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
-            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend is missing: {exc}")
-        pytest.skip(f"{name} backend unavailable: {exc}")
-
-
-@pytest.fixture(params=["python", "cython"])
-def backend(request):
-    _load(request.param)
-    return request.param
+@pytest.fixture
+def backend(backend):
+    """The name of the backend under test (the shared conftest fixture gives its modules)."""
+    return backend.name
 
 
 @pytest.fixture
-def both():
-    return _load("python"), _load("cython")
+def both(backends):
+    return backends
 
 
 def _othello_core(mods, size, record=()):

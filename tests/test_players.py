@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import io
-import os
 import time
 
 import pytest
 
-from gamecore import _backend
 from gamecore.errors import GameOverError
 from gamecore.othello import Othello
 from gamecore.players import (
@@ -35,15 +33,10 @@ TABLE_8 = [
 ]
 
 
-@pytest.fixture(params=["python", "cython"])
-def backend(request):
-    try:
-        _backend.load(request.param)
-    except ImportError as exc:
-        if request.param == "cython" and os.environ.get("GAMECORE_BACKEND", "").lower() == "cython":
-            pytest.fail(f"GAMECORE_BACKEND=cython but the compiled backend is missing: {exc}")
-        pytest.skip(f"{request.param} backend unavailable: {exc}")
-    return request.param
+@pytest.fixture
+def backend(backend):
+    """The name of the backend under test (the shared conftest fixture gives its modules)."""
+    return backend.name
 
 
 def midgame_positions(backend, count=6, plies=20, size=8):
@@ -141,14 +134,10 @@ def test_positional_maximises_the_weight_table(backend):
 # -- thinking players ----------------------------------------------------------------------------
 
 
-def test_engine_depth_limited_is_the_same_in_both_backends():
+def test_engine_depth_limited_is_the_same_in_both_backends(backends):
     results = []
-    for name in ("python", "cython"):
-        try:
-            _backend.load(name)
-        except ImportError:
-            pytest.skip("needs both backends")
-        results.append([EnginePlayer(depth=3).choose_move(g) for g in midgame_positions(name, count=3)])
+    for mods in backends:
+        results.append([EnginePlayer(depth=3).choose_move(g) for g in midgame_positions(mods.name, count=3)])
     assert results[0] == results[1]
 
 
