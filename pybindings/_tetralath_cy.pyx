@@ -14,7 +14,7 @@ from tetralath cimport (
     TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
     TL_ONGOING, TL_FOUR, TL_THREE, TL_FULL, TL_FULL_MASK,
     tl_cell_index, tl_build_tables, tl_move_status, tl_board_status,
-    tl_threat_cells, tl_features, tl_evaluate, tl_order_key,
+    tl_threat_cells, tl_features, tl_evaluate, tl_order_masks, tl_order_key,
 )
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
@@ -331,7 +331,14 @@ cdef class TetralathCore(GameCore):
     cdef int order_key(self, int move) noexcept nogil:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
         opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for SWAP."""
-        return tl_order_key(self.stones[self.turn], self.stones[1 - self.turn], &_T, move)
+        cdef uint64_t me = self.stones[self.turn]
+        cdef uint64_t opp = self.stones[1 - self.turn]
+        if not (self.order_valid and self.order_for[0] == me and self.order_for[1] == opp):
+            tl_order_masks(me, opp, &_T, self.order_masks)
+            self.order_for[0] = me
+            self.order_for[1] = opp
+            self.order_valid = True
+        return tl_order_key(self.order_masks, &_T, move)
 
     cdef uint64_t key(self) noexcept nogil:
         """64-bit Zobrist hash of the stones and the side to move."""

@@ -245,19 +245,28 @@ cdef inline int tl_evaluate(uint64_t me, uint64_t opp, const TLTables* t, const 
     return total
 
 
-cdef inline int tl_order_key(uint64_t me, uint64_t opp, const TLTables* t, int move) noexcept nogil:
+cdef inline void tl_order_masks(uint64_t me, uint64_t opp, const TLTables* t, uint64_t* masks) noexcept nogil:
+    """masks[0..2] = cells where the side to move makes four, makes a losing three, blocks
+    the opponent's four: what tl_order_key needs, computed once per position."""
+    cdef uint64_t cells[4]
+    cdef int twos, ones
+    tl_threat_cells(me, opp, t, cells, &twos, &ones)
+    masks[0] = cells[0]
+    masks[1] = cells[2]
+    masks[2] = cells[1]
+
+
+cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move) noexcept nogil:
     """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four,
-    else the cell's centrality; 0 for the swap."""
+    else the cell's centrality; 0 for the swap. masks: from tl_order_masks."""
     cdef uint64_t bit
-    cdef int status
     if move < 0 or move >= TL_CELLS:
         return 0
     bit = (<uint64_t>1) << move
-    status = tl_move_status(me | bit, t, move)
-    if status == TL_FOUR:
+    if masks[0] & bit:
         return 1000
-    if status == TL_THREE:
+    if masks[1] & bit:
         return -1000
-    if tl_move_status(opp | bit, t, move) == TL_FOUR:
+    if masks[2] & bit:
         return 500
     return t.centre[move]

@@ -1,8 +1,7 @@
 """Tetralath rules, notation, text and core protocol, on both backends.
 
-The oracle here is independent of the cores: it rebuilds the board from Susan notation
-alone in "doubled" coordinates (row, 2 * column + indent), enumerates every full line
-of the three axes, and judges positions by scanning each line cell by cell.
+The oracle (tests/tetralath_oracle.py) is independent of the cores: it rebuilds the board
+from Susan notation alone and judges positions by scanning every line cell by cell.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
     EmptyHistoryError,
     GameOverError,
@@ -21,96 +19,23 @@ from gamecore.errors import (
     InvalidSquareError,
 )
 from gamecore.tetralath import Tetralath, TetralathMove, cell_name, parse_cell
+from tetralath_oracle import (
+    AT,
+    LENS,
+    LINES,
+    NAMES,
+    POS,
+    board_of,
+    oracle_after_move,
+    oracle_cells,
+    oracle_hash,
+    oracle_runs,
+)
 
 # -- backends ---------------------------------------------------------------
 # ``backend`` (one backend's modules, parametrised) and ``backends`` ((py, cy)) come from
 # conftest.py; the cython case skips when the extension is missing, unless
 # GAMECORE_BACKEND=cython, where it fails.
-
-
-# -- the oracle -------------------------------------------------------------
-
-ROWS = "abcdefghi"
-LENS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
-NAMES = [f"{ROWS[r]}{k + 1}" for r in range(9) for k in range(LENS[r])]
-POS = [(r, abs(4 - r) + 2 * k) for r in range(9) for k in range(LENS[r])]
-AT = {p: i for i, p in enumerate(POS)}
-AXES = ((0, 2), (1, 1), (1, -1))
-
-
-def _lines() -> list[list[int]]:
-    lines = []
-    for dr, dc in AXES:
-        for i, (r, c) in enumerate(POS):
-            if (r - dr, c - dc) in AT:
-                continue  # not the first cell of its line
-            line = []
-            while (r, c) in AT:
-                line.append(AT[(r, c)])
-                r, c = r + dr, c + dc
-            lines.append(line)
-    return lines
-
-
-LINES = _lines()
-
-
-def oracle_runs(board: list[int], player: int) -> list[list[int]]:
-    """Maximal runs of three or more of ``player``'s stones, scanning every line."""
-    runs = []
-    for line in LINES:
-        run: list[int] = []
-        for cell in line + [-1]:
-            if cell >= 0 and board[cell] == player:
-                run.append(cell)
-            else:
-                if len(run) >= 3:
-                    runs.append(run)
-                run = []
-    return runs
-
-
-def oracle_after_move(board: list[int], mover: int) -> tuple[bool, int | None, str]:
-    """(over, winner, reason) once ``mover`` has made the last move on ``board``."""
-    assert not oracle_runs(board, 1 - mover), "the waiting side cannot have a line"
-    runs = oracle_runs(board, mover)
-    if any(len(r) >= 4 for r in runs):
-        return True, mover, "four in a row"
-    if runs:
-        return True, 1 - mover, "three in a row"
-    if all(v >= 0 for v in board):
-        return True, None, "full board"
-    return False, None, ""
-
-
-def oracle_hash(board: list[int], turn: int) -> int:
-    h = TURN_KEYS[turn]
-    for i, v in enumerate(board):
-        if v >= 0:
-            h ^= SQUARE_KEYS[v][i]
-    return h
-
-
-def board_of(core) -> list[int]:
-    white, black = core.bitboards()
-    return [0 if white >> i & 1 else 1 if black >> i & 1 else -1 for i in range(61)]
-
-
-def oracle_cells(board: list[int], player: int) -> tuple[int, int]:
-    """(win cells, losing-three cells) of ``player``: empty cells where its stone would make
-    four, or three and no four, found by trying each cell and scanning every line."""
-    win = lose = 0
-    for i in range(61):
-        if board[i] >= 0:
-            continue
-        board[i] = player
-        runs = [r for r in oracle_runs(board, player) if i in r]
-        board[i] = -1
-        if any(len(r) >= 4 for r in runs):
-            win |= 1 << i
-        elif runs:
-            lose |= 1 << i
-    return win, lose
 
 
 # -- geometry and notation --------------------------------------------------

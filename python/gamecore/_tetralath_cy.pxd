@@ -12,6 +12,11 @@ cdef class TetralathCore(GameCore):
     cdef int stack_move[64]
     cdef uint64_t stack_hash[64]
     cdef int stack_status[64]
+    # order_key's masks for one position (the stones they were computed for): the search
+    # asks for the key of every move of a node, so they are computed once per node.
+    cdef uint64_t order_for[2]
+    cdef uint64_t order_masks[3]
+    cdef bint order_valid
 
     cdef void _set(self, uint64_t white, uint64_t black, int turn, int status) noexcept nogil
     cdef bint _swap_allowed(self) noexcept nogil

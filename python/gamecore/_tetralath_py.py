@@ -351,7 +351,7 @@ class TetralathCore(GameCore):
     :param swap: allow the swap rule (black's first move may be ``SWAP``).
     """
 
-    __slots__ = ("turn", "swap_rule", "_stones", "_hash", "_status", "_stack")
+    __slots__ = ("turn", "swap_rule", "_stones", "_hash", "_status", "_stack", "_order")
 
     def __init__(self, swap: bool = False) -> None:
         self.swap_rule = bool(swap)
@@ -370,6 +370,9 @@ class TetralathCore(GameCore):
                 h ^= keys[bit.bit_length() - 1]
         self._hash = h
         self._stack: list[tuple[int, int, int]] = []
+        # order_key's masks for one position: (me, opp, win_me, lose_me, win_opp). The search
+        # asks for the key of every move of a node, so they are computed once per node.
+        self._order: tuple[int, int, int, int, int] = (-1, -1, 0, 0, 0)
 
     def set_board(self, white: int, black: int, turn: int) -> None:
         """Set the stones (two bitboards, bit = cell index) and the side to move; clears the history.
@@ -409,6 +412,7 @@ class TetralathCore(GameCore):
         other._hash = self._hash
         other._status = self._status
         other._stack = list(self._stack)
+        other._order = self._order
         return other
 
     def _swap_allowed(self) -> bool:
@@ -493,16 +497,19 @@ class TetralathCore(GameCore):
     def order_key(self, move: int) -> int:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
         opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for ``SWAP``."""
-        if move == SWAP:
+        if not 0 <= move < NUM_CELLS:
             return 0
+        me, opp = self._stones[self.turn], self._stones[1 - self.turn]
+        order = self._order
+        if order[0] != me or order[1] != opp:
+            win_me, win_opp, lose_me, _, _, _ = _threat_cells(me, opp)
+            order = self._order = (me, opp, win_me, lose_me, win_opp)
         bit = 1 << move
-        me = self._stones[self.turn] | bit
-        status = _move_status(me, move)
-        if status == FOUR:
+        if order[2] & bit:
             return 1000
-        if status == THREE:
+        if order[3] & bit:
             return -1000
-        if _move_status(self._stones[1 - self.turn] | bit, move) == FOUR:
+        if order[4] & bit:
             return 500
         return CENTRALITY[move]
 
