@@ -1,0 +1,95 @@
+"""The searches on Tetralath: backend agreement, forced wins, and play against a random player."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamecore.search import WIN, Engine, search
+from gamecore.tetralath import Tetralath
+from tetralath_oracle import board_of, oracle_cells, oracle_is_forced_win_in_two
+
+POSITIONS = ["", "e5", "e5 d4 f3 c3", "e1 a1 e2 a3 e4", "e5 d5 e4 d3 c4 f3 g2 b4"]
+
+
+@pytest.mark.parametrize("moves", POSITIONS)
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_backends_agree_at_fixed_depth(backends, moves, depth):
+    py, cy = (Tetralath.from_moves(moves, backend=b.name) for b in backends)
+    a, b = search(py, depth=depth), search(cy, depth=depth)
+    assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
+    assert a.move in py.legal_moves()
+
+
+@pytest.mark.parametrize("nodes", [50, 500, 3000])
+def test_backends_agree_under_a_node_budget(backends, nodes):
+    py, cy = (Tetralath.from_moves("e5 d4 f3", backend=b.name) for b in backends)
+    a, b = search(py, nodes=nodes), search(cy, nodes=nodes)
+    assert (a.move, a.score, a.depth, a.nodes) == (b.move, b.score, b.depth, b.nodes)
+
+
+def test_minimax_and_alphabeta_agree_on_the_score(backend):
+    game = Tetralath.from_moves("e5 d4 f3 c3", backend=backend.name)
+    a = search(game, depth=2, algorithm="alphabeta")
+    m = search(game, depth=2, algorithm="minimax")
+    assert a.score == m.score
+    assert m.nodes > a.nodes
+
+
+# White: e1 e2 d3 g4, black: a1 a3 a5 i1; white to move. e4 makes two threats at once
+# (e3 on row e, f4 on the diagonal d3 e4 _ g4): a forced win in 2.
+FORCED = "e1 a1 e2 a3 d3 a5 g4 i1"
+
+
+def test_finds_a_forced_win_in_two(backend):
+    game = Tetralath.from_moves(FORCED, backend=backend.name)
+    board = board_of(game.core)
+    assert oracle_cells(board, 0)[0] == 0  # no win in one
+    result = search(game, depth=3)
+    assert result.proven == "win" and result.score > WIN
+    assert oracle_is_forced_win_in_two(board, 0, result.move.index)
+    assert result.move.name == "e4"  # the only such move, as the oracle confirms:
+    assert [c for c in range(61) if board[c] < 0 and oracle_is_forced_win_in_two(board, 0, c)] == [result.move.index]
+
+
+def test_sees_the_forced_loss_from_the_other_side(backend):
+    game = Tetralath.from_moves(FORCED + " e4", backend=backend.name)  # black to move, two threats
+    result = search(game, depth=2)
+    assert result.proven == "loss" and result.score < -WIN
+
+
+def test_takes_a_win_in_one_and_blocks_a_threat(backend):
+    win = Tetralath.from_moves("e1 a1 e2 a3 e4 i1", backend=backend.name)  # white: e3 wins
+    assert search(win, depth=2).move.name == "e3"
+    block = Tetralath.from_moves("e1 a1 e2 i3 e4", backend=backend.name)  # black must fill e3
+    assert search(block, depth=2).move.name == "e3"
+
+
+def test_time_limit_is_kept(backend):
+    game = Tetralath(backend=backend.name)
+    result = search(game, time_limit=0.3)
+    assert result.elapsed < 0.3
+    assert result.move in game.legal_moves() and result.depth >= 1
+
+
+def _play_random(backend: str, seed: int, depth: int) -> int:
+    """Engine vs a seeded random player; returns +1 engine win, 0 draw, -1 engine loss."""
+    rng = random.Random(seed)
+    engine = Engine("standard")
+    game = Tetralath(backend=backend)
+    side = seed % 2  # the engine plays white in even games, black in odd ones
+    while not game.is_game_over():
+        if game.turn == side:
+            game.push(engine.search(game, depth=depth).move)
+        else:
+            game.push(rng.choice(game.legal_moves()))
+    winner = game.outcome().winner
+    return 0 if winner is None else (1 if winner == side else -1)
+
+
+def test_never_loses_to_a_random_player(backend):
+    games, depth = (40, 3) if backend.name == "cython" else (6, 2)
+    results = [_play_random(backend.name, seed, depth) for seed in range(games)]
+    assert -1 not in results
+    assert results.count(1) >= games * 9 // 10
