@@ -517,3 +517,15 @@ def test_from_text_rejects_bad_text(backend, text):
 def test_from_text_rejects_non_strings(backend):
     with pytest.raises(InvalidPositionError):
         Tetralath.from_text(None, backend=backend.name)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["cython"], indirect=True)
+def test_compiled_core_made_without_init_is_a_usable_start(backend):
+    # C fields start zeroed: an empty board, white to move; nothing can crash the interpreter.
+    cls = backend.tetralath.TetralathCore
+    core = cls.__new__(cls)
+    assert len(core.legal_moves()) == 61 and core.zobrist() == 0 and core.history() == []
+    core.push(30)
+    assert core.pop() == 30
+    with pytest.raises(EmptyHistoryError):
+        core.pop()
