@@ -91,3 +91,11 @@ def backend(request):
 def backends():
     """``(py, cy)``: both backends' modules, for agreement tests."""
     return load_backend("python"), load_backend("cython")
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that take ``backends`` need the compiled backend too: mark them ``cython``,
+    so that ``-m "not cython"`` runs the pure backend alone."""
+    for item in items:
+        if "backends" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.cython)
