@@ -175,6 +175,11 @@ cdef class OthelloCore(GameCore):
     cdef uint64_t stack_hash[MAX_PLIES]
     cdef const Geometry* g
 
+    def __cinit__(self):
+        # A core made by __new__ alone is an empty 8x8 board, never a NULL geometry.
+        self.g = &GEOMETRIES[8]
+        self.size = 8
+
     def __init__(self, size=8):
         self.g = geometry_of(size)
         self.size = size

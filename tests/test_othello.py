@@ -685,18 +685,7 @@ print("survived")
 @pytest.mark.parametrize(
     "backend",
     [
-        pytest.param(
-            "cython",
-            id="cy",
-            marks=[
-                pytest.mark.cython,
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="bug: OthelloCore.__new__ without __init__ leaves the geometry pointer NULL; "
-                    "any method then dereferences it and segfaults (fix: a __cinit__ that sets a geometry)",
-                ),
-            ],
-        ),
+        pytest.param("cython", id="cy", marks=pytest.mark.cython),
         pytest.param("python", id="py"),
     ],
     indirect=True,
