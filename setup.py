@@ -16,6 +16,7 @@ import platform
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 MODES = ("auto", "cython", "python")
 mode = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
@@ -58,9 +59,30 @@ if mode != "python":
 else:
     print("gamecore: GAMECORE_BACKEND=python: pure-Python install, no extension built", file=sys.stderr)
 
+class build_ext_with_report(build_ext):
+    """setuptools' build_ext, plus one line afterwards saying what was built.
+
+    Errors are not caught here: ``optional=True`` alone decides whether a failed
+    extension is fatal (``GAMECORE_BACKEND=cython``) or a fallback (``auto``).
+    """
+
+    def run(self):
+        super().run()
+        built = [ext.name for ext in self.extensions if os.path.exists(self.get_ext_fullpath(ext.name))]
+        if self.extensions and not built:
+            print("gamecore: no extension could be compiled: installed as pure Python (slower, same behaviour)",
+                  file=sys.stderr)
+        elif len(built) < len(self.extensions):
+            print(f"gamecore: only {len(built)} of {len(self.extensions)} extensions compiled; "
+                  "gamecore will run as pure Python", file=sys.stderr)
+        elif built:
+            print(f"gamecore: compiled {len(built)} Cython extensions", file=sys.stderr)
+
+
 setup(
+    cmdclass={"build_ext": build_ext_with_report},
     package_dir={"": "python"},
     packages=["gamecore", "gamecore.adapters"],
-    package_data={"gamecore": ["py.typed", "*.pyi", "*.pxd"]},
+    package_data={"gamecore": ["py.typed", "*.pyi", "*.pxd", "data/*.obf"]},
     ext_modules=extensions,
 )

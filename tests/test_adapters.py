@@ -191,9 +191,9 @@ def test_ufrj_player_full_games(backend):
     wins = 0
     for seed in range(3):
         ours_black = seed % 2 == 0
-        ours = ufrj.UFRJPlayer("○" if ours_black else "●", time=0.05, backend=backend)
+        ours = ufrj.UFRJPlayer("○" if ours_black else "●", time=0.1, backend=backend)
         rival = FrameworkRandomPlayer("●" if ours_black else "○", seed)
-        black, white = play_ufrj_game(*((ours, rival) if ours_black else (rival, ours)), budget=0.05)
+        black, white = play_ufrj_game(*((ours, rival) if ours_black else (rival, ours)), budget=0.1)
         wins += (black > white) if ours_black else (white > black)
     assert wins >= 2
 

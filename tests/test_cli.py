@@ -170,19 +170,27 @@ def test_perft(backend, monkeypatch, capsys):
 
 
 def test_bench_perft_reports_both_backends(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "perft", "--depth", "3", "--runs", "2", "--min-time", "0.01"])
+    code, out, _ = run(monkeypatch, capsys, ["bench", "perft", "--quick", "--runs", "1"])
     assert code == 0
-    assert "python" in out and "leaves/s" in out
-    try:
-        _backend.load("cython")
-    except ImportError:
-        return
-    assert "cython/python ratio" in out
+    assert "python backend" in out and "leaves/s" in out and "per-leaf cost 10x10 / 8x8" in out
+    assert "perft( 5) =       390,216" not in out  # quick trees: 8x8 perft(5) on python
+    assert "8x8  perft( 5) =         1,396 leaves" in out
+    if "cython" in _backend.available():
+        assert "cython/python ratio" in out
 
 
 def test_bench_mcts(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "mcts", "--size", "4", "--iterations", "20", "--runs", "1", "--min-time", "0.01"])
+    code, out, _ = run(monkeypatch, capsys, ["bench", "mcts", "--size", "4", "--iterations", "20", "--runs", "1"])
     assert code == 0 and "iterations/s" in out
+
+
+def test_bench_search_and_endgame(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["bench", "search", "--depth", "2", "--deep", "0", "--ffo", "none", "--runs", "1"])
+    assert code == 0 and "nodes/s" in out and "transposition table: 16 MB" in out
+    if "cython" in _backend.available():
+        code, out, _ = run(monkeypatch, capsys, ["bench", "endgame", "--ffo", "40", "--backend", "cython"])
+        assert code == 0
+        assert " 40    20   +38   +38   a2" in out and "0 wrong" in out
 
 
 def test_bad_usage(monkeypatch, capsys):

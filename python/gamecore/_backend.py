@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 from .errors import BackendUnavailableError
 
-__all__ = ["BACKEND", "BACKENDS", "MODULES", "load", "selected"]
+__all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "load", "selected"]
 
 BACKENDS = ("cython", "python")
 #: Core modules that exist in both backends, as ``gamecore._<name>_cy`` / ``gamecore._<name>_py``.
@@ -70,6 +70,28 @@ def _select() -> str:
 
 #: ``"cython"`` or ``"python"``: the backend this process uses by default.
 BACKEND = _select()
+
+
+def available() -> list[str]:
+    """The backends that load in this installation (``"python"`` always)."""
+    names = []
+    for name in BACKENDS:
+        try:
+            load(name)
+        except BackendUnavailableError:
+            continue
+        names.append(name)
+    return names
+
+
+def fallback_notice() -> str:
+    """One line saying the pure backend is in use because no compiled module was built,
+    or ``""`` when the compiled backend is in use or pure Python was asked for."""
+    requested = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
+    if BACKEND == "python" and requested == "auto":
+        return ("gamecore: running the pure-Python backend (no compiled extension is installed; "
+                "reinstall with a C compiler for a 100x faster engine)")
+    return ""
 
 
 def selected() -> SimpleNamespace:

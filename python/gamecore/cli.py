@@ -6,7 +6,9 @@
     gamecore play othello --black human --white engine --time 5
     gamecore play othello --size 6 --white mcts --style ufrj --record game.txt
     gamecore perft --size 8 --depth 7 --backend python
-    gamecore bench perft                            # leaves/s per backend and their ratio
+    gamecore bench perft                            # leaves/s per backend and size, their ratio
+    gamecore bench search --ffo 40                  # alpha-beta nodes/s, ratio, FFO #40 solved
+    gamecore bench endgame --ffo 40-49              # exact solving of FFO positions
     gamecore bench mcts                             # MCTS iterations/s per backend
     gamecore export ufrj --out models/players/gamecore_player.py --time 5
     gamecore export ctu --out player.py --time 1 --standalone
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from typing import Any, Optional, Sequence, TextIO
@@ -239,96 +240,19 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _available_backends() -> list[str]:
-    names = []
-    for name in _backend.BACKENDS:
-        try:
-            _backend.load(name)
-        except ImportError:
-            continue
-        names.append(name)
-    return names
-
-
-def _timed_rate(work, min_time: float) -> float:
-    """Units of work per second: repeats ``work()`` (which returns its units) for at least ``min_time``."""
-    units = 0
-    start = time.perf_counter()
-    while True:
-        units += work()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return units / elapsed
-
-
-def _report_rates(title: str, unit: str, rates: dict[str, list[float]], out: TextIO) -> None:
-    print(title, file=out)
-    medians = {}
-    for name, values in rates.items():
-        medians[name] = statistics.median(values)
-        print(f"  {name:7s} {medians[name]:>16,.0f} {unit}/s  (median of {len(values)} runs)", file=out)
-    if "cython" in medians and "python" in medians and medians["python"] > 0:
-        print(f"  cython/python ratio: {medians['cython'] / medians['python']:.1f}x", file=out)
-
-
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    backends = [args.backend] if args.backend else _available_backends()
+    from . import bench
+
     if args.what == "perft":
-        depth = args.depth or 7
-        rates: dict[str, list[float]] = {name: [] for name in backends}
-        for _run in range(args.runs):
-            for name in backends:  # interleaved, so that noise hits both alike
-                game = Othello(args.size, backend=name)
-                rates[name].append(_timed_rate(lambda g=game: g.perft(depth), args.min_time))
-        _report_rates(f"perft {args.size}x{args.size} depth {depth}", "leaves", rates, out)
+        bench.bench_perft(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
     if args.what == "mcts":
-        from .mcts import MCTS
-
-        iterations = args.iterations or 200
-        rates = {name: [] for name in backends}
-        for _run in range(args.runs):
-            for name in backends:
-                game = Othello(args.size, backend=name)
-
-                def work(g: Othello = game, n: int = name) -> int:
-                    return MCTS(seed=1, backend=n).search(g, iterations=iterations).iterations
-
-                rates[name].append(_timed_rate(work, args.min_time))
-        _report_rates(f"MCTS (UCT, random rollouts) {args.size}x{args.size} from the start", "iterations", rates, out)
+        bench.bench_mcts(out, runs=args.runs, iterations=args.iterations or 200, size=args.size, backend=args.backend)
         return 0
-    return bench_search(args, backends, out)
-
-
-def bench_search(args: argparse.Namespace, backends: Sequence[str], out: TextIO) -> int:
-    """``gamecore bench search``: alpha-beta nodes per second per backend at a fixed depth.
-
-    This is the hook for the search benchmark; it times ``gamecore.search`` from the start
-    position and a few plies in.
-    """
-    try:
-        from .search import search
-    except ImportError as exc:
-        print(f"the search module is not available ({exc})", file=out)
-        return 1
-    depth = args.depth or 6
-    rates: dict[str, list[float]] = {name: [] for name in backends}
-    openings = ["", "f5d6c3d3c4", "f5f6e6f4e3c5c4"]
-    for _run in range(args.runs):
-        for name in backends:
-            positions = []
-            for record in openings:
-                game = Othello(8, backend=name)
-                load_record(game, record)
-                positions.append(game)
-
-            def work(ps: list = positions) -> int:
-                return sum(search(p, depth=depth).nodes for p in ps)
-
-            rates[name].append(_timed_rate(work, args.min_time))
-    _report_rates(f"alpha-beta 8x8 depth {depth} ({len(openings)} positions)", "nodes", rates, out)
-    return 0
-
+    if args.what == "endgame":
+        return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
+    return bench.bench_search(out, runs=args.runs, depth=args.depth or 6, deep=args.deep,
+                              ffo=args.ffo or "40-49", backend=args.backend)
 
 def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     evaluation = args.eval or "standard"
@@ -431,13 +355,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, default=6)
     p.add_argument("--backend", choices=_backend.BACKENDS)
 
-    p = sub.add_parser("bench", help="benchmarks: perft, search or mcts speed per backend")
-    p.add_argument("what", choices=("perft", "search", "mcts"))
-    p.add_argument("--size", type=_board_size, default=8)
-    p.add_argument("--depth", type=_positive_int, help="perft/search depth (default 7 for perft, 6 for search)")
+    p = sub.add_parser("bench", help="benchmarks: perft, search, endgame or mcts speed per backend")
+    p.add_argument("what", choices=("perft", "search", "endgame", "mcts"))
+    p.add_argument("--size", type=_board_size, default=8, help="board size of the MCTS benchmark")
+    p.add_argument("--depth", type=_positive_int, help="search: depth of the cython/python comparison (default 6)")
+    p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
+    p.add_argument("--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none")
     p.add_argument("--iterations", type=_positive_int, help="MCTS iterations per search (default 200)")
-    p.add_argument("--runs", type=_positive_int, default=5, help="runs per backend; the median is reported (default 5)")
-    p.add_argument("--min-time", type=_positive_float, default=0.2, help="seconds each run lasts at least (default 0.2)")
+    p.add_argument("--quick", action="store_true", help="perft: trees three plies shallower (a smoke run)")
+    p.add_argument("--runs", type=_positive_int, default=3, help="runs per measurement; the median is reported (default 3)")
     p.add_argument("--backend", choices=_backend.BACKENDS, help="only this backend")
 
     p = sub.add_parser("export", help="write a player file for a course framework (UFRJ or CTU)")
@@ -465,6 +391,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    notice = _backend.fallback_notice()
+    if notice:
+        print(notice, file=sys.stderr)
     try:
         if args.command == "play":
             return _cmd_play(args, out)

@@ -27,12 +27,15 @@ class InvalidSizeError(GamecoreError, ValueError):
     """A board size the game does not support (Othello: even, 4 to 10)."""
 
 
-class InvalidSquareError(GamecoreError, ValueError):
-    """A square that is malformed (``"z9"``, ``"d"``) or off the board."""
-
-
 class InvalidMoveError(GamecoreError, ValueError):
     """Something that cannot be read as a move at all (wrong type, bad text)."""
+
+
+class InvalidSquareError(InvalidMoveError):
+    """A square that is malformed (``"z9"``, ``"d"``, ``1.5``) or off the board.
+
+    A kind of :class:`InvalidMoveError`: a move that names a bad square cannot be read.
+    """
 
 
 class IllegalMoveError(GamecoreError, ValueError):

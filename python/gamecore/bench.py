@@ -1,0 +1,210 @@
+"""Benchmarks behind ``gamecore bench``: commands that print figures, never timed tests.
+
+Every figure is a median of several runs, and a cython/python ratio is taken on the same
+work in the same run (the machines are shared and noisy).
+
+- ``perft``: leaves per second per backend and board size, the per-leaf cost of 6x6 and
+  10x10 relative to 8x8 on trees of similar size, and the cython/python ratio.
+- ``search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
+  evaluation, the ratio, and the time to solve FFO endgame positions exactly.
+- ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each.
+- ``mcts``: UCT iterations per second per backend and the ratio.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from importlib import resources
+from typing import Callable, Optional, TextIO
+
+from . import _backend
+from .othello import Othello
+
+__all__ = ["bench_perft", "bench_search", "bench_endgame", "bench_mcts", "ffo_positions", "parse_range"]
+
+#: (size, depth) per backend: the 8x8 tree of the targets, then trees of similar size.
+PERFT_TREES = {
+    "cython": [(8, 11), (8, 10), (6, 11), (10, 10)],
+    "python": [(8, 8), (8, 7), (6, 7), (10, 7)],
+}
+PERFT_RATIO_TREE = (8, 8)
+FFO_FIRST = 40  # the data file's first line is FFO position 40
+
+
+def median_seconds(work: Callable[[], object], runs: int) -> tuple[float, object]:
+    """Median wall time of ``runs`` calls of ``work`` and the last call's result."""
+    times = []
+    result = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def _backends(only: Optional[str]) -> list[str]:
+    return [only] if only else _backend.available()
+
+
+def bench_perft(out: TextIO, runs: int = 3, backend: Optional[str] = None, quick: bool = False) -> None:
+    """Leaves/s for each backend and size, per-leaf cost vs 8x8, and the cython/python ratio.
+
+    ``quick`` makes every tree three plies shallower (a smoke run, not figures to quote).
+    """
+    shallower = 3 if quick else 0
+    trees = {name: [(size, depth - shallower) for size, depth in sizes] for name, sizes in PERFT_TREES.items()}
+    ratio_size, ratio_depth = PERFT_RATIO_TREE[0], PERFT_RATIO_TREE[1] - shallower
+    ratio_rates = {}
+    for name in _backends(backend):
+        print(f"{name} backend", file=out)
+        rates = {}
+        for size, depth in trees[name]:
+            seconds, leaves = median_seconds(lambda: Othello(size, backend=name).perft(depth), runs)
+            rates[(size, depth)] = leaves / seconds
+            print(f"  {size:>2}x{size:<2} perft({depth:>2}) = {leaves:>13,} leaves  {seconds:8.3f} s"
+                  f"  {leaves / seconds:>14,.0f} leaves/s", file=out, flush=True)
+        base = rates[trees[name][1]]
+        for size, depth in trees[name][2:]:
+            print(f"  per-leaf cost {size}x{size} / 8x8: {base / rates[(size, depth)]:.2f}x", file=out)
+        seconds, leaves = median_seconds(lambda: Othello(ratio_size, backend=name).perft(ratio_depth), runs)
+        ratio_rates[name] = leaves / seconds
+    if len(ratio_rates) == 2:
+        print(f"cython/python ratio on 8x8 perft({ratio_depth}): "
+              f"{ratio_rates['cython'] / ratio_rates['python']:.0f}x", file=out)
+
+
+def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Othello]:
+    """8x8 positions ``plies`` deep into seeded random games."""
+    positions = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        game = Othello(8, backend=backend)
+        while len(game.move_stack) < plies and not game.is_game_over():
+            game.push(rng.choice(game.legal_moves()))
+        positions.append(game)
+    return positions
+
+
+def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
+    from .search import Engine
+
+    positions = midgame_positions(backend)
+
+    def work() -> int:
+        # A fresh engine per position: every search starts from an empty table.
+        return sum(Engine("standard", tt_mb=tt_mb).search(game, depth=depth).nodes for game in positions)
+
+    seconds, nodes = median_seconds(work, runs)
+    return nodes / seconds, nodes
+
+
+def bench_search(
+    out: TextIO,
+    runs: int = 3,
+    depth: int = 6,
+    deep: int = 10,
+    ffo: str = "40-49",
+    backend: Optional[str] = None,
+) -> int:
+    """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving."""
+    from .search import Engine
+
+    names = _backends(backend)
+    rates = {}
+    for name in names:
+        # A small table: allocating and touching 16 MB would cost more than these short searches.
+        rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
+        rates[name] = rate
+        print(f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)", file=out, flush=True)
+    if len(rates) == 2:
+        print(f"cython/python ratio at depth {depth}: {rates['cython'] / rates['python']:.0f}x", file=out)
+    if "cython" in names and deep:
+        rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
+        print(f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", file=out, flush=True)
+    tt = Engine(tt_mb=16)._searcher(_backend.load(names[0])).tt_bytes()
+    print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
+    if ffo and ffo != "none":
+        return bench_endgame(out, ffo, backend="cython" if "cython" in names else "python")
+    return 0
+
+
+def ffo_positions() -> list[str]:
+    """The lines of the FFO endgame suite 40-59 shipped with gamecore (first line: #40)."""
+    text = resources.files("gamecore").joinpath("data", "ffo-40-59.obf").read_text()
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def parse_range(text: str) -> list[int]:
+    """``"40-49"`` or ``"40,44,50-52"`` as a list of numbers."""
+    numbers: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if "-" in part:
+            lo, hi = part.split("-")
+            numbers.extend(range(int(lo), int(hi) + 1))
+        elif part:
+            numbers.append(int(part))
+    return numbers
+
+
+def bench_endgame(
+    out: TextIO,
+    positions: str = "40-49",
+    backend: str = "cython",
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+) -> int:
+    """Solve FFO positions exactly, one line each; exit status 1 if any result is wrong."""
+    lines = ffo_positions()
+    numbers = parse_range(positions)
+    for number in numbers:
+        if not 0 <= number - FFO_FIRST < len(lines):
+            raise ValueError(f"FFO position {number} is not shipped ({FFO_FIRST}-{FFO_FIRST + len(lines) - 1})")
+    print(f"exact endgame, {backend} backend, FFO positions {positions}", file=out)
+    print(f"{'#':>3} {'empty':>5} {'publ':>5} {'score':>5} {'move':>4} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}", file=out)
+    total_nodes, total_seconds, wrong = 0, 0.0, 0
+    for number in numbers:
+        line = lines[number - FFO_FIRST]
+        board, rest = line.split(None, 1)
+        fields = [f.strip() for f in rest.split(";") if f.strip()]
+        scores = {move.lower(): int(score) for move, score in (f.split(":") for f in fields[1:])}
+        published = max(scores.values())
+        game = Othello.from_text(f"{board} {fields[0]}", backend=backend)
+        empties = 64 - sum(game.score())
+        start = time.perf_counter()
+        move, score, nodes, completed = game.core.solve_exact(node_limit=node_limit, time_limit=time_limit)
+        seconds = time.perf_counter() - start
+        total_nodes += nodes
+        total_seconds += seconds
+        name = "--" if move is None else game.move_from_code(move).name
+        if not completed:
+            flag = "  stopped by a limit"
+        elif score != published or scores.get(name) != published:
+            flag = "  WRONG"
+            wrong += 1
+        else:
+            flag = ""
+        print(f"{number:>3} {empties:>5} {published:>+5} {score:>+5} {name:>4} {nodes:>14,} "
+              f"{seconds:>9.2f} {nodes / max(seconds, 1e-9):>12,.0f}{flag}", file=out, flush=True)
+    print(f"total: {len(numbers)} positions, {total_nodes:,} nodes, {total_seconds:.1f} s, "
+          f"{total_nodes / max(total_seconds, 1e-9):,.0f} nodes/s, {wrong} wrong", file=out)
+    return 1 if wrong else 0
+
+
+def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: Optional[str] = None) -> None:
+    """UCT iterations per second from the start position, per backend, and the ratio."""
+    from .mcts import MCTS
+
+    rates = {}
+    for name in _backends(backend):
+        seconds, done = median_seconds(
+            lambda: MCTS(seed=1, backend=name).search(Othello(size, backend=name), iterations=iterations).iterations,
+            runs,
+        )
+        rates[name] = done / seconds
+        print(f"MCTS {name:7s} {size}x{size}: {rates[name]:>12,.0f} iterations/s", file=out, flush=True)
+    if len(rates) == 2:
+        print(f"cython/python ratio: {rates['cython'] / rates['python']:.0f}x", file=out)
+
