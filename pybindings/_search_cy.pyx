@@ -4,14 +4,18 @@
 Negamax with integer scores from the point of view of the side to move.
 
 - ``minimax``: plain full-width search (teaching); the same root score as alpha-beta.
-- ``alphabeta``: fail-soft alpha-beta with a Zobrist transposition table, iterative
+- ``alphabeta``: fail-soft alpha-beta (principal variation search: null windows after
+  the first move) with a Zobrist transposition table, killer moves, iterative
   deepening, optional aspiration windows, and limits by depth, nodes and time.
 
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
-Move order at every node: the transposition-table move first, then the game's
-``order_key`` from high to low, ties in the order ``gen_moves`` gives.
+Move order at every node: the transposition-table move first, then (alpha-beta only)
+the two killer moves of the ply -- the last two moves that cut off a sibling node, most
+recent first -- then the game's ``order_key`` from high to low, ties broken by the
+history score (alpha-beta only: the sum of depth * depth over the cut-offs the move
+made in this search), then in the order ``gen_moves`` gives.
 
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
@@ -63,6 +67,8 @@ cdef enum:
     C_ASPIRATION = 50
     NO_MOVE = -2
     MAX_WEIGHTS = 16
+    HISTORY_OFFSET = 2
+    HISTORY_SIZE = 128
     ERROR_SCORE = -2147483647   # returned with a Python exception set
 
 cdef struct TTEntry:
@@ -99,6 +105,20 @@ def check_evaluation(value):
     return value
 
 
+cdef inline void to_front(int* moves, int count, int move) noexcept nogil:
+    """Move `move` to the front of `moves`, keeping the order of the others (if present)."""
+    cdef int i
+    if move == NO_MOVE:
+        return
+    for i in range(count):
+        if moves[i] == move:
+            while i > 0:
+                moves[i] = moves[i - 1]
+                i -= 1
+            moves[0] = move
+            return
+
+
 cdef class Searcher:
     """Search state that lives between searches: the transposition table.
 
@@ -122,6 +142,8 @@ cdef class Searcher:
     cdef bint hit_horizon
     cdef int pv[C_MAX_PLY][C_MAX_PLY]
     cdef int pv_len[C_MAX_PLY]
+    cdef int killers[C_MAX_PLY][2]
+    cdef long long history[HISTORY_SIZE]
 
     def __cinit__(self):
         self.table = NULL
@@ -186,6 +208,10 @@ cdef class Searcher:
         self.deadline = self.start + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         memset(self.pv_len, 0, sizeof(self.pv_len))
+        memset(self.history, 0, sizeof(self.history))
+        for i in range(C_MAX_PLY):
+            self.killers[i][0] = NO_MOVE
+            self.killers[i][1] = NO_MOVE
         cdef bint use_tt = algorithm == "alphabeta" and self.tt_entries > 0
         cdef bint minimax = algorithm == "minimax"
         cdef int root_moves[MOVE_BUFFER]
@@ -194,7 +220,7 @@ cdef class Searcher:
         try:
             if count == 0:
                 return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
-            self.order(root_moves, count, NO_MOVE)
+            self.order(root_moves, count, NO_MOVE, -1)
             best_move = root_moves[0]
             best_pv = [best_move]
             for depth in range(1, max_depth + 1):
@@ -230,30 +256,33 @@ cdef class Searcher:
         cdef double now = perf_counter()
         return now - self.start > 0.5 * (self.deadline - self.start)
 
-    cdef void order(self, int* moves, int count, int first) noexcept:
-        """Sort by order_key, high first, stable; then `first` (the TT move) to the front."""
+    cdef void order(self, int* moves, int count, int first, int ply) noexcept:
+        """Sort by order_key, high first, stable; then the killers of `ply` (none when
+        `ply` < 0) and `first` (the TT move) to the front."""
         cdef int keys[MOVE_BUFFER]
+        cdef long long hist[MOVE_BUFFER]
         cdef int i, j, m, k
+        cdef long long h
         for i in range(count):
             keys[i] = self.core.order_key(moves[i])
+            hist[i] = self.history[moves[i] + HISTORY_OFFSET] if ply >= 0 else 0
         for i in range(1, count):
             m = moves[i]
             k = keys[i]
+            h = hist[i]
             j = i - 1
-            while j >= 0 and keys[j] < k:
+            while j >= 0 and (keys[j] < k or (keys[j] == k and hist[j] < h)):
                 moves[j + 1] = moves[j]
                 keys[j + 1] = keys[j]
+                hist[j + 1] = hist[j]
                 j -= 1
             moves[j + 1] = m
             keys[j + 1] = k
-        if first != NO_MOVE:
-            for i in range(count):
-                if moves[i] == first:
-                    while i > 0:
-                        moves[i] = moves[i - 1]
-                        i -= 1
-                    moves[0] = first
-                    break
+            hist[j + 1] = h
+        if ply >= 0:
+            to_front(moves, count, self.killers[ply][1])
+            to_front(moves, count, self.killers[ply][0])
+        to_front(moves, count, first)
 
     cdef int enter(self) except -1:
         """Count a node; 1 (and the abort flag) when a limit is reached."""
@@ -292,7 +321,7 @@ cdef class Searcher:
         if depth == 0 or ply >= C_MAX_PLY - 1:
             self.hit_horizon = True
             return self.evaluate_node()
-        self.order(moves, count, NO_MOVE)
+        self.order(moves, count, NO_MOVE, -1)
         best = -C_INFINITY
         for i in range(count):
             core.make_move(moves[i])
@@ -337,11 +366,18 @@ cdef class Searcher:
         alpha_orig = alpha
         best = -C_INFINITY
         best_move = NO_MOVE
-        self.order(moves, count, tt_move)
+        self.order(moves, count, tt_move, ply)
         for i in range(count):
             core.make_move(moves[i])
             try:
-                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                if i == 0:
+                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                else:
+                    # Principal variation search: prove the move no better with a null
+                    # window, and search it fully only when that fails.
+                    score = -self.alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
+                    if not self.aborted and alpha < score < beta:
+                        score = -self.alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
             finally:
                 core.unmake_move()
             if self.aborted:
@@ -353,6 +389,10 @@ cdef class Searcher:
                     alpha = score
                     self.update_pv(ply, moves[i])
                     if alpha >= beta:
+                        self.history[moves[i] + HISTORY_OFFSET] += depth * depth
+                        if moves[i] != self.killers[ply][0]:
+                            self.killers[ply][1] = self.killers[ply][0]
+                            self.killers[ply][0] = moves[i]
                         break
         if best_move != NO_MOVE and self.pv_len[ply] == 0:
             self.pv[ply][0] = best_move  # fail low: the best move found, without a line

@@ -3,14 +3,18 @@
 Negamax with integer scores from the point of view of the side to move.
 
 - ``minimax``: plain full-width search (teaching); the same root score as alpha-beta.
-- ``alphabeta``: fail-soft alpha-beta with a Zobrist transposition table, iterative
+- ``alphabeta``: fail-soft alpha-beta (principal variation search: null windows after
+  the first move) with a Zobrist transposition table, killer moves, iterative
   deepening, optional aspiration windows, and limits by depth, nodes and time.
 
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
-Move order at every node: the transposition-table move first, then the game's
-``order_key`` from high to low, ties in the order ``gen_moves`` gives.
+Move order at every node: the transposition-table move first, then (alpha-beta only)
+the two killer moves of the ply -- the last two moves that cut off a sibling node, most
+recent first -- then the game's ``order_key`` from high to low, ties broken by the
+history score (alpha-beta only: the sum of depth * depth over the cut-offs the move
+made in this search), then in the order ``gen_moves`` gives.
 
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
@@ -51,6 +55,9 @@ EXACT, LOWER, UPPER = 1, 2, 3
 #: Nodes between two looks at the clock (a power of two).
 CLOCK_INTERVAL = 16
 ASPIRATION_WINDOW = 50
+#: History scores are kept for move codes -2..125 (square indices and special moves).
+HISTORY_OFFSET = 2
+HISTORY_SIZE = 128
 _NO_MOVE = -2
 
 
@@ -125,6 +132,8 @@ class Searcher:
         self._deadline = self._start + time_limit if time_limit > 0 else 0.0
         self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
         self._pv_len = [0] * MAX_PLY
+        self._killers = [[_NO_MOVE, _NO_MOVE] for _ in range(MAX_PLY)]
+        self._history = [0] * HISTORY_SIZE
         self._hit_horizon = False
         use_tt = algorithm == "alphabeta" and self.tt_entries > 0
 
@@ -165,12 +174,20 @@ class Searcher:
         now = time.perf_counter()
         return now - self._start > 0.5 * (self._deadline - self._start)
 
-    def _ordered(self, moves: list[int], first: int) -> list[int]:
+    def _ordered(self, moves: list[int], first: int, ply: int = -1) -> list[int]:
+        """``moves`` in search order: ``first`` (the TT move), the killers of ``ply``
+        (none when ``ply`` < 0), then by ``order_key``."""
         core = self._core
-        ordered = sorted(moves, key=lambda m: -core.order_key(m))
-        if first != _NO_MOVE and first in ordered:
-            ordered.remove(first)
-            ordered.insert(0, first)
+        if ply >= 0:
+            history = self._history
+            ordered = sorted(moves, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
+        else:
+            ordered = sorted(moves, key=lambda m: -core.order_key(m))
+        front = [first] + (self._killers[ply] if ply >= 0 else [])
+        for move in reversed(front):
+            if move != _NO_MOVE and move in ordered:
+                ordered.remove(move)
+                ordered.insert(0, move)
         return ordered
 
     def _enter(self) -> None:
@@ -243,10 +260,17 @@ class Searcher:
         alpha_orig = alpha
         best = -INFINITY
         best_move = _NO_MOVE
-        for move in self._ordered(moves, tt_move):
+        for index, move in enumerate(self._ordered(moves, tt_move, ply)):
             core.make_move(move)
             try:
-                score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                if index == 0:
+                    score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                else:
+                    # Principal variation search: prove the move no better with a null
+                    # window, and search it fully only when that fails.
+                    score = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
+                    if alpha < score < beta:
+                        score = -self._alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
             finally:
                 core.unmake_move()
             if score > best:
@@ -256,6 +280,11 @@ class Searcher:
                     alpha = score
                     self._update_pv(ply, move)
                     if alpha >= beta:
+                        self._history[move + HISTORY_OFFSET] += depth * depth
+                        killers = self._killers[ply]
+                        if move != killers[0]:
+                            killers[1] = killers[0]
+                            killers[0] = move
                         break
         if best_move != _NO_MOVE and self._pv_len[ply] == 0:
             self._pv[ply][0] = best_move  # fail low: the best move found, without a line
