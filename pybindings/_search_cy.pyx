@@ -71,6 +71,8 @@ cdef enum:
     HISTORY_SIZE = 128
     ERROR_SCORE = -2147483647   # returned with a Python exception set
 
+cdef long long HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
+
 cdef struct TTEntry:
     uint64_t key
     int32_t score
@@ -103,6 +105,58 @@ def check_evaluation(value):
     if not -WIN < value < WIN:
         raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
     return value
+
+
+cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil:
+    """Stable sort of `moves` by `keys`, high first: insertion sort for the short lists
+    of Othello, bottom-up merge sort for the long ones of Tetralath."""
+    cdef int tmp_moves[MOVE_BUFFER]
+    cdef long long tmp_keys[MOVE_BUFFER]
+    cdef int width = 1, lo, mid, hi, a, b, k, m
+    cdef long long key
+    if count <= 16:
+        for a in range(1, count):
+            m = moves[a]
+            key = keys[a]
+            b = a - 1
+            while b >= 0 and keys[b] < key:
+                moves[b + 1] = moves[b]
+                keys[b + 1] = keys[b]
+                b -= 1
+            moves[b + 1] = m
+            keys[b + 1] = key
+        return
+    while width < count:
+        lo = 0
+        while lo < count - width:
+            mid = lo + width
+            hi = mid + width if mid + width < count else count
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                if keys[b] > keys[a]:  # strictly greater: equal keys keep their order
+                    tmp_moves[k] = moves[b]
+                    tmp_keys[k] = keys[b]
+                    b += 1
+                else:
+                    tmp_moves[k] = moves[a]
+                    tmp_keys[k] = keys[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                tmp_moves[k] = moves[a]
+                tmp_keys[k] = keys[a]
+                a += 1
+                k += 1
+            while b < hi:
+                tmp_moves[k] = moves[b]
+                tmp_keys[k] = keys[b]
+                b += 1
+                k += 1
+            for k in range(lo, hi):
+                moves[k] = tmp_moves[k]
+                keys[k] = tmp_keys[k]
+            lo += 2 * width
+        width *= 2
 
 
 cdef inline void to_front(int* moves, int count, int move) noexcept nogil:
@@ -259,26 +313,13 @@ cdef class Searcher:
     cdef void order(self, int* moves, int count, int first, int ply) noexcept:
         """Sort by order_key, high first, stable; then the killers of `ply` (none when
         `ply` < 0) and `first` (the TT move) to the front."""
-        cdef int keys[MOVE_BUFFER]
-        cdef long long hist[MOVE_BUFFER]
-        cdef int i, j, m, k
-        cdef long long h
+        cdef long long keys[MOVE_BUFFER]
+        cdef int i
         for i in range(count):
-            keys[i] = self.core.order_key(moves[i])
-            hist[i] = self.history[moves[i] + HISTORY_OFFSET] if ply >= 0 else 0
-        for i in range(1, count):
-            m = moves[i]
-            k = keys[i]
-            h = hist[i]
-            j = i - 1
-            while j >= 0 and (keys[j] < k or (keys[j] == k and hist[j] < h)):
-                moves[j + 1] = moves[j]
-                keys[j + 1] = keys[j]
-                hist[j + 1] = hist[j]
-                j -= 1
-            moves[j + 1] = m
-            keys[j + 1] = k
-            hist[j + 1] = h
+            # order_key first, the history score (below 2**40) breaking ties.
+            keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + (
+                self.history[moves[i] + HISTORY_OFFSET] if ply >= 0 else 0)
+        sort_by_key(moves, keys, count)
         if ply >= 0:
             to_front(moves, count, self.killers[ply][1])
             to_front(moves, count, self.killers[ply][0])
@@ -315,12 +356,15 @@ cdef class Searcher:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best
         self.pv_len[ply] = 0
+        if depth == 0 or ply >= C_MAX_PLY - 1:
+            # A leaf needs no move list, only whether the game is over.
+            if core.is_terminal():
+                return c_terminal_score(core.terminal_value())
+            self.hit_horizon = True
+            return self.evaluate_node()
         count = core.gen_moves(moves)
         if count == 0:
             return c_terminal_score(core.terminal_value())
-        if depth == 0 or ply >= C_MAX_PLY - 1:
-            self.hit_horizon = True
-            return self.evaluate_node()
         self.order(moves, count, NO_MOVE, -1)
         best = -C_INFINITY
         for i in range(count):
@@ -345,12 +389,15 @@ cdef class Searcher:
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
         self.pv_len[ply] = 0
+        if depth == 0 or ply >= C_MAX_PLY - 1:
+            # A leaf needs no move list, only whether the game is over.
+            if core.is_terminal():
+                return c_terminal_score(core.terminal_value())
+            self.hit_horizon = True
+            return self.evaluate_node()
         count = core.gen_moves(moves)
         if count == 0:
             return c_terminal_score(core.terminal_value())
-        if depth == 0 or ply >= C_MAX_PLY - 1:
-            self.hit_horizon = True
-            return self.evaluate_node()
         if use_tt:
             key = core.key()
             entry = &self.table[key & self.mask]
@@ -389,7 +436,8 @@ cdef class Searcher:
                     alpha = score
                     self.update_pv(ply, moves[i])
                     if alpha >= beta:
-                        self.history[moves[i] + HISTORY_OFFSET] += depth * depth
+                        self.history[moves[i] + HISTORY_OFFSET] = min(
+                            self.history[moves[i] + HISTORY_OFFSET] + depth * depth, HISTORY_MAX)
                         if moves[i] != self.killers[ply][0]:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = moves[i]

@@ -33,6 +33,8 @@ ctypedef struct TLTables:
     int8_t y[61]
     uint64_t four[102]      # masks of the four-cell windows (by first cell, then direction)
     uint64_t three[129]     # masks of the three-cell windows
+    uint64_t four_of[61][2]     # four_of[cell]: bit set of the four-windows through the cell
+    uint64_t three_of[61][3]    # three_of[cell]: the same for the three-windows
     uint64_t zsq[2][64]     # Zobrist keys: zsq[player][cell]
     uint64_t zturn[2]       # Zobrist keys of the side to move
 
@@ -97,6 +99,17 @@ cdef inline void tl_build_tables(TLTables* t) noexcept nogil:
             else:
                 t.four[n4] = mask
                 n4 += 1
+    for c in range(TL_CELLS):
+        t.four_of[c][0] = t.four_of[c][1] = 0
+        t.three_of[c][0] = t.three_of[c][1] = t.three_of[c][2] = 0
+    for k in range(TL_NFOUR):
+        for c in range(TL_CELLS):
+            if (t.four[k] >> c) & 1:
+                t.four_of[c][k >> 6] |= (<uint64_t>1) << (k & 63)
+    for k in range(TL_NTHREE):
+        for c in range(TL_CELLS):
+            if (t.three[k] >> c) & 1:
+                t.three_of[c][k >> 6] |= (<uint64_t>1) << (k & 63)
 
 
 cdef inline int tl_run(uint64_t own, const TLTables* t, int cell, int d) noexcept nogil:
@@ -170,14 +183,32 @@ cdef inline int tl_board_status(uint64_t mover, uint64_t waiting, const TLTables
 
 cdef inline void tl_threat_cells(uint64_t me, uint64_t opp, const TLTables* t, uint64_t* cells, int* twos, int* ones) noexcept nogil:
     """cells[0..3] = win_me, win_opp, lose_me, lose_opp; twos/ones: open windows, me minus opp."""
-    cdef uint64_t win_me = 0, win_opp = 0, three_me = 0, three_opp = 0, w, a, b
-    cdef int i, c, n2 = 0, n1 = 0
-    for i in range(TL_NFOUR):
-        w = t.four[i]
-        a = me & w
-        b = opp & w
-        if not b:
-            if a:
+    cdef uint64_t win_me = 0, win_opp = 0, three_me = 0, three_opp = 0, w, a, b, bits
+    cdef uint64_t fours[2]
+    cdef uint64_t threes[3]
+    cdef int i, c, k, n2 = 0, n1 = 0
+    # Only windows through a stone can count: gather them from the per-cell sets (few in
+    # the opening, where the search is widest) instead of scanning all 231 windows.
+    fours[0] = fours[1] = 0
+    threes[0] = threes[1] = threes[2] = 0
+    bits = me | opp
+    while bits:
+        c = gc_ctz64(bits)
+        bits &= bits - 1
+        fours[0] |= t.four_of[c][0]
+        fours[1] |= t.four_of[c][1]
+        threes[0] |= t.three_of[c][0]
+        threes[1] |= t.three_of[c][1]
+        threes[2] |= t.three_of[c][2]
+    for k in range(2):
+        bits = fours[k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            w = t.four[i]
+            a = me & w
+            b = opp & w
+            if not b:
                 c = gc_popcount64(a)
                 if c == 3:
                     win_me |= w ^ a
@@ -185,24 +216,28 @@ cdef inline void tl_threat_cells(uint64_t me, uint64_t opp, const TLTables* t, u
                     n2 += 1
                 elif c == 1:
                     n1 += 1
-        elif not a:
-            c = gc_popcount64(b)
-            if c == 3:
-                win_opp |= w ^ b
-            elif c == 2:
-                n2 -= 1
-            elif c == 1:
-                n1 -= 1
-    for i in range(TL_NTHREE):
-        w = t.three[i]
-        a = me & w
-        b = opp & w
-        if not b:
-            if gc_popcount64(a) == 2:
-                three_me |= w ^ a
-        elif not a:
-            if gc_popcount64(b) == 2:
-                three_opp |= w ^ b
+            elif not a:
+                c = gc_popcount64(b)
+                if c == 3:
+                    win_opp |= w ^ b
+                elif c == 2:
+                    n2 -= 1
+                elif c == 1:
+                    n1 -= 1
+    for k in range(3):
+        bits = threes[k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            w = t.three[i]
+            a = me & w
+            b = opp & w
+            if not b:
+                if gc_popcount64(a) == 2:
+                    three_me |= w ^ a
+            elif not a:
+                if gc_popcount64(b) == 2:
+                    three_opp |= w ^ b
     cells[0] = win_me
     cells[1] = win_opp
     cells[2] = three_me & ~win_me

@@ -58,6 +58,8 @@ ASPIRATION_WINDOW = 50
 #: History scores are kept for move codes -2..125 (square indices and special moves).
 HISTORY_OFFSET = 2
 HISTORY_SIZE = 128
+#: History scores saturate here (the compiled search packs them below an order key).
+HISTORY_MAX = (1 << 40) - 1
 _NO_MOVE = -2
 
 
@@ -209,12 +211,15 @@ class Searcher:
         self._enter()
         core = self._core
         self._pv_len[ply] = 0
+        if depth == 0 or ply >= MAX_PLY - 1:
+            # A leaf needs no move list, only whether the game is over.
+            if core.is_terminal():
+                return terminal_score(core.terminal_value())
+            self._hit_horizon = True
+            return self._evaluate()
         moves = core.gen_moves()
         if not moves:
             return terminal_score(core.terminal_value())
-        if depth == 0 or ply >= MAX_PLY - 1:
-            self._hit_horizon = True
-            return self._evaluate()
         best = -INFINITY
         for move in self._ordered(moves, _NO_MOVE):
             core.make_move(move)
@@ -238,12 +243,15 @@ class Searcher:
         self._enter()
         core = self._core
         self._pv_len[ply] = 0
+        if depth == 0 or ply >= MAX_PLY - 1:
+            # A leaf needs no move list, only whether the game is over.
+            if core.is_terminal():
+                return terminal_score(core.terminal_value())
+            self._hit_horizon = True
+            return self._evaluate()
         moves = core.gen_moves()
         if not moves:
             return terminal_score(core.terminal_value())
-        if depth == 0 or ply >= MAX_PLY - 1:
-            self._hit_horizon = True
-            return self._evaluate()
         tt_move = _NO_MOVE
         key = 0
         if use_tt:
@@ -280,7 +288,8 @@ class Searcher:
                     alpha = score
                     self._update_pv(ply, move)
                     if alpha >= beta:
-                        self._history[move + HISTORY_OFFSET] += depth * depth
+                        slot = move + HISTORY_OFFSET
+                        self._history[slot] = min(self._history[slot] + depth * depth, HISTORY_MAX)
                         killers = self._killers[ply]
                         if move != killers[0]:
                             killers[1] = killers[0]
