@@ -26,7 +26,6 @@ import time
 
 import pytest
 
-from gamecore import _backend
 from gamecore.adapters import ctu, ufrj
 from gamecore.errors import InvalidPositionError, InvalidSizeError
 from gamecore.othello import Othello

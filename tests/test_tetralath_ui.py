@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from gamecore.tetralath_ui import MESSAGES, main
 

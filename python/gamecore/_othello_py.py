@@ -10,6 +10,8 @@ class in ``othello.py`` wraps a core with notation, text and ``Move`` objects.
 
 from __future__ import annotations
 
+import functools
+
 import time
 
 from ._game_py import GameCore
@@ -100,14 +102,10 @@ class _Geometry:
         self.rays = tuple(rays)
 
 
-_GEOMETRIES: dict[int, _Geometry] = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _geometry(n: int) -> _Geometry:
-    g = _GEOMETRIES.get(n)
-    if g is None:
-        g = _GEOMETRIES[n] = _Geometry(n)
-    return g
+    """The geometry of an n x n board, computed once per size."""
+    return _Geometry(n)
 
 
 def legal_moves_mask(player: int, opponent: int, size: int) -> int:
@@ -538,14 +536,10 @@ class EndgameTables:
         self.lines = lines
 
 
-_ENDGAME_TABLES: dict[int, EndgameTables] = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _endgame_tables(n: int) -> EndgameTables:
-    t = _ENDGAME_TABLES.get(n)
-    if t is None:
-        t = _ENDGAME_TABLES[n] = EndgameTables(n)
-    return t
+    """The solver's tables for an n x n board, computed once per size."""
+    return EndgameTables(n)
 
 
 def stable_discs(own: int, other: int, t: EndgameTables) -> int:

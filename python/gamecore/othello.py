@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Iterable, Optional
 
 from . import _backend
+from .position import Position
 from .errors import (
     InvalidMoveError,
     InvalidPositionError,
@@ -129,16 +130,19 @@ def parse_square(square: Any, size: int) -> int:
     raise InvalidSquareError(f"not a square: {square!r}")
 
 
-class Othello:
+class Othello(Position):
     """An Othello/Reversi position with its move history.
 
     :param size: even board size from 4 to 10 (default 8). Standard start: white on
         d4/e5, black on e4/d5 (for 8x8; the four centre squares on any size), black first.
     :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
     :raises InvalidSizeError: for an odd size or one outside 4..10.
+
+    ``turn`` is ``BLACK`` (0) or ``WHITE`` (1). ``legal_moves()`` lists the squares in
+    index order, ``[pass]`` when the side to move must pass, ``[]`` at the end.
     """
 
-    __slots__ = ("_core", "_backend")
+    __slots__ = ()
 
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
     #: (see ``gamecore.search``). "standard" is the engine's default.
@@ -159,13 +163,6 @@ class Othello:
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.othello.OthelloCore(size)
 
-    @classmethod
-    def _wrap(cls, core: Any, backend: Any) -> "Othello":
-        game = cls.__new__(cls)
-        game._core = core
-        game._backend = backend
-        return game
-
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the weights are given to the core:
         disc difference, positional square weights, mobility (own moves minus the
@@ -183,33 +180,6 @@ class Othello:
     def size(self) -> int:
         return self._core.size
 
-    @property
-    def backend(self) -> str:
-        """Name of the backend holding this position."""
-        return self._backend.name
-
-    @property
-    def turn(self) -> int:
-        """The side to move: ``BLACK`` (0) or ``WHITE`` (1)."""
-        return self._core.turn
-
-    @property
-    def core(self) -> Any:
-        """The backend's core object (what the searches run on)."""
-        return self._core
-
-    def legal_moves(self) -> list[Move]:
-        """Legal moves in square order; ``[pass]`` when the side must pass; ``[]`` when the game is over."""
-        size = self.size
-        return [Move(m, size) for m in self._core.legal_moves()]
-
-    def is_legal(self, move: Any) -> bool:
-        try:
-            index = self.parse_move(move).index
-        except ValueError:
-            return False
-        return index in self._core.legal_moves()
-
     def parse_move(self, move: Any) -> Move:
         """A :class:`Move` from a ``Move``, ``'d3'``, ``'pass'``, ``(row, col)``, ``'3 4'`` or an index.
 
@@ -226,48 +196,7 @@ class Othello:
             return Move(PASS, size)
         if move is None:
             raise InvalidMoveError("None is not a move (use 'pass' to pass)")
-        try:
-            return Move(parse_square(move, size), size)
-        except InvalidSquareError:
-            raise
-        except (TypeError, ValueError) as exc:  # pragma: no cover - parse_square raises its own errors
-            raise InvalidMoveError(str(exc)) from exc
-
-    def push(self, move: Any) -> None:
-        """Play a move in place.
-
-        :raises InvalidSquareError: a malformed or off-board square.
-        :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
-        """
-        self._core.push(self.parse_move(move).index)
-
-    def pop(self) -> Move:
-        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
-        return Move(self._core.pop(), self.size)
-
-    def peek(self) -> Optional[Move]:
-        """The last move played, or ``None``."""
-        history = self._core.history()
-        return Move(history[-1], self.size) if history else None
-
-    def play(self, move: Any) -> "Othello":
-        """A new position with ``move`` played; this one is unchanged."""
-        child = self.copy()
-        child.push(move)
-        return child
-
-    def copy(self) -> "Othello":
-        """An independent copy, history included."""
-        return Othello._wrap(self._core.copy(), self._backend)
-
-    @property
-    def move_stack(self) -> list[Move]:
-        """Moves played since the start (or since the position was set), oldest first."""
-        size = self.size
-        return [Move(m, size) for m in self._core.history()]
-
-    def is_game_over(self) -> bool:
-        return self._core.is_game_over()
+        return Move(parse_square(move, size), size)
 
     def score(self) -> tuple[int, int]:
         """``(black discs, white discs)``."""
@@ -280,10 +209,6 @@ class Othello:
         black, white = self._core.counts()
         winner = None if black == white else (BLACK if black > white else WHITE)
         return Outcome(winner, black, white)
-
-    def zobrist_hash(self) -> int:
-        """64-bit Zobrist hash (discs and side to move); the same in both backends."""
-        return self._core.zobrist()
 
     def cells(self) -> list[list[int]]:
         """The board as rows of ``-1`` (empty), ``0`` (black), ``1`` (white)."""
@@ -302,8 +227,6 @@ class Othello:
         if not isinstance(other, Othello):
             return NotImplemented
         return self.size == other.size and self.turn == other.turn and self._core.bitboards() == other._core.bitboards()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- text ---------------------------------------------------------------
 

@@ -17,7 +17,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
-from . import _backend
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
 

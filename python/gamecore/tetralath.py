@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Union
 
 from . import _backend
+from .position import Position
 from .errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
 
 __all__ = [
@@ -156,7 +157,7 @@ class TetralathOutcome:
         return f"{_NAMES[self.winner]} wins: {self.reason}"
 
 
-class Tetralath:
+class Tetralath(Position):
     """A Tetralath position with its move history. White moves first.
 
     :param swap: allow the swap rule of Yavalath (black's first move may be ``'swap'``:
@@ -164,7 +165,7 @@ class Tetralath:
     :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
     """
 
-    __slots__ = ("_core", "_backend")
+    __slots__ = ()
 
     WHITE = WHITE
     BLACK = BLACK
@@ -208,45 +209,12 @@ class Tetralath:
         """The :class:`TetralathMove` of a core move code (cell index, or 61 for the swap)."""
         return TetralathMove(code)
 
-    @classmethod
-    def _wrap(cls, core: Any, backend: Any) -> "Tetralath":
-        game = cls.__new__(cls)
-        game._core = core
-        game._backend = backend
-        return game
-
     # -- state ------------------------------------------------------------
-
-    @property
-    def backend(self) -> str:
-        """Name of the backend holding this position."""
-        return self._backend.name
-
-    @property
-    def core(self) -> Any:
-        """The backend's core object (what the searches run on)."""
-        return self._core
-
-    @property
-    def turn(self) -> int:
-        """The side to move: ``WHITE`` (0) or ``BLACK`` (1)."""
-        return self._core.turn
 
     @property
     def swap_rule(self) -> bool:
         """Whether the swap rule is on."""
         return bool(self._core.swap_rule)
-
-    def legal_moves(self) -> list[TetralathMove]:
-        """Legal moves: the empty cells in index order, then the swap when allowed; ``[]`` once the game is over."""
-        return [TetralathMove(m) for m in self._core.legal_moves()]
-
-    def is_legal(self, move: Any) -> bool:
-        try:
-            index = self.parse_move(move).index
-        except ValueError:
-            return False
-        return index in self._core.legal_moves()
 
     def parse_move(self, move: Any) -> TetralathMove:
         """A :class:`TetralathMove` from a move, ``'e5'``, ``'swap'`` or an index (61 is the swap).
@@ -268,42 +236,6 @@ class Tetralath:
             return TetralathMove(parse_cell(move))
         raise InvalidMoveError(f"not a move: {move!r} (expected a cell like 'e5', an index 0..60 or 'swap')")
 
-    def push(self, move: Any) -> None:
-        """Play a move in place.
-
-        :raises InvalidSquareError: a malformed or off-board cell.
-        :raises IllegalMoveError: an occupied cell or a swap that is not allowed
-            (``GameOverError`` once the game is over). Nothing changes on error.
-        """
-        self._core.push(self.parse_move(move).index)
-
-    def pop(self) -> TetralathMove:
-        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
-        return TetralathMove(self._core.pop())
-
-    def peek(self) -> Optional[TetralathMove]:
-        """The last move played, or ``None``."""
-        history = self._core.history()
-        return TetralathMove(history[-1]) if history else None
-
-    def play(self, move: Any) -> "Tetralath":
-        """A new position with ``move`` played; this one is unchanged."""
-        child = self.copy()
-        child.push(move)
-        return child
-
-    def copy(self) -> "Tetralath":
-        """An independent copy, history included."""
-        return Tetralath._wrap(self._core.copy(), self._backend)
-
-    @property
-    def move_stack(self) -> list[TetralathMove]:
-        """Moves played since the start (or since the position was set), oldest first."""
-        return [TetralathMove(m) for m in self._core.history()]
-
-    def is_game_over(self) -> bool:
-        return self._core.is_game_over()
-
     def outcome(self) -> Optional[TetralathOutcome]:
         """The result once the game is over (winner and reason), else ``None``."""
         if not self._core.is_game_over():
@@ -313,10 +245,6 @@ class Tetralath:
     def counts(self) -> tuple[int, int]:
         """``(white stones, black stones)``."""
         return self._core.counts()
-
-    def zobrist_hash(self) -> int:
-        """64-bit Zobrist hash (stones and side to move); the same in both backends."""
-        return self._core.zobrist()
 
     def cell(self, cell: Any) -> int:
         """What is on a cell: ``-1`` empty, ``0`` white, ``1`` black."""
@@ -338,8 +266,6 @@ class Tetralath:
             and self.swap_rule == other.swap_rule
             and self._core.bitboards() == other._core.bitboards()
         )
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- text ---------------------------------------------------------------
 

@@ -1,0 +1,113 @@
+"""What every game position has in common: a backend core and its move history.
+
+:class:`Othello` and :class:`Tetralath` subclass :class:`Position`; each says how its move
+codes become move objects (``move_from_code``) and how text becomes a move
+(``parse_move``). The searches only need ``core``, ``features()``, ``EVALUATIONS``,
+``move_from_code`` and ``copy()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, TypeVar
+
+__all__ = ["Position"]
+
+P = TypeVar("P", bound="Position")
+
+
+class Position:
+    """A game position on one backend: a core (``_core``) and the backend's modules."""
+
+    __slots__ = ("_core", "_backend")
+
+    #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
+    EVALUATIONS: dict[str, dict[str, int]] = {}
+
+    @classmethod
+    def _wrap(cls: type[P], core: Any, backend: Any) -> P:
+        position = cls.__new__(cls)
+        position._core = core
+        position._backend = backend
+        return position
+
+    def move_from_code(self, code: int) -> Any:
+        """The move object of a core move code."""
+        raise NotImplementedError
+
+    def parse_move(self, move: Any) -> Any:
+        """A move object from what a user passes (checks the form, not legality)."""
+        raise NotImplementedError
+
+    def features(self) -> tuple[str, ...]:
+        """Names of the evaluation features, in the order the core takes the weights."""
+        raise NotImplementedError
+
+    @property
+    def backend(self) -> str:
+        """Name of the backend holding this position."""
+        return self._backend.name
+
+    @property
+    def core(self) -> Any:
+        """The backend's core object (what the searches run on)."""
+        return self._core
+
+    @property
+    def turn(self) -> int:
+        """The side to move: player 0 moves first."""
+        return self._core.turn
+
+    def legal_moves(self) -> list:
+        """The legal moves in the core's order; ``[]`` once the game is over."""
+        return [self.move_from_code(m) for m in self._core.legal_moves()]
+
+    def is_legal(self, move: Any) -> bool:
+        """True if ``move`` can be read and is legal here."""
+        try:
+            code = self.parse_move(move).index
+        except ValueError:
+            return False
+        return code in self._core.legal_moves()
+
+    def push(self, move: Any) -> None:
+        """Play a move in place.
+
+        :raises InvalidMoveError: something that cannot be read as a move
+            (``InvalidSquareError`` for a malformed or off-board square).
+        :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
+            Nothing changes on error.
+        """
+        self._core.push(self.parse_move(move).index)
+
+    def pop(self) -> Any:
+        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
+        return self.move_from_code(self._core.pop())
+
+    def peek(self) -> Optional[Any]:
+        """The last move played, or ``None``."""
+        history = self._core.history()
+        return self.move_from_code(history[-1]) if history else None
+
+    def play(self: P, move: Any) -> P:
+        """A new position with ``move`` played; this one is unchanged."""
+        child = self.copy()
+        child.push(move)
+        return child
+
+    def copy(self: P) -> P:
+        """An independent copy, history included."""
+        return type(self)._wrap(self._core.copy(), self._backend)
+
+    @property
+    def move_stack(self) -> list:
+        """Moves played since the start (or since the position was set), oldest first."""
+        return [self.move_from_code(m) for m in self._core.history()]
+
+    def is_game_over(self) -> bool:
+        return self._core.is_game_over()
+
+    def zobrist_hash(self) -> int:
+        """64-bit Zobrist hash of the position and side to move; the same in both backends."""
+        return self._core.zobrist()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
