@@ -79,7 +79,7 @@ class _Geometry:
         # (shift, mask) for the four "positive" directions; each is also used negated.
         self.directions = ((1, self.inner), (n, self.full), (n + 1, self.inner), (n - 1, self.inner))
         # Each doubling step extends a run of opponent discs by two; runs are at most n - 2 long.
-        self.doubling_steps = max(0, (n - 3) // 2)
+        self.fills = tuple((s, s + s, mask) for s, mask in self.directions)
         weights = [square_weight(i // n, i % n, n) for i in range(self.nsq)]
         self.weights = weights
         self.weight_classes = tuple(
@@ -110,25 +110,34 @@ def _geometry(n: int) -> _Geometry:
 
 def legal_moves_mask(player: int, opponent: int, size: int) -> int:
     """Bitboard of the squares where ``player`` may move (Kogge-Stone fill, 8 directions)."""
-    g = _geometry(size)
+    return _moves(player, opponent, _geometry(size))
+
+
+def _moves(player: int, opponent: int, g: _Geometry) -> int:
+    # A run of opponent discs is at most n - 2 long: two single steps reach 2, each
+    # doubling step adds 2. Two doubling steps serve boards up to 8x8 (more do no harm
+    # on smaller ones), 10x10 needs a third.
     empty = ~(player | opponent) & g.full
     moves = 0
-    steps = g.doubling_steps
-    for s, mask in g.directions:
+    third = g.n > 8
+    for s, s2, mask in g.fills:
         m = opponent & mask
         # Positive direction (towards higher bits).
         x = (player << s) & m
         x |= (x << s) & m
         pre = m & (m << s)
-        s2 = s + s
-        for _ in range(steps):
+        x |= pre & (x << s2)
+        x |= pre & (x << s2)
+        if third:
             x |= pre & (x << s2)
         moves |= (x << s) & empty
         # Negative direction.
         x = (player >> s) & m
         x |= (x >> s) & m
         pre = m & (m >> s)
-        for _ in range(steps):
+        x |= pre & (x >> s2)
+        x |= pre & (x >> s2)
+        if third:
             x |= pre & (x >> s2)
         moves |= (x >> s) & empty
     return moves
@@ -163,16 +172,16 @@ def _stable_edges(own: int, g: _Geometry) -> int:
         stable = grown
 
 
-def _perft(player: int, opponent: int, depth: int, size: int) -> int:
-    moves = legal_moves_mask(player, opponent, size)
+def _perft(player: int, opponent: int, depth: int, g: _Geometry) -> int:
+    moves = _moves(player, opponent, g)
     if depth == 1:
         return moves.bit_count() if moves else 1  # a pass or the game's end is one leaf
     if not moves:
-        if legal_moves_mask(opponent, player, size):
-            return _perft(opponent, player, depth - 1, size)  # the pass is a ply
+        if _moves(opponent, player, g):
+            return _perft(opponent, player, depth - 1, g)  # the pass is a ply
         return 1
     total = 0
-    rays = _geometry(size).rays
+    rays = g.rays
     while moves:
         bit = moves & -moves
         moves ^= bit
@@ -188,7 +197,7 @@ def _perft(player: int, opponent: int, depth: int, size: int) -> int:
                     break
                 else:
                     break
-        total += _perft(opponent ^ flipped, player | flipped | bit, depth - 1, size)
+        total += _perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
     return total
 
 
@@ -256,9 +265,9 @@ class OthelloCore(GameCore):
     def gen_moves(self) -> list[int]:
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         me, opp = self._discs[self.turn], self._discs[1 - self.turn]
-        moves = legal_moves_mask(me, opp, self.size)
+        moves = _moves(me, opp, self._geometry)
         if not moves:
-            return [PASS] if legal_moves_mask(opp, me, self.size) else []
+            return [PASS] if _moves(opp, me, self._geometry) else []
         out = []
         while moves:
             bit = moves & -moves
@@ -304,7 +313,7 @@ class OthelloCore(GameCore):
     def is_terminal(self) -> bool:
         """True when neither side can move."""
         me, opp = self._discs[self.turn], self._discs[1 - self.turn]
-        return not legal_moves_mask(me, opp, self.size) and not legal_moves_mask(opp, me, self.size)
+        return not _moves(me, opp, self._geometry) and not _moves(opp, me, self._geometry)
 
     def terminal_value(self) -> int:
         """Final disc difference for the side to move, empties going to the winner (world rules)."""
@@ -330,7 +339,7 @@ class OthelloCore(GameCore):
                 positional += w * ((me & mask).bit_count() - (opp & mask).bit_count())
             total += weights[1] * positional
         if weights[2]:
-            mobility = legal_moves_mask(me, opp, self.size).bit_count() - legal_moves_mask(opp, me, self.size).bit_count()
+            mobility = _moves(me, opp, self._geometry).bit_count() - _moves(opp, me, self._geometry).bit_count()
             total += weights[2] * mobility
         if weights[3]:
             total += weights[3] * ((me & g.corners).bit_count() - (opp & g.corners).bit_count())
@@ -410,7 +419,7 @@ class OthelloCore(GameCore):
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1
-        return _perft(self._discs[self.turn], self._discs[1 - self.turn], depth, self.size)
+        return _perft(self._discs[self.turn], self._discs[1 - self.turn], depth, self._geometry)
 
     def solve_exact(self, alpha=None, beta=None, node_limit=0, time_limit=0.0):
         """Solve the position exactly: ``(best_move, score, nodes, completed)``.
