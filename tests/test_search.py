@@ -256,3 +256,21 @@ def test_search_of_a_finished_game_returns_no_move(backend):
     result = search(game, depth=2)
     assert result.move is None
     assert result.score == -(WIN + 64)
+
+
+@pytest.mark.parametrize("tt_mb", [0, 0.001, 1, 3, 16])
+def test_table_size_is_a_power_of_two_within_the_budget(backend, tt_mb):
+    searcher = backend.search.Searcher(tt_mb)
+    entries = searcher.tt_entries
+    assert searcher.tt_bytes() == entries * 16 <= tt_mb * 2**20
+    if entries:
+        assert entries & (entries - 1) == 0
+        assert entries * 2 * 16 > tt_mb * 2**20  # the largest power of two that fits
+    if backend.name == "python":  # the pure table really is that big, not a growing dict
+        assert searcher._keys.itemsize * len(searcher._keys) + searcher._data.itemsize * len(searcher._data) == searcher.tt_bytes()
+
+
+def test_backends_use_tables_of_the_same_size(backends):
+    py, cy = backends
+    for tt_mb in (0.5, 1, 7, 16, 64):
+        assert py.search.Searcher(tt_mb).tt_entries == cy.search.Searcher(tt_mb).tt_entries

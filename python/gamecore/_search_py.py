@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import operator
 import time
+from array import array
 from typing import Any, Callable, Optional
 
 from .errors import InvalidEvaluationError
@@ -91,15 +92,17 @@ class Searcher:
             size *= 2
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
-        # Sparse: slot -> (key, score, move, depth, flag). Same contents as the C array.
-        self._table: dict[int, tuple[int, int, int, int, int]] = {}
+        self.clear()
 
     def clear(self) -> None:
         """Empty the transposition table."""
-        self._table = {}
+        # The same 16 bytes an entry as the C table: the key, and score | move | depth | flag
+        # packed in one signed 64-bit word (flag 0: an empty slot).
+        self._keys = array("Q", bytes(8 * self.tt_entries))
+        self._data = array("q", bytes(8 * self.tt_entries))
 
     def tt_bytes(self) -> int:
-        """Memory the transposition table is allowed (and in C, allocated)."""
+        """Memory of the transposition table (allocated when the searcher is made)."""
         return self.tt_entries * TT_ENTRY_BYTES
 
     # -- the search -------------------------------------------------------
@@ -256,10 +259,11 @@ class Searcher:
         key = 0
         if use_tt:
             key = core.key()
-            entry = self._table.get(key & self._mask)
-            if entry is not None and entry[0] == key:
+            slot = key & self._mask
+            data = self._data[slot]
+            if data & 0xFF and self._keys[slot] == key:
                 self._tt_hits += 1
-                _, tt_score, tt_move, tt_depth, tt_flag = entry
+                tt_score, tt_move, tt_depth, tt_flag = _unpack(data)
                 if tt_depth == depth and ply > 0:
                     if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
                         self._pv[ply][0] = tt_move
@@ -301,10 +305,16 @@ class Searcher:
         if use_tt:
             flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
             slot = key & self._mask
-            old = self._table.get(slot)
-            if old is None or old[0] != key or depth >= old[3]:
-                self._table[slot] = (key, best, best_move, depth, flag)
+            old = self._data[slot]
+            if not old & 0xFF or self._keys[slot] != key or depth >= (old >> 8) & 0xFF:
+                self._keys[slot] = key
+                self._data[slot] = (best << 32) | ((best_move + 2) << 16) | (depth << 8) | flag
         return best
+
+
+def _unpack(data: int) -> tuple[int, int, int, int]:
+    """``(score, move, depth, flag)`` of a packed table word."""
+    return data >> 32, ((data >> 16) & 0xFFFF) - 2, (data >> 8) & 0xFF, data & 0xFF
 
 
 def check_evaluation(value: Any) -> int:

@@ -125,9 +125,29 @@ def bench_search(
         print(f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", file=out, flush=True)
     tt = Engine(tt_mb=16)._searcher(_backend.load(names[0])).tt_bytes()
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
+    grown = _peak_memory_growth(names[0], tt_mb=64)
+    if grown is not None:
+        print(f"peak memory growth of a {names[0]} search with a 64 MB table: {grown / 2**20:.1f} MB", file=out)
     if ffo and ffo != "none":
         return bench_endgame(out, ffo, backend="cython" if "cython" in names else "python")
     return 0
+
+
+def _peak_memory_growth(backend: str, tt_mb: int) -> Optional[int]:
+    """Bytes the process's peak resident memory grew by while a fresh engine with a
+    ``tt_mb`` table searched a midgame position until its table was well used
+    (None where the resource module is missing)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    from .search import Engine
+
+    game = midgame_positions(backend, count=1)[0]
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    Engine(tt_mb=tt_mb).search(game, depth=9 if backend == "cython" else 5)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (after - before) * 1024  # ru_maxrss is in kilobytes on Linux
 
 
 def ffo_positions() -> list[str]:
