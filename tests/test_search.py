@@ -274,3 +274,18 @@ def test_backends_use_tables_of_the_same_size(backends):
     py, cy = backends
     for tt_mb in (0.5, 1, 7, 16, 64):
         assert py.search.Searcher(tt_mb).tt_entries == cy.search.Searcher(tt_mb).tt_entries
+
+
+def test_search_hands_over_to_the_exact_solver_near_the_end(backend):
+    from gamecore import solve
+
+    game = random_position(8, 200, 21, backend.name)
+    while game.is_game_over() or 64 - sum(game.score()) > 8:
+        game = random_position(8, 52 + len(game.move_stack) % 3, len(game.move_stack) + 1, backend.name)
+    result = search(game, time_limit=1.0)
+    exact = solve(game)
+    assert result.exact and result.algorithm == "endgame"
+    assert result.score == backend.search.terminal_score(exact.score)
+    assert result.proven == ("win" if exact.score > 0 else "loss" if exact.score < 0 else None)
+    # A fixed depth keeps the plain search (comparable node counts across backends).
+    assert not search(game, depth=2).exact

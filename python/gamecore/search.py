@@ -235,11 +235,9 @@ class Engine:
         move, score, count, completed = core.copy().solve_exact(node_limit=0, time_limit=time_left)
         if not completed:
             return None
-        from ._search_py import terminal_score
-
         return SearchResult(
             move=position.move_from_code(move),
-            score=terminal_score(score),
+            score=position._backend.search.terminal_score(score),
             depth=empties,
             pv=[position.move_from_code(move)],
             nodes=count,
