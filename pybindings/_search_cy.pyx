@@ -197,6 +197,8 @@ cdef class Searcher:
     cdef int pv[C_MAX_PLY][C_MAX_PLY]
     cdef int pv_len[C_MAX_PLY]
     cdef int killers[C_MAX_PLY][2]
+    cdef bint root_filtered
+    cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
     cdef long long history[HISTORY_SIZE]
 
     def __cinit__(self):
@@ -233,8 +235,12 @@ cdef class Searcher:
 
     # -- the search -------------------------------------------------------
 
-    def search(self, core, weights, evaluator, view, max_depth, node_limit, time_limit, algorithm, aspiration):
+    def search(self, core, weights, evaluator, view, max_depth, node_limit, time_limit, algorithm, aspiration,
+               root_moves=None):
         """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+
+        ``root_moves``, when given, restricts the root to those of the legal moves
+        (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
         none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
@@ -250,6 +256,14 @@ cdef class Searcher:
         if algorithm not in ("alphabeta", "minimax"):
             raise ValueError(f"unknown algorithm {algorithm!r}")
         cdef int i
+        self.root_filtered = root_moves is not None
+        self.root_allowed[0] = self.root_allowed[1] = 0
+        if root_moves is not None:
+            for m in root_moves:
+                if type(m) is not int or not -HISTORY_OFFSET <= m < 128 - HISTORY_OFFSET:
+                    raise ValueError(f"root moves must be move codes from -2 to 125, got {m!r}")
+                m += HISTORY_OFFSET
+                self.root_allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
         for i in range(MAX_WEIGHTS):
             self.weights[i] = weights[i] if i < len(weights) else 0
         self.core = core
@@ -268,14 +282,14 @@ cdef class Searcher:
             self.killers[i][1] = NO_MOVE
         cdef bint use_tt = algorithm == "alphabeta" and self.tt_entries > 0
         cdef bint minimax = algorithm == "minimax"
-        cdef int root_moves[MOVE_BUFFER]
-        cdef int count = self.core.gen_moves(root_moves)
+        cdef int root_list[MOVE_BUFFER]
+        cdef int count = self.root_moves(root_list, self.core.gen_moves(root_list))
         cdef int score = 0, best_score = 0, alpha, beta, depth, done_depth = 0
         try:
             if count == 0:
                 return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
-            self.order(root_moves, count, NO_MOVE, -1)
-            best_move = root_moves[0]
+            self.order(root_list, count, NO_MOVE, -1)
+            best_move = root_list[0]
             best_pv = [best_move]
             for depth in range(1, max_depth + 1):
                 self.hit_horizon = False
@@ -304,6 +318,27 @@ cdef class Searcher:
             self.core = None
             self.evaluator = None
             self.view = None
+
+    cdef int root_moves(self, int* moves, int count) noexcept:
+        """Keep the allowed root moves (in order); all of them when none or nothing is allowed."""
+        cdef int i, kept = 0
+        if not self.root_filtered:
+            return count
+        for i in range(count):
+            if self.root_allowed_move(moves[i]):
+                kept += 1
+        if kept == 0:
+            return count  # a restriction that leaves nothing is ignored
+        kept = 0
+        for i in range(count):
+            if self.root_allowed_move(moves[i]):
+                moves[kept] = moves[i]
+                kept += 1
+        return kept
+
+    cdef inline bint root_allowed_move(self, int move) noexcept:
+        move += HISTORY_OFFSET
+        return 0 <= move < 128 and (self.root_allowed[move >> 6] >> (move & 63)) & 1
 
     cdef bint out_of_time_for_next(self):
         # The next iteration costs several times this one: do not start what cannot finish.
@@ -365,6 +400,8 @@ cdef class Searcher:
         count = core.gen_moves(moves)
         if count == 0:
             return c_terminal_score(core.terminal_value())
+        if ply == 0:
+            count = self.root_moves(moves, count)
         self.order(moves, count, NO_MOVE, -1)
         best = -C_INFINITY
         for i in range(count):
@@ -398,6 +435,8 @@ cdef class Searcher:
         count = core.gen_moves(moves)
         if count == 0:
             return c_terminal_score(core.terminal_value())
+        if ply == 0:
+            count = self.root_moves(moves, count)
         if use_tt:
             key = core.key()
             entry = &self.table[key & self.mask]

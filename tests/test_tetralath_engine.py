@@ -93,3 +93,47 @@ def test_never_loses_to_a_random_player(backend):
     results = [_play_random(backend.name, seed, depth) for seed in range(games)]
     assert -1 not in results
     assert results.count(1) >= games * 9 // 10
+
+
+def test_symmetries_map_every_line_to_a_line():
+    from gamecore.tetralath import SYMMETRIES
+    from tetralath_oracle import LINES
+
+    lines = {frozenset(line) for line in LINES}
+    assert len(SYMMETRIES) == 12 and len(set(SYMMETRIES)) == 12
+    for perm in SYMMETRIES:
+        assert sorted(perm) == list(range(61))
+        assert {frozenset(perm[c] for c in line) for line in lines} == lines
+
+
+def test_distinct_moves_keep_one_move_per_symmetry_class(backend):
+    game = Tetralath(backend=backend.name)
+    assert [m.name for m in game.distinct_moves()] == ["a1", "a2", "a3", "b2", "b3", "c3", "c4", "d4", "e5"]
+    game.push("e5")  # still the hexagon's full symmetry: the 60 replies fall into 8 classes
+    assert len(game.distinct_moves()) == 8
+    game.push("a1")  # only the mirror through the long diagonal a1-e5-i5 is left:
+    # 7 empty cells on that diagonal, and 52 off it in mirrored pairs
+    assert len(game.distinct_moves()) == 7 + 52 // 2
+
+
+@pytest.mark.parametrize("moves", ["", "e5", "e5 a1", "e5 d4 c3"])
+def test_symmetry_reduction_changes_no_score(backend, moves):
+    game = Tetralath.from_moves(moves, backend=backend.name)
+    reduced = search(game, depth=3)
+    every = search(game, depth=3, moves=game.legal_moves())
+    assert reduced.score == every.score
+    assert reduced.nodes <= every.nodes
+
+
+def test_root_moves_restrict_the_search(backends):
+    results = []
+    for backend in backends:
+        game = Tetralath.from_moves("e5 d4", backend=backend.name)
+        r = search(game, depth=3, moves=["a1", "i5", "c3"])
+        assert r.move.name in ("a1", "i5", "c3")
+        results.append((r.move, r.score, r.pv, r.nodes))
+        with pytest.raises(ValueError):
+            search(game, depth=2, moves=["e5"])  # occupied
+        with pytest.raises(ValueError):
+            search(game, depth=2, moves=[])
+    assert results[0] == results[1]

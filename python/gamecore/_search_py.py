@@ -118,8 +118,12 @@ class Searcher:
         time_limit: float,
         algorithm: str,
         aspiration: bool,
+        root_moves: Optional[list[int]] = None,
     ) -> tuple[int, int, int, list[int], int, int]:
         """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+
+        ``root_moves``, when given, restricts the root to those of the legal moves
+        (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
         none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
@@ -142,10 +146,11 @@ class Searcher:
         self._hit_horizon = False
         use_tt = algorithm == "alphabeta" and self.tt_entries > 0
 
-        root_moves = core.gen_moves()
-        if not root_moves:
+        self._root_filter = None if root_moves is None else set(root_moves)
+        legal = self._root_moves(core.gen_moves())
+        if not legal:
             return _NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0
-        best_move = self._ordered(root_moves, _NO_MOVE)[0]
+        best_move = self._ordered(legal, _NO_MOVE)[0]
         best_score = 0
         best_pv = [best_move]
         done_depth = 0
@@ -173,6 +178,14 @@ class Searcher:
             if self._deadline and self._out_of_time_for_next():
                 break
         return best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits
+
+    def _root_moves(self, moves: list[int]) -> list[int]:
+        """The root's moves after the ``root_moves`` restriction (all when there is none)."""
+        allowed = self._root_filter
+        if allowed is None:
+            return moves
+        kept = [m for m in moves if m in allowed]
+        return kept or moves  # a restriction that leaves nothing is ignored
 
     def _out_of_time_for_next(self) -> bool:
         # The next iteration costs several times this one: do not start what cannot finish.
@@ -223,6 +236,8 @@ class Searcher:
         moves = core.gen_moves()
         if not moves:
             return terminal_score(core.terminal_value())
+        if ply == 0:
+            moves = self._root_moves(moves)
         best = -INFINITY
         for move in self._ordered(moves, _NO_MOVE):
             core.make_move(move)
@@ -255,6 +270,8 @@ class Searcher:
         moves = core.gen_moves()
         if not moves:
             return terminal_score(core.terminal_value())
+        if ply == 0:
+            moves = self._root_moves(moves)
         tt_move = _NO_MOVE
         key = 0
         if use_tt:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
@@ -161,11 +161,14 @@ class Engine:
         depth: Optional[int] = None,
         time_limit: Optional[float] = None,
         nodes: Optional[int] = None,
+        moves: Optional[Iterable[Any]] = None,
     ) -> SearchResult:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
         At least one limit is needed. With ``time_limit`` (seconds) the answer comes back
-        before the limit, with the best move of the last finished iteration.
+        before the limit, with the best move of the last finished iteration. ``moves``
+        restricts the root to those moves; by default a game that knows its symmetries
+        (Tetralath) searches one move of each set of equivalent ones.
         """
         if depth is None and time_limit is None and nodes is None:
             raise ValueError("give at least one limit: depth, time_limit or nodes")
@@ -201,6 +204,7 @@ class Engine:
             remaining,
             self.algorithm,
             self.aspiration,
+            _root_moves(position, moves),
         )
         return SearchResult(
             move=None if move == -2 else position.move_from_code(move),
@@ -248,6 +252,23 @@ class Engine:
         )
 
 
+def _root_moves(position: Any, moves: Optional[Iterable[Any]]) -> Optional[list[int]]:
+    """Move codes the root may play: ``moves`` checked as legal, else one move per class of
+    symmetric moves where the game knows its symmetries, else ``None`` (every move)."""
+    if moves is not None:
+        codes = []
+        for move in moves:
+            parsed = position.parse_move(move)
+            if not position.is_legal(parsed):
+                raise ValueError(f"root move {parsed} is not legal here")
+            codes.append(parsed.index)
+        if not codes:
+            raise ValueError("moves must name at least one legal move")
+        return codes
+    distinct = getattr(position, "distinct_moves", None)
+    return None if distinct is None else [m.index for m in distinct()]
+
+
 def search(
     position: Any,
     *,
@@ -259,10 +280,11 @@ def search(
     tt_mb: float = 16,
     aspiration: bool = False,
     endgame_empties: Optional[int] = None,
+    moves: Optional[Iterable[Any]] = None,
 ) -> SearchResult:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options)."""
     engine = Engine(evaluation, tt_mb=tt_mb, algorithm=algorithm, aspiration=aspiration, endgame_empties=endgame_empties)
-    return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes)
+    return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 
 
 def solve(position: Any, *, time_limit: Optional[float] = None, nodes: Optional[int] = None) -> SolveResult:

@@ -72,6 +72,43 @@ def cell_name(index: int) -> str:
     return f"{ROWS[row]}{index - ROW_STARTS[row] + 1}"
 
 
+def _symmetries() -> tuple[tuple[int, ...], ...]:
+    """The 12 symmetries of the hexagon (6 rotations, each with and without a mirror) as
+    permutations of the cell indices."""
+    cube = []  # cube coordinates (q, r, s), q + r + s = 0, centred on e5
+    for row in range(9):
+        first_x = 4 - row if row < 4 else 0
+        for i in range(ROW_LENGTHS[row]):
+            q, r = first_x + i - 4, row - 4
+            cube.append((q, r, -q - r))
+    index = {c: i for i, c in enumerate(cube)}
+    perms = []
+    for mirror in (False, True):
+        for turns in range(6):
+            perm = []
+            for q, r, s in cube:
+                if mirror:
+                    q, r = r, q
+                for _ in range(turns):  # a sixth of a turn
+                    q, r, s = -r, -s, -q
+                perm.append(index[(q, r, s)])
+            perms.append(tuple(perm))
+    return tuple(perms)
+
+
+#: ``SYMMETRIES[k][cell]``: where symmetry k takes the cell (k = 0 is the identity).
+SYMMETRIES = _symmetries()
+
+
+def _transform(bb: int, perm: tuple[int, ...]) -> int:
+    out = 0
+    while bb:
+        bit = bb & -bb
+        bb ^= bit
+        out |= 1 << perm[bit.bit_length() - 1]
+    return out
+
+
 def parse_cell(cell: Any) -> int:
     """Index of a cell given as ``'e5'``/``'E5'`` or as an index 0..60.
 
@@ -235,6 +272,17 @@ class Tetralath(Position):
         if isinstance(move, (str, int)) and not isinstance(move, bool):
             return TetralathMove(parse_cell(move))
         raise InvalidMoveError(f"not a move: {move!r} (expected a cell like 'e5', an index 0..60 or 'swap')")
+
+    def distinct_moves(self) -> list[TetralathMove]:
+        """The legal moves less those that a symmetry of the position makes equivalent to an
+        earlier one: one move per class (the empty board's 61 cells are 9 classes).
+        The searches use it to skip symmetric root moves."""
+        white, black = self._core.bitboards()
+        group = [p for p in SYMMETRIES if _transform(white, p) == white and _transform(black, p) == black]
+        moves = self._core.legal_moves()
+        if len(group) == 1:
+            return [TetralathMove(m) for m in moves]
+        return [TetralathMove(m) for m in moves if m == SWAP or m == min(p[m] for p in group)]
 
     def outcome(self) -> Optional[TetralathOutcome]:
         """The result once the game is over (winner and reason), else ``None``."""
