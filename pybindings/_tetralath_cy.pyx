@@ -14,7 +14,8 @@ from tetralath cimport (
     TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
     TL_ONGOING, TL_FOUR, TL_THREE, TL_FULL, TL_FULL_MASK,
     tl_cell_index, tl_build_tables, tl_move_status, tl_board_status,
-    tl_threat_cells, tl_features, tl_evaluate, tl_order_masks, tl_order_key,
+    tl_threat_cells, tl_features, tl_features_from, tl_weighted, tl_order_key,
+    tlw_add, tlw_remove, tlw_rebuild, tlw_threat_cells,
 )
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
@@ -193,6 +194,7 @@ cdef class TetralathCore(GameCore):
                 bb &= bb - 1
         self.hash_ = h
         self.nply = 0
+        tlw_rebuild(&self.windows, &_T, white, black)
 
     def set_board(self, white, black, turn):
         """Set the stones (two bitboards, bit = cell index) and the side to move; clears the history.
@@ -235,6 +237,7 @@ cdef class TetralathCore(GameCore):
         other.hash_ = self.hash_
         other.status_ = self.status_
         other.nply = self.nply
+        other.windows = self.windows
         for i in range(self.nply):
             other.stack_move[i] = self.stack_move[i]
             other.stack_hash[i] = self.stack_hash[i]
@@ -282,10 +285,12 @@ cdef class TetralathCore(GameCore):
             self.stones[1] = (<uint64_t>1) << cell
             h ^= _T.zsq[0][cell] ^ _T.zsq[1][cell]
             status = TL_ONGOING
+            tlw_rebuild(&self.windows, &_T, self.stones[0], self.stones[1])
         else:
             own = self.stones[turn] | ((<uint64_t>1) << move)
             self.stones[turn] = own
             h ^= _T.zsq[turn][move]
+            tlw_add(&self.windows, &_T, turn, move)
             status = tl_move_status(own, &_T, move)
             if status == TL_ONGOING and (own | self.stones[1 - turn]) == TL_FULL_MASK:
                 status = TL_FULL
@@ -305,8 +310,10 @@ cdef class TetralathCore(GameCore):
             cell = gc_ctz64(self.stones[1] | (<uint64_t>1 << 63))
             self.stones[1] = 0
             self.stones[0] = (<uint64_t>1) << cell
+            tlw_rebuild(&self.windows, &_T, self.stones[0], self.stones[1])
         else:
             self.stones[turn] ^= (<uint64_t>1) << move
+            tlw_remove(&self.windows, &_T, turn, move)
         self.turn = turn
         self.hash_ = self.stack_hash[self.nply]
         self.status_ = self.stack_status[self.nply]
@@ -326,7 +333,17 @@ cdef class TetralathCore(GameCore):
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
         """sum(weights[i] * feature_i) for the side to move, features as in FEATURES."""
-        return tl_evaluate(self.stones[self.turn], self.stones[1 - self.turn], &_T, weights)
+        cdef int f[TL_NFEATURES]
+        self.window_features(f)
+        return tl_weighted(f, weights)
+
+    cdef void window_features(self, int* f) noexcept nogil:
+        """The features for the side to move, from the window sets."""
+        cdef uint64_t cells[4]
+        cdef int twos, ones
+        cdef uint64_t me = self.stones[self.turn], opp = self.stones[1 - self.turn]
+        tlw_threat_cells(&self.windows, &_T, self.turn, me, opp, cells, &twos, &ones)
+        tl_features_from(cells, twos, ones, me, opp, &_T, f)
 
     cdef int order_key(self, int move) noexcept nogil:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
@@ -334,11 +351,21 @@ cdef class TetralathCore(GameCore):
         cdef uint64_t me = self.stones[self.turn]
         cdef uint64_t opp = self.stones[1 - self.turn]
         if not (self.order_valid and self.order_for[0] == me and self.order_for[1] == opp):
-            tl_order_masks(me, opp, &_T, self.order_masks)
+            self.window_order_masks()
             self.order_for[0] = me
             self.order_for[1] = opp
             self.order_valid = True
         return tl_order_key(self.order_masks, &_T, move)
+
+    cdef void window_order_masks(self) noexcept nogil:
+        """order_masks (cells making four, a losing three, blocking four) from the windows."""
+        cdef uint64_t cells[4]
+        cdef int twos, ones
+        tlw_threat_cells(&self.windows, &_T, self.turn, self.stones[self.turn],
+                         self.stones[1 - self.turn], cells, &twos, &ones)
+        self.order_masks[0] = cells[0]
+        self.order_masks[1] = cells[2]
+        self.order_masks[2] = cells[1]
 
     cdef uint64_t key(self) noexcept nogil:
         """64-bit Zobrist hash of the stones and the side to move."""
@@ -422,7 +449,7 @@ cdef class TetralathCore(GameCore):
     def features(self):
         """The evaluation features (``FEATURES``) for the side to move."""
         cdef int f[TL_NFEATURES]
-        tl_features(self.stones[self.turn], self.stones[1 - self.turn], &_T, f)
+        self.window_features(f)
         return tuple([f[i] for i in range(TL_NFEATURES)])
 
     def evaluation(self, weights=None):

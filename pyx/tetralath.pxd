@@ -4,7 +4,8 @@
 # geometry lives in a TLTables struct that the caller owns and fills once with
 # tl_build_tables (the Zobrist keys in it are filled by the caller from gamecore._zobrist).
 # Mirrors the functions of python/gamecore/_tetralath_py.py name for name.
-from libc.stdint cimport uint64_t, int8_t
+from libc.stdint cimport uint64_t, int8_t, uint8_t
+from libc.string cimport memset
 from bits cimport gc_popcount64, gc_ctz64
 
 cdef enum:
@@ -35,6 +36,10 @@ ctypedef struct TLTables:
     uint64_t three[129]     # masks of the three-cell windows
     uint64_t four_of[61][2]     # four_of[cell]: bit set of the four-windows through the cell
     uint64_t three_of[61][3]    # three_of[cell]: the same for the three-windows
+    uint8_t four_list[61][12]   # the same as lists: four_len[cell] window indices
+    int8_t four_len[61]
+    uint8_t three_list[61][9]
+    int8_t three_len[61]
     uint64_t zsq[2][64]     # Zobrist keys: zsq[player][cell]
     uint64_t zturn[2]       # Zobrist keys of the side to move
 
@@ -102,14 +107,20 @@ cdef inline void tl_build_tables(TLTables* t) noexcept nogil:
     for c in range(TL_CELLS):
         t.four_of[c][0] = t.four_of[c][1] = 0
         t.three_of[c][0] = t.three_of[c][1] = t.three_of[c][2] = 0
+        t.four_len[c] = 0
+        t.three_len[c] = 0
     for k in range(TL_NFOUR):
         for c in range(TL_CELLS):
             if (t.four[k] >> c) & 1:
                 t.four_of[c][k >> 6] |= (<uint64_t>1) << (k & 63)
+                t.four_list[c][t.four_len[c]] = <uint8_t>k
+                t.four_len[c] += 1
     for k in range(TL_NTHREE):
         for c in range(TL_CELLS):
             if (t.three[k] >> c) & 1:
                 t.three_of[c][k >> 6] |= (<uint64_t>1) << (k & 63)
+                t.three_list[c][t.three_len[c]] = <uint8_t>k
+                t.three_len[c] += 1
 
 
 cdef inline int tl_run(uint64_t own, const TLTables* t, int cell, int d) noexcept nogil:
@@ -246,12 +257,11 @@ cdef inline void tl_threat_cells(uint64_t me, uint64_t opp, const TLTables* t, u
     ones[0] = n1
 
 
-cdef inline void tl_features(uint64_t me, uint64_t opp, const TLTables* t, int* f) noexcept nogil:
-    """The TL_NFEATURES evaluation features for the side to move (see FEATURES)."""
-    cdef uint64_t cells[4]
+cdef inline void tl_features_from(const uint64_t* cells, int twos, int ones, uint64_t me, uint64_t opp,
+                                  const TLTables* t, int* f) noexcept nogil:
+    """The TL_NFEATURES features for the side to move from its threat cells (see FEATURES)."""
     cdef uint64_t bits
-    cdef int twos, ones, blocks, centre = 0
-    tl_threat_cells(me, opp, t, cells, &twos, &ones)
+    cdef int blocks, centre = 0
     blocks = gc_popcount64(cells[1])
     bits = me
     while bits:
@@ -270,30 +280,144 @@ cdef inline void tl_features(uint64_t me, uint64_t opp, const TLTables* t, int* 
     f[6] = centre
 
 
-cdef inline int tl_evaluate(uint64_t me, uint64_t opp, const TLTables* t, const int* weights) noexcept nogil:
-    """sum(weights[i] * feature_i) for the side to move."""
-    cdef int f[7]
+cdef inline void tl_features(uint64_t me, uint64_t opp, const TLTables* t, int* f) noexcept nogil:
+    """The TL_NFEATURES evaluation features for the side to move (see FEATURES)."""
+    cdef uint64_t cells[4]
+    cdef int twos, ones
+    tl_threat_cells(me, opp, t, cells, &twos, &ones)
+    tl_features_from(cells, twos, ones, me, opp, t, f)
+
+
+cdef inline int tl_weighted(const int* f, const int* weights) noexcept nogil:
     cdef int i, total = 0
-    tl_features(me, opp, t, f)
     for i in range(TL_NFEATURES):
         total += weights[i] * f[i]
     return total
 
 
-cdef inline void tl_order_masks(uint64_t me, uint64_t opp, const TLTables* t, uint64_t* masks) noexcept nogil:
-    """masks[0..2] = cells where the side to move makes four, makes a losing three, blocks
-    the opponent's four: what tl_order_key needs, computed once per position."""
-    cdef uint64_t cells[4]
-    cdef int twos, ones
-    tl_threat_cells(me, opp, t, cells, &twos, &ones)
-    masks[0] = cells[0]
-    masks[1] = cells[2]
-    masks[2] = cells[1]
+# -- windows kept up to date move by move (the search's fast path) -----------------------
+#
+# pure4[p][k] is the set of four-windows that hold k stones of player p and none of the
+# other (k = 1..4), pure3[p][k] the same for three-windows: exactly what tl_threat_cells
+# finds by scanning, maintained by tlw_add / tlw_remove as stones come and go.
+
+ctypedef struct TLWindows:
+    uint8_t n4[2][102]        # stones of each player in each four-window
+    uint8_t n3[2][129]
+    uint64_t pure4[2][5][2]
+    uint64_t pure3[2][4][3]
+
+
+cdef inline void _tlw_flip(uint64_t* words, int k) noexcept nogil:
+    words[k >> 6] ^= (<uint64_t>1) << (k & 63)
+
+
+cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
+    """Account for a new stone of player p on cell."""
+    cdef int q = 1 - p, i, k, a, b
+    for i in range(t.four_len[cell]):
+        k = t.four_list[cell][i]
+        a = w.n4[p][k]
+        b = w.n4[q][k]
+        if b == 0:
+            if a > 0:
+                _tlw_flip(w.pure4[p][a], k)
+            _tlw_flip(w.pure4[p][a + 1], k)
+        elif a == 0:
+            _tlw_flip(w.pure4[q][b], k)  # the other's window is no longer pure
+        w.n4[p][k] = a + 1
+    for i in range(t.three_len[cell]):
+        k = t.three_list[cell][i]
+        a = w.n3[p][k]
+        b = w.n3[q][k]
+        if b == 0:
+            if a > 0:
+                _tlw_flip(w.pure3[p][a], k)
+            _tlw_flip(w.pure3[p][a + 1], k)
+        elif a == 0:
+            _tlw_flip(w.pure3[q][b], k)
+        w.n3[p][k] = a + 1
+
+
+cdef inline void tlw_remove(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
+    """Undo tlw_add(w, t, p, cell)."""
+    cdef int q = 1 - p, i, k, a, b
+    for i in range(t.four_len[cell]):
+        k = t.four_list[cell][i]
+        a = w.n4[p][k]
+        b = w.n4[q][k]
+        if b == 0:
+            _tlw_flip(w.pure4[p][a], k)
+            if a > 1:
+                _tlw_flip(w.pure4[p][a - 1], k)
+        elif a == 1:
+            _tlw_flip(w.pure4[q][b], k)  # pure again for the other
+        w.n4[p][k] = a - 1
+    for i in range(t.three_len[cell]):
+        k = t.three_list[cell][i]
+        a = w.n3[p][k]
+        b = w.n3[q][k]
+        if b == 0:
+            _tlw_flip(w.pure3[p][a], k)
+            if a > 1:
+                _tlw_flip(w.pure3[p][a - 1], k)
+        elif a == 1:
+            _tlw_flip(w.pure3[q][b], k)
+        w.n3[p][k] = a - 1
+
+
+cdef inline void tlw_rebuild(TLWindows* w, const TLTables* t, uint64_t white, uint64_t black) noexcept nogil:
+    """Recompute everything from the stones."""
+    cdef int p
+    cdef uint64_t bits
+    memset(w, 0, sizeof(TLWindows))
+    for p in range(2):
+        bits = white if p == 0 else black
+        while bits:
+            tlw_add(w, t, p, gc_ctz64(bits))
+            bits &= bits - 1
+
+
+cdef inline void tlw_threat_cells(const TLWindows* w, const TLTables* t, int p, uint64_t me, uint64_t opp,
+                                  uint64_t* cells, int* twos, int* ones) noexcept nogil:
+    """tl_threat_cells for player p (stones me) against opp, read off the window sets."""
+    cdef int q = 1 - p, k, i
+    cdef uint64_t bits, win_me = 0, win_opp = 0, three_me = 0, three_opp = 0
+    for k in range(2):
+        bits = w.pure4[p][3][k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            win_me |= t.four[i] & ~me
+        bits = w.pure4[q][3][k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            win_opp |= t.four[i] & ~opp
+    for k in range(3):
+        bits = w.pure3[p][2][k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            three_me |= t.three[i] & ~me
+        bits = w.pure3[q][2][k]
+        while bits:
+            i = (k << 6) + gc_ctz64(bits)
+            bits &= bits - 1
+            three_opp |= t.three[i] & ~opp
+    cells[0] = win_me
+    cells[1] = win_opp
+    cells[2] = three_me & ~win_me
+    cells[3] = three_opp & ~win_opp
+    twos[0] = (gc_popcount64(w.pure4[p][2][0]) + gc_popcount64(w.pure4[p][2][1])
+               - gc_popcount64(w.pure4[q][2][0]) - gc_popcount64(w.pure4[q][2][1]))
+    ones[0] = (gc_popcount64(w.pure4[p][1][0]) + gc_popcount64(w.pure4[p][1][1])
+               - gc_popcount64(w.pure4[q][1][0]) - gc_popcount64(w.pure4[q][1][1]))
 
 
 cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move) noexcept nogil:
     """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four,
-    else the cell's centrality; 0 for the swap. masks: from tl_order_masks."""
+    else the cell's centrality; 0 for the swap. masks: win, losing-three and block cells (TetralathCore.window_order_masks)."""
     cdef uint64_t bit
     if move < 0 or move >= TL_CELLS:
         return 0

@@ -1,6 +1,7 @@
 # The compiled Tetralath core (pybindings/_tetralath_cy.pyx); mirrors python/gamecore/_tetralath_py.py.
 from libc.stdint cimport uint64_t
 from gamecore._game_cy cimport GameCore
+from tetralath cimport TLWindows
 
 cdef class TetralathCore(GameCore):
     cdef uint64_t stones[2]          # white, black
@@ -17,6 +18,9 @@ cdef class TetralathCore(GameCore):
     cdef uint64_t order_for[2]
     cdef uint64_t order_masks[3]
     cdef bint order_valid
+    # Stones per window, kept up to date by make/unmake: the evaluation reads its threats
+    # off these instead of scanning all 231 windows.
+    cdef TLWindows windows
 
     cdef void _set(self, uint64_t white, uint64_t black, int turn, int status) noexcept nogil
     cdef bint _swap_allowed(self) noexcept nogil
@@ -27,5 +31,7 @@ cdef class TetralathCore(GameCore):
     cdef int terminal_value(self) noexcept nogil
     cdef int evaluate(self, const int* weights) noexcept nogil
     cdef int order_key(self, int move) noexcept nogil
+    cdef void window_features(self, int* f) noexcept nogil
+    cdef void window_order_masks(self) noexcept nogil
     cdef uint64_t key(self) noexcept nogil
     cdef int num_empty(self) noexcept nogil
