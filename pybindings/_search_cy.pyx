@@ -384,12 +384,13 @@ cdef class Searcher:
             self.pv[ply][i + 1] = self.pv[ply + 1][i]
         self.pv_len[ply] = n + 1
 
-    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE:
+    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE:
+        """Count the node. For a leaf, a finished game or a stop: its score, with count -1;
+        else 0, with the moves to search in `moves` (the root's after root_moves)."""
+        cdef GameCore core = self.core
+        count[0] = -1
         if self.enter():
             return 0
-        cdef GameCore core = self.core
-        cdef int moves[MOVE_BUFFER]
-        cdef int count, i, score, best
         self.pv_len[ply] = 0
         if depth == 0 or ply >= C_MAX_PLY - 1:
             # A leaf needs no move list, only whether the game is over.
@@ -397,11 +398,21 @@ cdef class Searcher:
                 return c_terminal_score(core.terminal_value())
             self.hit_horizon = True
             return self.evaluate_node()
-        count = core.gen_moves(moves)
-        if count == 0:
+        count[0] = core.gen_moves(moves)
+        if count[0] == 0:
+            count[0] = -1
             return c_terminal_score(core.terminal_value())
         if ply == 0:
-            count = self.root_moves(moves, count)
+            count[0] = self.root_moves(moves, count[0])
+        return 0
+
+    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE:
+        cdef GameCore core = self.core
+        cdef int moves[MOVE_BUFFER]
+        cdef int count, i, score, best
+        score = self.open_node(depth, ply, moves, &count)
+        if count < 0:
+            return score
         self.order(moves, count, NO_MOVE, -1)
         best = -C_INFINITY
         for i in range(count):
@@ -418,25 +429,14 @@ cdef class Searcher:
         return best
 
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
-        if self.enter():
-            return 0
         cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
-        self.pv_len[ply] = 0
-        if depth == 0 or ply >= C_MAX_PLY - 1:
-            # A leaf needs no move list, only whether the game is over.
-            if core.is_terminal():
-                return c_terminal_score(core.terminal_value())
-            self.hit_horizon = True
-            return self.evaluate_node()
-        count = core.gen_moves(moves)
-        if count == 0:
-            return c_terminal_score(core.terminal_value())
-        if ply == 0:
-            count = self.root_moves(moves, count)
+        score = self.open_node(depth, ply, moves, &count)
+        if count < 0:
+            return score
         if use_tt:
             key = core.key()
             entry = &self.table[key & self.mask]

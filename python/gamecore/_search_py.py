@@ -223,21 +223,28 @@ class Searcher:
         value = self._evaluator(self._view)
         return check_evaluation(value)
 
-    def _minimax(self, depth: int, ply: int) -> int:
+    def _open_node(self, depth: int, ply: int) -> tuple[int, Optional[list[int]]]:
+        """Count the node. ``(score, None)`` for a leaf or a finished game, else
+        ``(0, moves)``: the moves to search (the root's after ``root_moves``)."""
         self._enter()
         core = self._core
         self._pv_len[ply] = 0
         if depth == 0 or ply >= MAX_PLY - 1:
             # A leaf needs no move list, only whether the game is over.
             if core.is_terminal():
-                return terminal_score(core.terminal_value())
+                return terminal_score(core.terminal_value()), None
             self._hit_horizon = True
-            return self._evaluate()
+            return self._evaluate(), None
         moves = core.gen_moves()
         if not moves:
-            return terminal_score(core.terminal_value())
-        if ply == 0:
-            moves = self._root_moves(moves)
+            return terminal_score(core.terminal_value()), None
+        return 0, self._root_moves(moves) if ply == 0 else moves
+
+    def _minimax(self, depth: int, ply: int) -> int:
+        score, moves = self._open_node(depth, ply)
+        if moves is None:
+            return score
+        core = self._core
         best = -INFINITY
         for move in self._ordered(moves, _NO_MOVE):
             core.make_move(move)
@@ -258,20 +265,10 @@ class Searcher:
         self._pv_len[ply] = n + 1
 
     def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool) -> int:
-        self._enter()
+        score, moves = self._open_node(depth, ply)
+        if moves is None:
+            return score
         core = self._core
-        self._pv_len[ply] = 0
-        if depth == 0 or ply >= MAX_PLY - 1:
-            # A leaf needs no move list, only whether the game is over.
-            if core.is_terminal():
-                return terminal_score(core.terminal_value())
-            self._hit_horizon = True
-            return self._evaluate()
-        moves = core.gen_moves()
-        if not moves:
-            return terminal_score(core.terminal_value())
-        if ply == 0:
-            moves = self._root_moves(moves)
         tt_move = _NO_MOVE
         key = 0
         if use_tt:
