@@ -112,6 +112,8 @@ def bench_search(
     from .search import Engine
 
     names = _backends(backend)
+    # First, while the process's peak memory is still low: the peak only ever grows.
+    grown = _peak_memory_growth(names[0], tt_mb=64)
     rates = {}
     for name in names:
         # A small table: allocating and touching 16 MB would cost more than these short searches.
@@ -125,7 +127,6 @@ def bench_search(
         print(f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", file=out, flush=True)
     tt = Engine(tt_mb=16)._searcher(_backend.load(names[0])).tt_bytes()
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
-    grown = _peak_memory_growth(names[0], tt_mb=64)
     if grown is not None:
         print(f"peak memory growth of a {names[0]} search with a 64 MB table: {grown / 2**20:.1f} MB", file=out)
     if ffo and ffo != "none":
