@@ -1,14 +1,18 @@
 # cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Othello/Reversi on an n x n board: the compiled core (twin of ``_othello_py``).
 
-Bit layout: square ``(row, col)`` is bit ``row * n + col``; ``a1`` (row 0, col 0) is
-the top-left corner and bit 0. Boards are 128-bit words here; every kernel call on a
-board of up to 64 squares runs the 64-bit specialisation of the kernel.
+Bit layout, as seen from Python: square ``(row, col)`` is bit ``row * n + col``; ``a1``
+(row 0, col 0) is the top-left corner and bit 0. Boards are 128-bit words here; every
+kernel call on a board of up to 64 squares runs the 64-bit specialisation of the kernel,
+with that layout. A 10x10 board is kept in the kernel's interleaved layout instead
+(``pyx/othello.pxd``): ``to_board``/``from_board`` convert at the Python boundary and
+``Geometry.square_bit``/``bit_square`` map squares inside.
 """
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
-from bits cimport gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128
+from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
+                   gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
 cimport othello as kernel
 from othello cimport Geometry
 cimport endgame
@@ -88,11 +92,16 @@ ENDGAME_TT_BITS = endgame.EG_TT_BITS
 NO_MOVE = endgame.EG_NO_MOVE
 
 
-cdef inline gc_u128 to_u128(object x):
-    return gc_u128_from_halves(<uint64_t>(x >> 64), <uint64_t>(x & 0xFFFFFFFFFFFFFFFF))
+cdef inline gc_u128 to_board(object x, const Geometry* g):
+    """A Python bitboard (plain layout) as a kernel board of this size's layout."""
+    cdef gc_u128 b = gc_u128_from_halves(<uint64_t>(x >> 64), <uint64_t>(x & 0xFFFFFFFFFFFFFFFF))
+    return gc_b10_from_plain(b) if g.nsq > 64 else b
 
 
-cdef inline object from_u128(gc_u128 x):
+cdef inline object from_board(gc_u128 x, const Geometry* g):
+    """A kernel board as a Python bitboard (plain layout)."""
+    if g.nsq > 64:
+        x = gc_b10_to_plain(x)
     return (<object>gc_u128_hi(x) << 64) | <object>gc_u128_lo(x)
 
 
@@ -114,14 +123,14 @@ cdef inline gc_u128 stable_of(gc_u128 own, const Geometry* g) noexcept nogil:
     return kernel.stable_edges[gc_u128](own, g)
 
 
-cdef inline uint64_t xor_flip_keys(gc_u128 flipped) noexcept nogil:
+cdef inline uint64_t xor_flip_keys(gc_u128 flipped, const Geometry* g) noexcept nogil:
     cdef uint64_t h = 0
     cdef uint64_t lo = gc_u128_lo(flipped), hi = gc_u128_hi(flipped)
     while lo:
-        h ^= FLIP_KEY[gc_ctz64(lo)]
+        h ^= FLIP_KEY[g.bit_square[gc_ctz64(lo)]]
         lo &= lo - 1
     while hi:
-        h ^= FLIP_KEY[64 + gc_ctz64(hi)]
+        h ^= FLIP_KEY[g.bit_square[64 + gc_ctz64(hi)]]
         hi &= hi - 1
     return h
 
@@ -135,7 +144,7 @@ cdef const Geometry* geometry_of(object size) except NULL:
 cdef gc_u128 checked_board(object bb, const Geometry* g, str name) except? 0:
     if type(bb) is not int or bb < 0 or bb >> g.nsq:
         raise InvalidPositionError(f"{name} bitboard must be an int within the {g.n}x{g.n} board")
-    return to_u128(bb)
+    return to_board(bb, g)
 
 
 def square_weight(int row, int col, int size):
@@ -147,7 +156,7 @@ def legal_moves_mask(player, opponent, size):
     """Bitboard of the squares where ``player`` may move (Kogge-Stone fill, 8 directions)."""
     cdef const Geometry* g = geometry_of(size)
     cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
-    return from_u128(moves_of(p, o, g))
+    return from_board(moves_of(p, o, g), g)
 
 
 def flips(player, opponent, square, size):
@@ -156,7 +165,7 @@ def flips(player, opponent, square, size):
     cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
     if type(square) is not int or not 0 <= square < g.nsq:
         raise ValueError(f"square must be an int from 0 to {g.nsq - 1}, got {square!r}")
-    return from_u128(flips_of(p, o, square, g))
+    return from_board(flips_of(p, o, square, g), g)
 
 
 cdef class OthelloCore(GameCore):
@@ -184,9 +193,9 @@ cdef class OthelloCore(GameCore):
         self.g = geometry_of(size)
         self.size = size
         cdef int half = self.size // 2, n = self.size
-        cdef gc_u128 one = 1
-        self._set((one << ((half - 1) * n + half)) | (one << (half * n + half - 1)),
-                  (one << ((half - 1) * n + half - 1)) | (one << (half * n + half)), 0)
+        cdef const gc_u128* bit = self.g.square_bit
+        self._set(bit[(half - 1) * n + half] | bit[half * n + half - 1],
+                  bit[(half - 1) * n + half - 1] | bit[half * n + half], 0)
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil:
         cdef int i
@@ -195,9 +204,9 @@ cdef class OthelloCore(GameCore):
         self.discs[1] = white
         self.turn = turn
         for i in range(self.g.nsq):
-            if (black >> i) & 1:
+            if black & self.g.square_bit[i]:
                 h ^= SQUARE_KEY[0][i]
-            elif (white >> i) & 1:
+            elif white & self.g.square_bit[i]:
                 h ^= SQUARE_KEY[1][i]
         self.zhash = h
         self.sp = 0
@@ -214,7 +223,7 @@ cdef class OthelloCore(GameCore):
 
     def bitboards(self):
         """``(black, white)`` bitboards."""
-        return from_u128(self.discs[0]), from_u128(self.discs[1])
+        return from_board(self.discs[0], self.g), from_board(self.discs[1], self.g)
 
     def copy(self):
         """An independent copy, history included."""
@@ -236,37 +245,37 @@ cdef class OthelloCore(GameCore):
     cdef int gen_moves(self, int* out) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
         cdef gc_u128 moves = moves_of(me, opp, self.g)
-        cdef uint64_t lo, hi
+        cdef uint64_t lo
         cdef int count = 0
         if not moves:
             if moves_of(opp, me, self.g):
                 out[0] = C_PASS
                 return 1
             return 0
+        if self.g.nsq > 64:
+            while moves:  # ascending squares, as in the twin (not the layout's bit order)
+                out[count] = gc_b10_first_square(moves)
+                moves ^= self.g.square_bit[out[count]]
+                count += 1
+            return count
         lo = gc_u128_lo(moves)
-        hi = gc_u128_hi(moves)
         while lo:
             out[count] = gc_ctz64(lo)
             count += 1
             lo &= lo - 1
-        while hi:
-            out[count] = 64 + gc_ctz64(hi)
-            count += 1
-            hi &= hi - 1
         return count
 
     cdef void make_move(self, int move) noexcept nogil:
         cdef int t = self.turn
         cdef gc_u128 flipped = 0, me, opp
-        cdef gc_u128 one = 1
         cdef uint64_t h = self.zhash ^ TURN_KEY[0] ^ TURN_KEY[1]
         if move != C_PASS:
             me = self.discs[t]
             opp = self.discs[1 - t]
             flipped = flips_of(me, opp, move, self.g)
-            self.discs[t] = me | flipped | (one << move)
+            self.discs[t] = me | flipped | self.g.square_bit[move]
             self.discs[1 - t] = opp ^ flipped
-            h ^= SQUARE_KEY[t][move] ^ xor_flip_keys(flipped)
+            h ^= SQUARE_KEY[t][move] ^ xor_flip_keys(flipped, self.g)
         self.stack_move[self.sp] = move
         self.stack_flips[self.sp] = flipped
         self.stack_hash[self.sp] = self.zhash
@@ -275,13 +284,12 @@ cdef class OthelloCore(GameCore):
         self.turn = 1 - t
 
     cdef void unmake_move(self) noexcept nogil:
-        cdef gc_u128 one = 1
         self.sp -= 1
         cdef int move = self.stack_move[self.sp]
         cdef gc_u128 flipped = self.stack_flips[self.sp]
         cdef int t = 1 - self.turn
         if move != C_PASS:
-            self.discs[t] ^= flipped | (one << move)
+            self.discs[t] ^= flipped | self.g.square_bit[move]
             self.discs[1 - t] ^= flipped
         self.turn = t
         self.zhash = self.stack_hash[self.sp]
@@ -343,7 +351,7 @@ cdef class OthelloCore(GameCore):
             return "cannot pass while a legal move exists"
         if not 0 <= move < self.g.nsq:
             return f"square index {move} is off the {self.size}x{self.size} board"
-        if (from_u128(self.discs[0] | self.discs[1]) >> move) & 1:
+        if (from_board(self.discs[0] | self.discs[1], self.g) >> move) & 1:
             return "that square is already occupied"
         return "that move flips no disc"
 

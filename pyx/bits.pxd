@@ -13,6 +13,17 @@ cdef extern from "gamecore_bits.h":
     gc_u128 gc_u128_from_halves(uint64_t hi, uint64_t lo) noexcept nogil
     uint64_t gc_u128_hi(gc_u128 x) noexcept nogil
     uint64_t gc_u128_lo(gc_u128 x) noexcept nogil
+    # The interleaved 10x10 layout (see the header).
+    gc_u128 gc_b10_step(gc_u128 x, int dr, int dc) noexcept nogil
+    gc_u128 gc_b10_step_pairs(gc_u128 x, int rows2, int cols) noexcept nogil
+    gc_u128 gc_b10_square_bit(int square) noexcept nogil
+    int gc_b10_bit_square(int pos) noexcept nogil
+    int gc_b10_first_square(gc_u128 x) noexcept nogil
+    gc_u128 gc_b10_from_plain(gc_u128 plain) noexcept nogil
+    gc_u128 gc_b10_to_split(gc_u128 x) noexcept nogil
+    gc_u128 gc_b10_from_split(gc_u128 x) noexcept nogil
+    gc_u128 gc_u128_highest_bit(gc_u128 x) noexcept nogil
+    gc_u128 gc_b10_to_plain(gc_u128 x) noexcept nogil
 
 # A board of up to 64 squares is a uint64_t, a larger one (10x10) a 128-bit word;
 # the kernels are written once over both.
@@ -28,8 +39,8 @@ cdef inline int popcount(bb_t x) noexcept nogil:
         return gc_popcount128(x)
 
 
-cdef inline int lowest_square(bb_t x) noexcept nogil:
-    """Index of the lowest set bit (x must not be 0)."""
+cdef inline int lowest_bit(bb_t x) noexcept nogil:
+    """Index of the lowest set bit (x must not be 0); a square only in the plain layout."""
     if bb_t is uint64_t:
         return gc_ctz64(x)
     else:

@@ -2,8 +2,9 @@
 # python/gamecore/_othello_py.py (EndgameTables, stable_discs, EndgameSolver), name for name,
 # visiting the same nodes in the same order.
 #
-# Every routine is fused over the board width (bb_t: uint64_t up to 8x8, gc_u128 for 10x10);
-# the caller picks the specialisation once, at the root. Nothing here holds Python objects
+# Every routine is fused over the board width (bb_t: uint64_t up to 8x8, gc_u128 for 10x10,
+# in the interleaved layout of othello.pxd); the caller picks the specialisation once, at the
+# root. Moves are tried in ascending square order, as in the twin, whatever the layout. Nothing here holds Python objects
 # or globals: the per-size tables, the transposition table and the counters live in structs
 # owned by the caller and passed in by pointer.
 #
@@ -17,8 +18,8 @@
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node). Limits are checked on entry to deep_search and shallow_search only.
 from libc.stdint cimport uint64_t, int8_t, uint8_t
-from bits cimport bb_t, gc_u128, popcount, lowest_square, gc_u128_hi, gc_u128_lo
-from othello cimport Geometry, legal_moves_mask, flips, stable_edges
+from bits cimport bb_t, gc_u128, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
+from othello cimport Geometry, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
@@ -77,7 +78,7 @@ ctypedef struct Solver:
 cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexcept nogil:
     """Quadrants (parity regions), lines (stability) and edges of one board size."""
     cdef int n = g.n, half = g.n // 2, sq, q, r, c, k
-    cdef gc_u128 one = 1, line
+    cdef gc_u128 line
     t.g = g
     t.n = n
     t.nsq = g.nsq
@@ -92,16 +93,16 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
     for sq in range(g.nsq):
         q = (2 if sq // n >= half else 0) + (1 if sq % n >= half else 0)
         t.quad_of[sq] = q
-        t.quadrant[q] |= one << sq
+        t.quadrant[q] |= g.square_bit[sq]
     for r in range(n):
         line = 0
         for c in range(n):
-            line |= one << (r * n + c)
+            line |= g.square_bit[r * n + c]
         t.lines[0][t.nlines[0]] = line
         t.nlines[0] += 1
         line = 0
         for c in range(n):
-            line |= one << (c * n + r)
+            line |= g.square_bit[c * n + r]
         t.lines[1][t.nlines[1]] = line
         t.nlines[1] += 1
     # Diagonals shorter than three squares hold only edge squares: the edges protect them.
@@ -109,14 +110,14 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
         line = 0
         for r in range(n):
             if 0 <= r + k < n:
-                line |= one << (r * n + r + k)
+                line |= g.square_bit[r * n + r + k]
         t.lines[2][t.nlines[2]] = line
         t.nlines[2] += 1
     for k in range(2, 2 * n - 3):
         line = 0
         for r in range(n):
             if 0 <= k - r < n:
-                line |= one << (r * n + k - r)
+                line |= g.square_bit[r * n + k - r]
         t.lines[3][t.nlines[3]] = line
         t.nlines[3] += 1
 
@@ -161,6 +162,9 @@ cdef inline uint64_t tt_hash(bb_t player, bb_t opponent) noexcept nogil:
         h = mix64(opponent ^ h)
         return mix64(player ^ h)
     else:
+        # Hashed in the plain layout, as the twin does: the same table slots, the same nodes.
+        player = gc_b10_to_plain(player)
+        opponent = gc_b10_to_plain(opponent)
         h = mix64(gc_u128_hi(opponent) ^ GC_EG_HASH_SEED)
         h = mix64(gc_u128_hi(player) ^ h)
         h = mix64(gc_u128_lo(opponent) ^ h)
@@ -197,11 +201,18 @@ cdef inline bb_t stable_discs(bb_t own, bb_t other, const EndgameTables* t) noex
     free_d2 = full[3] | <bb_t>t.edges
     stable = eg_stable_edges(own, t.g) | (own & full[0] & full[1] & full[2] & full[3])
     while True:
-        grown = (own
-                 & (free_h | (stable << 1) | (stable >> 1))
-                 & (free_v | (stable << n) | (stable >> n))
-                 & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
-                 & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1))))
+        if bb_t is gc_u128:
+            grown = (own
+                     & (free_h | gc_b10_step(stable, 0, 1) | gc_b10_step(stable, 0, -1))
+                     & (free_v | gc_b10_step(stable, 1, 0) | gc_b10_step(stable, -1, 0))
+                     & (free_d1 | gc_b10_step(stable, 1, 1) | gc_b10_step(stable, -1, -1))
+                     & (free_d2 | gc_b10_step(stable, 1, -1) | gc_b10_step(stable, -1, 1)))
+        else:
+            grown = (own
+                     & (free_h | (stable << 1) | (stable >> 1))
+                     & (free_v | (stable << n) | (stable >> n))
+                     & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
+                     & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1))))
         if grown == stable:
             return stable
         stable = grown
@@ -285,11 +296,10 @@ cdef inline int solve2(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
                        int x1, int x2, bint passed) noexcept nogil:
     cdef int none = -s.t.nsq - 1, best = -s.t.nsq - 1, score
     cdef bb_t f
-    cdef bb_t one = 1
     s.nodes += 1
     f = eg_flips(player, opponent, x1, s.g)
     if f:
-        score = -solve1(s, opponent ^ f, player | f | (one << x1), x2)
+        score = -solve1(s, opponent ^ f, player | f | square_bit(player, x1, s.g), x2)
         if score > best:
             best = score
             if best >= beta:
@@ -298,7 +308,7 @@ cdef inline int solve2(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
                 alpha = best
     f = eg_flips(player, opponent, x2, s.g)
     if f:
-        score = -solve1(s, opponent ^ f, player | f | (one << x2), x1)
+        score = -solve1(s, opponent ^ f, player | f | square_bit(player, x2, s.g), x1)
         if score > best:
             best = score
             if best >= beta:
@@ -340,7 +350,6 @@ cdef inline int solve3(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
     cdef int order[3]
     cdef int rest[2]
     cdef bb_t f
-    cdef bb_t one = 1
     s.nodes += 1
     squares[0] = x1
     squares[1] = x2
@@ -355,7 +364,7 @@ cdef inline int solve3(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
                 if j != i:
                     rest[k] = order[j]
                     k += 1
-            score = -solve2(s, opponent ^ f, player | f | (one << x), -beta, -alpha, rest[0], rest[1], False)
+            score = -solve2(s, opponent ^ f, player | f | square_bit(player, x, s.g), -beta, -alpha, rest[0], rest[1], False)
             if score > best:
                 best = score
                 if best >= beta:
@@ -376,7 +385,6 @@ cdef inline int solve4(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
     cdef int order[4]
     cdef int rest[3]
     cdef bb_t f
-    cdef bb_t one = 1
     s.nodes += 1
     squares[0] = x1
     squares[1] = x2
@@ -392,7 +400,7 @@ cdef inline int solve4(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
                 if j != i:
                     rest[k] = order[j]
                     k += 1
-            score = -solve3(s, opponent ^ f, player | f | (one << x), -beta, -alpha, rest[0], rest[1], rest[2], False)
+            score = -solve3(s, opponent ^ f, player | f | square_bit(player, x, s.g), -beta, -alpha, rest[0], rest[1], rest[2], False)
             if score > best:
                 best = score
                 if best >= beta:
@@ -419,8 +427,8 @@ cdef inline int search_child(Solver* s, bb_t player, bb_t opponent, int alpha, i
         return shallow_search(s, player, opponent, alpha, beta, empties)
     empty = ~(player | opponent) & <bb_t>s.t.full
     while empty and k < 4:
-        sq[k] = lowest_square(empty)
-        empty &= empty - 1
+        sq[k] = first_square(empty)
+        empty ^= square_bit(empty, sq[k], s.g)
         k += 1
     if empties == 4:
         return solve4(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
@@ -467,9 +475,9 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
     for q in range(2):
         group = (moves & odd) if q == 0 else (moves & ~odd)
         while group:
-            bit = group & (~group + 1)
+            sq = first_square(group)
+            bit = square_bit(group, sq, s.g)
             group ^= bit
-            sq = lowest_square(bit)
             f = eg_flips(player, opponent, sq, s.g)
             score = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
             if s.stop:
@@ -492,9 +500,9 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, i
     cdef bb_t bit, f, replies
     cdef bb_t corners = <bb_t>s.t.corners
     while moves:
-        bit = moves & (~moves + 1)
+        sq = first_square(moves)
+        bit = square_bit(moves, sq, s.g)
         moves ^= bit
-        sq = lowest_square(bit)
         f = eg_flips(player, opponent, sq, s.g)
         if sq == tt_move:
             # Move the sorted part up one place and put the table's move in front.
@@ -533,7 +541,6 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     cdef bb_t moves, child_p, child_o
     cdef int squares[100]
     cdef bb_t flipped[100]
-    cdef bb_t one = 1
     s.nodes += 1
     if check_limits(s):
         return 0
@@ -568,7 +575,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     count = order_moves(s, player, opponent, moves, tt_move, squares, flipped)
     for i in range(count):
         child_p = opponent ^ flipped[i]
-        child_o = player | flipped[i] | (one << squares[i])
+        child_o = player | flipped[i] | square_bit(player, squares[i], s.g)
         if i == 0:
             score = -search_child(s, child_p, child_o, -beta, -alpha, empties - 1)
         else:

@@ -1,13 +1,21 @@
 # Othello/Reversi bitboard kernel for n x n boards (n even, 4..10); twin of the module-level
 # functions of python/gamecore/_othello_py.py.
 #
-# Bit layout: square (row, col) is bit row * n + col; a1 (row 0, col 0), the top-left
-# corner, is bit 0. A move in direction +s shifts a bitboard left by s bits, -s right.
-# The four direction steps are 1 (east), n (south), n + 1 (south-east), n - 1 (south-west);
-# every horizontal or diagonal step is masked with `inner` (the board without its first and
-# last columns) so that no run wraps from one row to the next.
+# Bit layout up to 8x8 (uint64_t): square (row, col) is bit row * n + col; a1 (row 0, col 0),
+# the top-left corner, is bit 0. A move in direction +s shifts a bitboard left by s bits, -s
+# right. The four direction steps are 1 (east), n (south), n + 1 (south-east), n - 1
+# (south-west); every horizontal or diagonal step is masked with `inner` (the board without
+# its first and last columns) so that no run wraps from one row to the next.
+#
+# 10x10 (gc_u128) uses the interleaved layout of gamecore_bits.h instead: even rows in the low
+# half, odd rows in the high half, so that a step costs one plain shift per half. The same
+# fills run over it through gc_b10_step; squares map to bits through Geometry.square_bit and
+# bit_square, and callers convert from and to the plain layout at the Python boundary.
+# The pure-Python twin keeps the plain layout for every size: results are the same.
 from libc.stdint cimport uint64_t
-from bits cimport bb_t, gc_u128, popcount, lowest_square
+from bits cimport (bb_t, gc_u128, popcount, lowest_bit, gc_ctz64, gc_b10_step, gc_b10_step_pairs,
+                   gc_b10_square_bit, gc_b10_bit_square, gc_b10_first_square, gc_b10_to_split,
+                   gc_b10_from_split, gc_u128_highest_bit)
 
 ctypedef struct Geometry:
     int n
@@ -21,6 +29,10 @@ ctypedef struct Geometry:
     int class_weight[8]
     gc_u128 class_mask[8]
     int square_weight[100]
+    gc_u128 square_bit[100]       # the bit of each square in this size's layout
+    signed char bit_square[128]   # the square of each bit position, -1 for none
+    gc_u128 rays[100][8]          # 10x10 only: the squares from each square to the edge in
+                                  # each direction, in the split layout; ascending first
 
 
 cdef inline int square_weight(int row, int col, int size) noexcept nogil:
@@ -44,23 +56,31 @@ cdef inline int square_weight(int row, int col, int size) noexcept nogil:
 
 cdef inline void geometry_init(Geometry* g, int n) noexcept nogil:
     cdef int r, c, i, k, w
-    cdef gc_u128 one = 1
+    cdef gc_u128 one = 1, bit
     g.n = n
     g.nsq = n * n
-    g.full = (one << g.nsq) - 1
+    for i in range(128):
+        g.bit_square[i] = -1
+    for i in range(g.nsq):
+        g.square_bit[i] = gc_b10_square_bit(i) if n == 10 else one << i
+        g.bit_square[lowest_bit[gc_u128](g.square_bit[i])] = i
+    g.full = 0
     g.inner = 0
-    g.corners = (one << 0) | (one << (n - 1)) | (one << (n * (n - 1))) | (one << (g.nsq - 1))
+    g.corners = (g.square_bit[0] | g.square_bit[n - 1] | g.square_bit[n * (n - 1)]
+                 | g.square_bit[g.nsq - 1])
     g.edge_rows = 0
     g.edge_cols = 0
     for r in range(n):
         for c in range(n):
             i = r * n + c
+            bit = g.square_bit[i]
+            g.full |= bit
             if 0 < c < n - 1:
-                g.inner |= one << i
+                g.inner |= bit
             if r == 0 or r == n - 1:
-                g.edge_rows |= one << i
+                g.edge_rows |= bit
             if c == 0 or c == n - 1:
-                g.edge_cols |= one << i
+                g.edge_cols |= bit
             g.square_weight[i] = square_weight(r, c, n)
     g.nclasses = 0
     for i in range(g.nsq):
@@ -73,32 +93,96 @@ cdef inline void geometry_init(Geometry* g, int n) noexcept nogil:
             g.class_weight[k] = w
             g.class_mask[k] = 0
             g.nclasses += 1
-        g.class_mask[k] |= one << i
+        g.class_mask[k] |= g.square_bit[i]
+    if n == 10:
+        b10_rays_init(g)
 
+
+cdef inline void b10_rays_init(Geometry* g) noexcept nogil:
+    # Directions 0..3 go up the square order (E, S, SE, SW), 4..7 down (W, N, NW, NE).
+    cdef int dr[8]
+    cdef int dc[8]
+    cdef int sq, d, r, c
+    cdef gc_u128 one = 1
+    dr[:] = [0, 1, 1, 1, 0, -1, -1, -1]
+    dc[:] = [1, 0, 1, -1, -1, 0, -1, 1]
+    for sq in range(100):
+        for d in range(8):
+            g.rays[sq][d] = 0
+            r = sq // 10 + dr[d]
+            c = sq % 10 + dc[d]
+            while 0 <= r < 10 and 0 <= c < 10:
+                g.rays[sq][d] |= one << (r * 10 + c if r < 5 else 64 + (r - 5) * 10 + c)
+                r += dr[d]
+                c += dc[d]
+
+
+# -- squares and bits ---------------------------------------------------------------------
+
+cdef inline bb_t square_bit(bb_t board, int square, const Geometry* g) noexcept nogil:
+    """The bit of `square` (the `board` argument only picks the width)."""
+    if bb_t is uint64_t:
+        return (<uint64_t>1) << square
+    else:
+        return g.square_bit[square]
+
+
+cdef inline int first_square(bb_t x) noexcept nogil:
+    """The lowest square of a non-empty board."""
+    if bb_t is uint64_t:
+        return gc_ctz64(x)
+    else:
+        return gc_b10_first_square(x)
+
+
+cdef inline int bit_square(bb_t bit) noexcept nogil:
+    """The square of a one-bit board."""
+    if bb_t is uint64_t:
+        return gc_ctz64(bit)
+    else:
+        return gc_b10_bit_square(lowest_bit(bit))
+
+
+# -- fills --------------------------------------------------------------------------------
 
 cdef inline bb_t direction_moves(bb_t player, bb_t mask, bb_t empty, int s) noexcept nogil:
     """Moves bracketing runs of `mask` discs in directions +s and -s (Kogge-Stone doubling)."""
     cdef bb_t x, pre, moves
     cdef int s2 = s + s
-    # A run of opponent discs is at most n - 2 long: two single steps reach 2, each doubling
-    # step adds 2. Boards up to 8x8 need two doubling steps, 10x10 three.
+    # A run of opponent discs is at most n - 2 = 6 long: two single steps reach 2, each
+    # doubling step adds 2. (10x10 boards take b10_run_fill instead.)
     x = (player << s) & mask
     x |= (x << s) & mask
     pre = mask & (mask << s)
     x |= pre & (x << s2)
     x |= pre & (x << s2)
-    if bb_t is gc_u128:
-        x |= pre & (x << s2)
     moves = (x << s) & empty
     x = (player >> s) & mask
     x |= (x >> s) & mask
     pre = mask & (mask >> s)
     x |= pre & (x >> s2)
     x |= pre & (x >> s2)
-    if bb_t is gc_u128:
-        x |= pre & (x >> s2)
     moves |= (x >> s) & empty
     return moves
+
+
+cdef inline gc_u128 b10_run_fill(gc_u128 start, gc_u128 mask, int dr, int dc) noexcept nogil:
+    """10x10: the `mask` discs reached from `start` in direction (dr, dc) through `mask`.
+
+    A run is at most eight discs: two single steps, then one step of two and one of four
+    (Kogge-Stone), the longer steps keeping each half's row parity: one shift per half."""
+    cdef gc_u128 x, pre, pre2
+    x = gc_b10_step(start, dr, dc) & mask
+    x |= gc_b10_step(x, dr, dc) & mask
+    pre = mask & gc_b10_step(mask, dr, dc)
+    pre2 = pre & gc_b10_step_pairs(pre, dr, 2 * dc)
+    x |= pre & gc_b10_step_pairs(x, dr, 2 * dc)
+    x |= pre2 & gc_b10_step_pairs(x, 2 * dr, 4 * dc)
+    return x
+
+
+cdef inline gc_u128 b10_direction_moves(gc_u128 player, gc_u128 mask, gc_u128 empty, int dr, int dc) noexcept nogil:
+    return gc_b10_step(b10_run_fill(player, mask, dr, dc), dr, dc) & empty
 
 
 cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g) noexcept nogil:
@@ -107,11 +191,15 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
     cdef bb_t inner = opponent & <bb_t>g.inner
     cdef int n = g.n
     if bb_t is gc_u128:
-        n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
-    return (direction_moves(player, inner, empty, 1)
-            | direction_moves(player, opponent, empty, n)
-            | direction_moves(player, inner, empty, n + 1)
-            | direction_moves(player, inner, empty, n - 1))
+        return (b10_direction_moves(player, inner, empty, 0, 1) | b10_direction_moves(player, inner, empty, 0, -1)
+                | b10_direction_moves(player, opponent, empty, 1, 0) | b10_direction_moves(player, opponent, empty, -1, 0)
+                | b10_direction_moves(player, inner, empty, 1, 1) | b10_direction_moves(player, inner, empty, -1, -1)
+                | b10_direction_moves(player, inner, empty, 1, -1) | b10_direction_moves(player, inner, empty, -1, 1))
+    else:
+        return (direction_moves(player, inner, empty, 1)
+                | direction_moves(player, opponent, empty, n)
+                | direction_moves(player, inner, empty, n + 1)
+                | direction_moves(player, inner, empty, n - 1))
 
 
 cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
@@ -123,8 +211,6 @@ cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexce
     pre = mask & (mask << s)
     x |= pre & (x << s2)
     x |= pre & (x << s2)
-    if bb_t is gc_u128:
-        x |= pre & (x << s2)
     if (x << s) & player:
         flipped = x
     x = (bit >> s) & mask
@@ -132,52 +218,49 @@ cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexce
     pre = mask & (mask >> s)
     x |= pre & (x >> s2)
     x |= pre & (x >> s2)
-    if bb_t is gc_u128:
-        x |= pre & (x >> s2)
     if (x >> s) & player:
         flipped |= x
     return flipped
 
 
-cdef inline bb_t walk_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
-    """Discs flipped along +s and -s from the move `bit`, walking disc by disc."""
-    cdef bb_t x, run = 0, flipped = 0
-    x = (bit << s) & mask
-    while x:
-        run |= x
-        x <<= s
-        if x & player:
-            flipped = run
-            break
-        x &= mask
-    run = 0
-    x = (bit >> s) & mask
-    while x:
-        run |= x
-        x >>= s
-        if x & player:
-            flipped |= run
-            break
-        x &= mask
+cdef inline gc_u128 b10_split_flips(gc_u128 player, gc_u128 opponent, int square, const Geometry* g) noexcept nogil:
+    """10x10, boards in the split layout: discs a move on `square` flips, ray by ray. In
+    square order the first square of a ray without an opponent disc is the lowest (or
+    highest) bit of ray & ~opponent; the run before it flips if that square holds a
+    `player` disc (the "outflank"). Branch-free: a bracket is a coin toss to a predictor."""
+    cdef gc_u128 flipped = 0, ray, outflank
+    cdef const gc_u128* rays = g.rays[square]
+    cdef int d
+    for d in range(4):  # up the square order: the bits below the outflank, none without one
+        ray = rays[d]
+        outflank = ray & ~opponent
+        outflank &= (~outflank + 1) & player
+        flipped |= ray & (outflank - (outflank != 0))
+    for d in range(4, 8):  # down the square order: the bits above it (-(2x) is 0 for x = 0)
+        ray = rays[d]
+        outflank = gc_u128_highest_bit(ray & ~opponent) & player
+        flipped |= ray & (0 - (outflank << 1))
     return flipped
+
+
+cdef inline bb_t flips_by_bit(bb_t player, bb_t opponent, bb_t bit, const Geometry* g) noexcept nogil:
+    """Discs a move of `player` on the square of `bit` flips (0 if none)."""
+    cdef bb_t inner
+    cdef int n = g.n
+    if bb_t is gc_u128:
+        return gc_b10_from_split(b10_split_flips(gc_b10_to_split(player), gc_b10_to_split(opponent),
+                                                 bit_square(bit), g))
+    else:
+        inner = opponent & <bb_t>g.inner
+        return (direction_flips(bit, player, inner, 1)
+                | direction_flips(bit, player, opponent, n)
+                | direction_flips(bit, player, inner, n + 1)
+                | direction_flips(bit, player, inner, n - 1))
 
 
 cdef inline bb_t flips(bb_t player, bb_t opponent, int square, const Geometry* g) noexcept nogil:
     """Discs a move of `player` on `square` flips (0 if none)."""
-    cdef bb_t bit = (<bb_t>1) << square
-    cdef bb_t inner = opponent & <bb_t>g.inner
-    cdef int n = g.n
-    if bb_t is gc_u128:
-        n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
-    if bb_t is gc_u128:
-        # 128-bit shifts cost several instructions: walking the few discs of each ray beats
-        # a full fill here.
-        return (walk_flips(bit, player, inner, 1) | walk_flips(bit, player, opponent, n)
-                | walk_flips(bit, player, inner, n + 1) | walk_flips(bit, player, inner, n - 1))
-    return (direction_flips(bit, player, inner, 1)
-            | direction_flips(bit, player, opponent, n)
-            | direction_flips(bit, player, inner, n + 1)
-            | direction_flips(bit, player, inner, n - 1))
+    return flips_by_bit(player, opponent, square_bit(player, square, g), g)
 
 
 cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
@@ -187,11 +270,13 @@ cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
     cdef bb_t along_cols = own & <bb_t>g.edge_cols
     cdef bb_t grown
     cdef int n = g.n
-    if bb_t is gc_u128:
-        n = 10  # the only size over 64 squares; a constant lets C shift 128-bit words fast
     while True:
-        grown = (stable | (along_rows & ((stable << 1) | (stable >> 1)))
-                 | (along_cols & ((stable << n) | (stable >> n))))
+        if bb_t is gc_u128:
+            grown = (stable | (along_rows & (gc_b10_step(stable, 0, 1) | gc_b10_step(stable, 0, -1)))
+                     | (along_cols & (gc_b10_step(stable, 1, 0) | gc_b10_step(stable, -1, 0))))
+        else:
+            grown = (stable | (along_rows & ((stable << 1) | (stable >> 1)))
+                     | (along_cols & ((stable << n) | (stable >> n))))
         if grown == stable:
             return stable
         stable = grown
@@ -200,7 +285,7 @@ cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
 cdef inline uint64_t perft(bb_t player, bb_t opponent, int depth, const Geometry* g) noexcept nogil:
     """Leaves `depth` plies deep (depth >= 1); a pass is a ply, a finished game one leaf."""
     cdef bb_t moves = legal_moves_mask(player, opponent, g)
-    cdef bb_t bit, flipped
+    cdef bb_t bit, flipped, split_player, split_opponent
     cdef uint64_t total = 0
     if depth == 1:
         return popcount(moves) if moves else 1  # bulk counting: the leaves are the moves
@@ -208,10 +293,17 @@ cdef inline uint64_t perft(bb_t player, bb_t opponent, int depth, const Geometry
         if legal_moves_mask(opponent, player, g):
             return perft(opponent, player, depth - 1, g)  # the pass is a ply
         return 1
+    if bb_t is gc_u128:
+        # The split boards once for all the moves here (see flips_by_bit).
+        split_player = gc_b10_to_split(player)
+        split_opponent = gc_b10_to_split(opponent)
     while moves:
-        bit = moves & (~moves + 1)
+        bit = moves & (~moves + 1)  # any order will do: the lowest bit, not the lowest square
         moves ^= bit
-        flipped = flips(player, opponent, lowest_square(bit), g)
+        if bb_t is gc_u128:
+            flipped = gc_b10_from_split(b10_split_flips(split_player, split_opponent, bit_square(bit), g))
+        else:
+            flipped = flips_by_bit(player, opponent, bit, g)
         total += perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
     return total
 
