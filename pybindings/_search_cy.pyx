@@ -446,6 +446,8 @@ cdef class Searcher:
                 if entry.depth == depth and ply > 0:
                     if (entry.flag == C_EXACT or (entry.flag == C_LOWER and entry.score >= beta)
                             or (entry.flag == C_UPPER and entry.score <= alpha)):
+                        if -C_WIN < entry.score < C_WIN:
+                            self.hit_horizon = True  # a stored score from a search that stopped at the horizon
                         self.pv[ply][0] = tt_move
                         self.pv_len[ply] = 1
                         return entry.score

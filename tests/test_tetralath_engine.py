@@ -137,3 +137,17 @@ def test_root_moves_restrict_the_search(backends):
         with pytest.raises(ValueError):
             search(game, depth=2, moves=[])
     assert results[0] == results[1]
+
+
+def test_a_kept_table_does_not_stop_the_deepening_early(backend):
+    # The table of the last search holds every reply of the next position at the depth the
+    # next search's iterations need: the iterations must still go on to the asked depth.
+    depth = 3
+    engine = Engine(tt_mb=16)
+    game = Tetralath.from_moves("e5", backend=backend.name)
+    first = engine.search(game, depth=depth)
+    game.push(first.move)
+    again = engine.search(game, depth=depth)
+    fresh = search(game, depth=depth)
+    assert again.depth == depth
+    assert again.score == fresh.score

@@ -280,6 +280,8 @@ class Searcher:
                 tt_score, tt_move, tt_depth, tt_flag = _unpack(data)
                 if tt_depth == depth and ply > 0:
                     if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
+                        if -WIN < tt_score < WIN:
+                            self._hit_horizon = True  # a stored score from a search that stopped at the horizon
                         self._pv[ply][0] = tt_move
                         self._pv_len[ply] = 1
                         return tt_score
