@@ -11,6 +11,10 @@ Negamax with integer scores from the point of view of the side to move.
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
+Moves searched: every legal move at the root; below it the game's ``search_moves(depth)``,
+which may leave out moves that cannot change the node's value at that depth (Tetralath:
+moves that lose at once, and everything but the win or the forced blocks).
+
 Move order at every node: the transposition-table move first, then (alpha-beta only)
 the two killer moves of the ply -- the last two moves that cut off a sibling node, most
 recent first -- then the game's ``order_key`` from high to low, ties broken by the
@@ -398,7 +402,9 @@ cdef class Searcher:
                 return c_terminal_score(core.terminal_value())
             self.hit_horizon = True
             return self.evaluate_node()
-        count[0] = core.gen_moves(moves)
+        # The root gets every legal move; below it the game may leave out moves that
+        # cannot change the node's value at this depth (search_moves).
+        count[0] = core.gen_moves(moves) if ply == 0 else core.search_moves(moves, depth)
         if count[0] == 0:
             count[0] = -1
             return c_terminal_score(core.terminal_value())

@@ -10,6 +10,10 @@ Negamax with integer scores from the point of view of the side to move.
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
+Moves searched: every legal move at the root; below it the game's ``search_moves(depth)``,
+which may leave out moves that cannot change the node's value at that depth (Tetralath:
+moves that lose at once, and everything but the win or the forced blocks).
+
 Move order at every node: the transposition-table move first, then (alpha-beta only)
 the two killer moves of the ply -- the last two moves that cut off a sibling node, most
 recent first -- then the game's ``order_key`` from high to low, ties broken by the
@@ -235,7 +239,9 @@ class Searcher:
                 return terminal_score(core.terminal_value()), None
             self._hit_horizon = True
             return self._evaluate(), None
-        moves = core.gen_moves()
+        # The root gets every legal move; below it the game may leave out moves that
+        # cannot change the node's value at this depth (``search_moves``).
+        moves = core.gen_moves() if ply == 0 else core.search_moves(depth)
         if not moves:
             return terminal_score(core.terminal_value()), None
         return 0, self._root_moves(moves) if ply == 0 else moves

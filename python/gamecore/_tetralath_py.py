@@ -434,6 +434,43 @@ class TetralathCore(GameCore):
             out.append(SWAP)
         return out
 
+    def search_moves(self, depth: int) -> list[int]:
+        """The moves a search tries at a node with ``depth`` >= 1 plies left, in ascending
+        order: the legal moves less those that cannot change the node's value at that depth.
+
+        - a move that makes four is worth more than anything else: only those are kept;
+        - else, with ``depth`` >= 2, when the opponent could make four and one of those
+          cells can be filled without making three: only such blocks are kept (any other
+          move lets the opponent win next move, which is no better);
+        - else the moves that make a losing three are left out (nothing is worse), unless
+          there is no other move.
+        """
+        if self._status != ONGOING or self._swap_allowed():
+            return self.gen_moves()
+        me, opp = self._stones[self.turn], self._stones[1 - self.turn]
+        _, _, win_me, lose_me, win_opp = self._order_masks(me, opp)
+        if win_me:
+            keep = win_me
+        elif win_opp & ~lose_me and depth >= 2:
+            keep = win_opp & ~lose_me
+        else:
+            empty = ~(me | opp) & FULL_MASK
+            keep = empty & ~lose_me or empty
+        out = []
+        while keep:
+            bit = keep & -keep
+            keep ^= bit
+            out.append(bit.bit_length() - 1)
+        return out
+
+    def _order_masks(self, me: int, opp: int) -> tuple[int, int, int, int, int]:
+        """``(me, opp, win_me, lose_me, win_opp)`` for these stones, computed once per position."""
+        order = self._order
+        if order[0] != me or order[1] != opp:
+            win_me, win_opp, lose_me, _, _, _ = _threat_cells(me, opp)
+            order = self._order = (me, opp, win_me, lose_me, win_opp)
+        return order
+
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks)."""
         turn = self.turn
@@ -499,11 +536,7 @@ class TetralathCore(GameCore):
         opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for ``SWAP``."""
         if not 0 <= move < NUM_CELLS:
             return 0
-        me, opp = self._stones[self.turn], self._stones[1 - self.turn]
-        order = self._order
-        if order[0] != me or order[1] != opp:
-            win_me, win_opp, lose_me, _, _, _ = _threat_cells(me, opp)
-            order = self._order = (me, opp, win_me, lose_me, win_opp)
+        order = self._order_masks(self._stones[self.turn], self._stones[1 - self.turn])
         bit = 1 << move
         if order[2] & bit:
             return 1000
@@ -607,6 +640,12 @@ class TetralathCore(GameCore):
         if type(move) is not int or move not in self.gen_moves():
             raise IllegalMoveError(f"not a legal move here: {move!r}")
         return self.order_key(move)
+
+    def searched_moves(self, depth: int) -> list[int]:
+        """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
+        if type(depth) is not int or depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        return self.search_moves(depth)
 
     def outcome_value(self) -> int:
         """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""
