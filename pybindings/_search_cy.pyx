@@ -19,7 +19,8 @@ Move order at every node: the transposition-table move first, then (alpha-beta o
 the two killer moves of the ply -- the last two moves that cut off a sibling node, most
 recent first -- then the game's ``order_key`` from high to low, ties broken by the
 history score (alpha-beta only: the sum of depth * depth over the cut-offs the move
-made in this search), then in the order ``gen_moves`` gives.
+made in this search, read when the search gets past the TT move and the killers), then in
+the order ``gen_moves`` gives.
 
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
@@ -364,6 +365,37 @@ cdef class Searcher:
             to_front(moves, count, self.killers[ply][0])
         to_front(moves, count, first)
 
+    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept:
+        """Bring `first` (the TT move) and the killers of `ply` that are in `moves` to the
+        front, in that order, the others keeping theirs; return how many were brought."""
+        cdef int candidates[3]
+        cdef int c, i, j, n = 0, move
+        candidates[0] = first
+        candidates[1] = self.killers[ply][0]
+        candidates[2] = self.killers[ply][1]
+        for c in range(3):
+            move = candidates[c]
+            if move == NO_MOVE:
+                continue
+            for j in range(n, count):
+                if moves[j] == move:
+                    i = j
+                    while i > n:
+                        moves[i] = moves[i - 1]
+                        i -= 1
+                    moves[n] = move
+                    n += 1
+                    break
+        return n
+
+    cdef void order_rest(self, int* moves, int count) noexcept:
+        """Sort by order_key, high first, the history score breaking ties; stable."""
+        cdef long long keys[MOVE_BUFFER]
+        cdef int i
+        for i in range(count):
+            keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + self.history[moves[i] + HISTORY_OFFSET]
+        sort_by_key(moves, keys, count)
+
     cdef int enter(self) except -1:
         """Count a node; 1 (and the abort flag) when a limit is reached."""
         self.nodes += 1
@@ -437,7 +469,7 @@ cdef class Searcher:
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
         cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
-        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag
+        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag, front
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
         score = self.open_node(depth, ply, moves, &count)
@@ -460,8 +492,12 @@ cdef class Searcher:
         alpha_orig = alpha
         best = -C_INFINITY
         best_move = NO_MOVE
-        self.order(moves, count, tt_move, ply)
+        # The TT move and the killers first; the others are ordered only when the search
+        # gets to them (a cut-off by the first moves saves it).
+        front = self.front_moves(moves, count, tt_move, ply)
         for i in range(count):
+            if i == front:
+                self.order_rest(moves + front, count - front)
             core.make_move(moves[i])
             try:
                 if i == 0:
