@@ -30,10 +30,11 @@ the search only at the depth it was searched to (its move orders every depth), s
 score of a fixed-depth search is the same with or without the table.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER
+from bits cimport gc_prefetch, gc_table_alloc
 
 import operator
 from time import perf_counter
@@ -185,6 +186,7 @@ cdef class Searcher:
     """
 
     cdef TTEntry* table
+    cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
     cdef uint64_t mask
     cdef readonly Py_ssize_t tt_entries
     # State of the search under way.
@@ -208,6 +210,7 @@ cdef class Searcher:
 
     def __cinit__(self):
         self.table = NULL
+        self.table_block = NULL
 
     def __init__(self, tt_mb=16):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
@@ -216,18 +219,19 @@ cdef class Searcher:
         size = 1
         while size * 2 <= entries:
             size *= 2
-        free(self.table)
+        free(self.table_block)
         self.table = NULL
+        self.table_block = NULL
         self.tt_entries = size if entries else 0
         self.mask = self.tt_entries - 1 if self.tt_entries else 0
         if self.tt_entries:
-            self.table = <TTEntry*>calloc(self.tt_entries, sizeof(TTEntry))
+            self.table = <TTEntry*>gc_table_alloc(self.tt_entries * sizeof(TTEntry), &self.table_block)
             if self.table == NULL:
                 self.tt_entries = 0
                 raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
 
     def __dealloc__(self):
-        free(self.table)
+        free(self.table_block)
 
     def clear(self):
         """Empty the transposition table."""
@@ -472,6 +476,10 @@ cdef class Searcher:
         cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag, front
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
+        if use_tt and depth > 0:
+            # Start loading the node's table slot (most likely a cache miss) while the
+            # node's moves are generated.
+            gc_prefetch(&self.table[core.key() & self.mask])
         score = self.open_node(depth, ply, moves, &count)
         if count < 0:
             return score
