@@ -382,9 +382,10 @@ cdef class TetralathCore(GameCore):
 
     cdef int order_key(self, int move) noexcept nogil:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
-        opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for SWAP."""
+        opponent's four, -1000 a losing three, else 4 * the cell's centrality plus what the
+        four-windows through the cell add (see the pure twin and tl_order_key); 0 for SWAP."""
         self._order_masks(self.stones[self.turn], self.stones[1 - self.turn])
-        return tl_order_key(self.order_masks, &_T, move)
+        return tl_order_key(self.order_masks, &_T, &self.windows, self.turn, move)
 
     cdef void window_order_masks(self) noexcept nogil:
         """order_masks (cells making four, a losing three, blocking four) from the windows."""

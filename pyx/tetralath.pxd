@@ -415,10 +415,15 @@ cdef inline void tlw_threat_cells(const TLWindows* w, const TLTables* t, int p, 
                - gc_popcount64(w.pure4[q][1][0]) - gc_popcount64(w.pure4[q][1][1]))
 
 
-cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move) noexcept nogil:
-    """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four,
-    else the cell's centrality; 0 for the swap. masks: win, losing-three and block cells (TetralathCore.window_order_masks)."""
+cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, const TLWindows* w, int p,
+                             int move) noexcept nogil:
+    """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four, else
+    4 * the cell's centrality plus, over the four-windows through the cell, 1 an empty
+    one, 3 / 10 one with one / two stones of player p (to move) and none of the other's,
+    1 / 4 one with one / two of the other's and none of p's; 0 for the swap. masks: win,
+    losing-three and block cells (TetralathCore.window_order_masks)."""
     cdef uint64_t bit
+    cdef int key, i, k, a, b, q = 1 - p
     if move < 0 or move >= TL_CELLS:
         return 0
     bit = (<uint64_t>1) << move
@@ -428,4 +433,13 @@ cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move)
         return -1000
     if masks[2] & bit:
         return 500
-    return t.centre[move]
+    key = 4 * t.centre[move]
+    for i in range(t.four_len[move]):
+        k = t.four_list[move][i]
+        a = w.n4[p][k]
+        b = w.n4[q][k]
+        if b == 0:
+            key += 1 if a == 0 else (3 if a == 1 else 10)
+        elif a == 0:
+            key += 1 if b == 1 else 4
+    return key
