@@ -325,8 +325,7 @@ cdef class TetralathCore(GameCore):
             own = self.stones[turn] | ((<uint64_t>1) << move)
             self.stones[turn] = own
             h ^= _T.zsq[turn][move]
-            tlw_add(&self.windows, &_T, turn, move)
-            status = tl_move_status(own, &_T, move)
+            status = tlw_add(&self.windows, &_T, turn, move)  # = tl_move_status(own, &_T, move)
             if status == TL_ONGOING and (own | self.stones[1 - turn]) == TL_FULL_MASK:
                 status = TL_FULL
         self.hash_ = h

@@ -312,9 +312,11 @@ cdef inline void _tlw_flip(uint64_t* words, int k) noexcept nogil:
     words[k >> 6] ^= (<uint64_t>1) << (k & 63)
 
 
-cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
-    """Account for a new stone of player p on cell."""
-    cdef int q = 1 - p, i, k, a, b
+cdef inline int tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
+    """Account for a new stone of player p on cell; return what the stone does for p, as
+    tl_move_status: TL_FOUR when a four-window through it is now all p's (a run of four or
+    more holds one), else TL_THREE when a three-window through it is, else TL_ONGOING."""
+    cdef int q = 1 - p, i, k, a, b, status = TL_ONGOING
     for i in range(t.four_len[cell]):
         k = t.four_list[cell][i]
         a = w.n4[p][k]
@@ -326,6 +328,8 @@ cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexc
         elif a == 0:
             _tlw_flip(w.pure4[q][b], k)  # the other's window is no longer pure
         w.n4[p][k] = a + 1
+        if a == 3:
+            status = TL_FOUR
     for i in range(t.three_len[cell]):
         k = t.three_list[cell][i]
         a = w.n3[p][k]
@@ -337,6 +341,9 @@ cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexc
         elif a == 0:
             _tlw_flip(w.pure3[q][b], k)
         w.n3[p][k] = a + 1
+        if a == 2 and status == TL_ONGOING:
+            status = TL_THREE
+    return status
 
 
 cdef inline void tlw_remove(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
