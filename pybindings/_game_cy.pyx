@@ -17,6 +17,9 @@ cdef class GameCore:
     cdef int gen_moves(self, int* moves) noexcept nogil:
         return 0
 
+    cdef int search_moves(self, int* moves, int depth) noexcept nogil:
+        return self.gen_moves(moves)
+
     cdef void make_move(self, int move) noexcept nogil:
         pass
 

@@ -11,11 +11,16 @@ Negamax with integer scores from the point of view of the side to move.
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
+Moves searched: every legal move at the root; below it the game's ``search_moves(depth)``,
+which may leave out moves that cannot change the node's value at that depth (Tetralath:
+moves that lose at once, and everything but the win or the forced blocks).
+
 Move order at every node: the transposition-table move first, then (alpha-beta only)
 the two killer moves of the ply -- the last two moves that cut off a sibling node, most
 recent first -- then the game's ``order_key`` from high to low, ties broken by the
 history score (alpha-beta only: the sum of depth * depth over the cut-offs the move
-made in this search), then in the order ``gen_moves`` gives.
+made in this search, read when the search gets past the TT move and the killers), then in
+the order ``gen_moves`` gives.
 
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
@@ -25,10 +30,11 @@ the search only at the depth it was searched to (its move orders every depth), s
 score of a fixed-depth search is the same with or without the table.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER
+from bits cimport gc_prefetch, gc_table_alloc
 
 import operator
 from time import perf_counter
@@ -180,6 +186,7 @@ cdef class Searcher:
     """
 
     cdef TTEntry* table
+    cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
     cdef uint64_t mask
     cdef readonly Py_ssize_t tt_entries
     # State of the search under way.
@@ -203,6 +210,7 @@ cdef class Searcher:
 
     def __cinit__(self):
         self.table = NULL
+        self.table_block = NULL
 
     def __init__(self, tt_mb=16):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
@@ -211,18 +219,19 @@ cdef class Searcher:
         size = 1
         while size * 2 <= entries:
             size *= 2
-        free(self.table)
+        free(self.table_block)
         self.table = NULL
+        self.table_block = NULL
         self.tt_entries = size if entries else 0
         self.mask = self.tt_entries - 1 if self.tt_entries else 0
         if self.tt_entries:
-            self.table = <TTEntry*>calloc(self.tt_entries, sizeof(TTEntry))
+            self.table = <TTEntry*>gc_table_alloc(self.tt_entries * sizeof(TTEntry), &self.table_block)
             if self.table == NULL:
                 self.tt_entries = 0
                 raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
 
     def __dealloc__(self):
-        free(self.table)
+        free(self.table_block)
 
     def clear(self):
         """Empty the transposition table."""
@@ -360,6 +369,37 @@ cdef class Searcher:
             to_front(moves, count, self.killers[ply][0])
         to_front(moves, count, first)
 
+    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept:
+        """Bring `first` (the TT move) and the killers of `ply` that are in `moves` to the
+        front, in that order, the others keeping theirs; return how many were brought."""
+        cdef int candidates[3]
+        cdef int c, i, j, n = 0, move
+        candidates[0] = first
+        candidates[1] = self.killers[ply][0]
+        candidates[2] = self.killers[ply][1]
+        for c in range(3):
+            move = candidates[c]
+            if move == NO_MOVE:
+                continue
+            for j in range(n, count):
+                if moves[j] == move:
+                    i = j
+                    while i > n:
+                        moves[i] = moves[i - 1]
+                        i -= 1
+                    moves[n] = move
+                    n += 1
+                    break
+        return n
+
+    cdef void order_rest(self, int* moves, int count) noexcept:
+        """Sort by order_key, high first, the history score breaking ties; stable."""
+        cdef long long keys[MOVE_BUFFER]
+        cdef int i
+        for i in range(count):
+            keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + self.history[moves[i] + HISTORY_OFFSET]
+        sort_by_key(moves, keys, count)
+
     cdef int enter(self) except -1:
         """Count a node; 1 (and the abort flag) when a limit is reached."""
         self.nodes += 1
@@ -398,7 +438,9 @@ cdef class Searcher:
                 return c_terminal_score(core.terminal_value())
             self.hit_horizon = True
             return self.evaluate_node()
-        count[0] = core.gen_moves(moves)
+        # The root gets every legal move; below it the game may leave out moves that
+        # cannot change the node's value at this depth (search_moves).
+        count[0] = core.gen_moves(moves) if ply == 0 else core.search_moves(moves, depth)
         if count[0] == 0:
             count[0] = -1
             return c_terminal_score(core.terminal_value())
@@ -431,9 +473,13 @@ cdef class Searcher:
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
         cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
-        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag
+        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag, front
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
+        if use_tt and depth > 0:
+            # Start loading the node's table slot (most likely a cache miss) while the
+            # node's moves are generated.
+            gc_prefetch(&self.table[core.key() & self.mask])
         score = self.open_node(depth, ply, moves, &count)
         if count < 0:
             return score
@@ -446,14 +492,20 @@ cdef class Searcher:
                 if entry.depth == depth and ply > 0:
                     if (entry.flag == C_EXACT or (entry.flag == C_LOWER and entry.score >= beta)
                             or (entry.flag == C_UPPER and entry.score <= alpha)):
+                        if -C_WIN < entry.score < C_WIN:
+                            self.hit_horizon = True  # a stored score from a search that stopped at the horizon
                         self.pv[ply][0] = tt_move
                         self.pv_len[ply] = 1
                         return entry.score
         alpha_orig = alpha
         best = -C_INFINITY
         best_move = NO_MOVE
-        self.order(moves, count, tt_move, ply)
+        # The TT move and the killers first; the others are ordered only when the search
+        # gets to them (a cut-off by the first moves saves it).
+        front = self.front_moves(moves, count, tt_move, ply)
         for i in range(count):
+            if i == front:
+                self.order_rest(moves + front, count - front)
             core.make_move(moves[i])
             try:
                 if i == 0:

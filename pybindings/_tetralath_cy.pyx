@@ -266,6 +266,41 @@ cdef class TetralathCore(GameCore):
             n += 1
         return n
 
+    cdef int search_moves(self, int* moves, int depth) noexcept nogil:
+        """The moves a search tries at a node with depth >= 1 plies left, in ascending
+        order: the legal moves less those that cannot change the node's value at that
+        depth (see the pure twin: wins only; else blocks only at depth >= 2; else no
+        losing threes unless nothing else is left)."""
+        cdef uint64_t me, opp, keep, empty
+        cdef int n = 0
+        if self.status_ != TL_ONGOING or self._swap_allowed():
+            return self.gen_moves(moves)
+        me = self.stones[self.turn]
+        opp = self.stones[1 - self.turn]
+        self._order_masks(me, opp)
+        if self.order_masks[0]:
+            keep = self.order_masks[0]
+        elif (self.order_masks[2] & ~self.order_masks[1]) and depth >= 2:
+            keep = self.order_masks[2] & ~self.order_masks[1]
+        else:
+            empty = ~(me | opp) & TL_FULL_MASK
+            keep = empty & ~self.order_masks[1]
+            if not keep:
+                keep = empty
+        while keep:
+            moves[n] = gc_ctz64(keep)
+            n += 1
+            keep &= keep - 1
+        return n
+
+    cdef void _order_masks(self, uint64_t me, uint64_t opp) noexcept nogil:
+        """order_masks for these stones, computed once per position."""
+        if not (self.order_valid and self.order_for[0] == me and self.order_for[1] == opp):
+            self.window_order_masks()
+            self.order_for[0] = me
+            self.order_for[1] = opp
+            self.order_valid = True
+
     cdef void make_move(self, int move) noexcept nogil:
         """Play a move known to be legal (no checks but the size of the stack)."""
         cdef int turn = self.turn
@@ -290,8 +325,7 @@ cdef class TetralathCore(GameCore):
             own = self.stones[turn] | ((<uint64_t>1) << move)
             self.stones[turn] = own
             h ^= _T.zsq[turn][move]
-            tlw_add(&self.windows, &_T, turn, move)
-            status = tl_move_status(own, &_T, move)
+            status = tlw_add(&self.windows, &_T, turn, move)  # = tl_move_status(own, &_T, move)
             if status == TL_ONGOING and (own | self.stones[1 - turn]) == TL_FULL_MASK:
                 status = TL_FULL
         self.hash_ = h
@@ -347,15 +381,10 @@ cdef class TetralathCore(GameCore):
 
     cdef int order_key(self, int move) noexcept nogil:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
-        opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for SWAP."""
-        cdef uint64_t me = self.stones[self.turn]
-        cdef uint64_t opp = self.stones[1 - self.turn]
-        if not (self.order_valid and self.order_for[0] == me and self.order_for[1] == opp):
-            self.window_order_masks()
-            self.order_for[0] = me
-            self.order_for[1] = opp
-            self.order_valid = True
-        return tl_order_key(self.order_masks, &_T, move)
+        opponent's four, -1000 a losing three, else 4 * the cell's centrality plus what the
+        four-windows through the cell add (see the pure twin and tl_order_key); 0 for SWAP."""
+        self._order_masks(self.stones[self.turn], self.stones[1 - self.turn])
+        return tl_order_key(self.order_masks, &_T, &self.windows, self.turn, move)
 
     cdef void window_order_masks(self) noexcept nogil:
         """order_masks (cells making four, a losing three, blocking four) from the windows."""
@@ -468,6 +497,15 @@ cdef class TetralathCore(GameCore):
         if type(move) is not int or move not in self.legal_moves():
             raise IllegalMoveError(f"not a legal move here: {move!r}")
         return self.order_key(<int>move)
+
+    def searched_moves(self, depth):
+        """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
+        cdef int moves[64]
+        cdef int n
+        if type(depth) is not int or depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        n = self.search_moves(moves, depth if depth < 1000 else 1000)
+        return [moves[i] for i in range(n)]
 
     def outcome_value(self):
         """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""

@@ -8,6 +8,8 @@ cdef extern from "gamecore_bits.h":
     ctypedef long long gc_u128
     int gc_popcount64(uint64_t x) noexcept nogil
     int gc_ctz64(uint64_t x) noexcept nogil
+    void gc_prefetch(const void* p) noexcept nogil
+    void* gc_table_alloc(size_t n, void** block) noexcept nogil
     int gc_popcount128(gc_u128 x) noexcept nogil
     int gc_ctz128(gc_u128 x) noexcept nogil
     gc_u128 gc_u128_from_halves(uint64_t hi, uint64_t lo) noexcept nogil

@@ -26,6 +26,42 @@ static inline int gc_ctz64(uint64_t x) {
 }
 #endif
 
+/* Hint that *p will be read soon (a transposition-table slot): no effect on results. */
+#if defined(__GNUC__) || defined(__clang__)
+#define gc_prefetch(p) __builtin_prefetch((const void*)(p))
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#include <xmmintrin.h>
+#define gc_prefetch(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
+#else
+#define gc_prefetch(p) ((void)0)
+#endif
+
+/* A zeroed table of n bytes; *block receives what to free() afterwards. On Linux a table
+ * of 2 MB or more starts on a 2 MB boundary and is offered to the kernel for huge pages,
+ * which spares the TLB misses of random probes; its pages are still only mapped (and
+ * zeroed by the kernel) when first touched. NULL when out of memory. */
+#include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+static inline void* gc_table_alloc(size_t n, void** block) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (n >= huge) {
+        char* raw = (char*)calloc(n + huge, 1);
+        char* start;
+        *block = raw;
+        if (raw == NULL)
+            return NULL;
+        start = raw + ((huge - ((uintptr_t)raw & (huge - 1))) & (huge - 1));
+        madvise(start, n, MADV_HUGEPAGE);
+        return start;
+    }
+#endif
+    *block = calloc(n, 1);
+    return *block;
+}
+
 /* 128-bit boards: GCC and Clang provide unsigned __int128 on 64-bit targets. A compiler
  * without it cannot build the extension, and setup.py's optional build then falls back to
  * the pure-Python backend. */

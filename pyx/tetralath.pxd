@@ -312,9 +312,11 @@ cdef inline void _tlw_flip(uint64_t* words, int k) noexcept nogil:
     words[k >> 6] ^= (<uint64_t>1) << (k & 63)
 
 
-cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
-    """Account for a new stone of player p on cell."""
-    cdef int q = 1 - p, i, k, a, b
+cdef inline int tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
+    """Account for a new stone of player p on cell; return what the stone does for p, as
+    tl_move_status: TL_FOUR when a four-window through it is now all p's (a run of four or
+    more holds one), else TL_THREE when a three-window through it is, else TL_ONGOING."""
+    cdef int q = 1 - p, i, k, a, b, status = TL_ONGOING
     for i in range(t.four_len[cell]):
         k = t.four_list[cell][i]
         a = w.n4[p][k]
@@ -326,6 +328,8 @@ cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexc
         elif a == 0:
             _tlw_flip(w.pure4[q][b], k)  # the other's window is no longer pure
         w.n4[p][k] = a + 1
+        if a == 3:
+            status = TL_FOUR
     for i in range(t.three_len[cell]):
         k = t.three_list[cell][i]
         a = w.n3[p][k]
@@ -337,6 +341,9 @@ cdef inline void tlw_add(TLWindows* w, const TLTables* t, int p, int cell) noexc
         elif a == 0:
             _tlw_flip(w.pure3[q][b], k)
         w.n3[p][k] = a + 1
+        if a == 2 and status == TL_ONGOING:
+            status = TL_THREE
+    return status
 
 
 cdef inline void tlw_remove(TLWindows* w, const TLTables* t, int p, int cell) noexcept nogil:
@@ -415,10 +422,15 @@ cdef inline void tlw_threat_cells(const TLWindows* w, const TLTables* t, int p, 
                - gc_popcount64(w.pure4[q][1][0]) - gc_popcount64(w.pure4[q][1][1]))
 
 
-cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move) noexcept nogil:
-    """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four,
-    else the cell's centrality; 0 for the swap. masks: win, losing-three and block cells (TetralathCore.window_order_masks)."""
+cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, const TLWindows* w, int p,
+                             int move) noexcept nogil:
+    """1000 a winning four, -1000 a losing three, 500 a block of the opponent's four, else
+    4 * the cell's centrality plus, over the four-windows through the cell, 1 an empty
+    one, 3 / 10 one with one / two stones of player p (to move) and none of the other's,
+    1 / 4 one with one / two of the other's and none of p's; 0 for the swap. masks: win,
+    losing-three and block cells (TetralathCore.window_order_masks)."""
     cdef uint64_t bit
+    cdef int key, i, k, a, b, q = 1 - p
     if move < 0 or move >= TL_CELLS:
         return 0
     bit = (<uint64_t>1) << move
@@ -428,4 +440,13 @@ cdef inline int tl_order_key(const uint64_t* masks, const TLTables* t, int move)
         return -1000
     if masks[2] & bit:
         return 500
-    return t.centre[move]
+    key = 4 * t.centre[move]
+    for i in range(t.four_len[move]):
+        k = t.four_list[move][i]
+        a = w.n4[p][k]
+        b = w.n4[q][k]
+        if b == 0:
+            key += 1 if a == 0 else (3 if a == 1 else 10)
+        elif a == 0:
+            key += 1 if b == 1 else 4
+    return key

@@ -193,6 +193,16 @@ def test_bench_search_and_endgame(monkeypatch, capsys):
         assert " 40    20   +38   +38   a2" in out and "0 wrong" in out
 
 
+def test_bench_tetralath(monkeypatch, capsys):
+    args = ["bench", "tetralath", "--quick", "--runs", "1", "--plies", "3", "--depth", "2", "--time", "0.2"]
+    code, out, _ = run(monkeypatch, capsys, args)
+    assert code == 0 and "nodes/s" in out
+    assert "depth 2 on each ply of an engine-vs-engine opening" in out
+    assert "depth reached in 0.2 s a move" in out and "depths: " in out
+    if "cython" in _backend.available():
+        assert "cython/python ratio at depth 1" in out
+
+
 def test_bad_usage(monkeypatch, capsys):
     assert run(monkeypatch, capsys, ["play", "othello", "--size", "7"])[0] == 2
     assert run(monkeypatch, capsys, ["play", "othello", "--time", "-1"])[0] == 2

@@ -244,7 +244,13 @@ def test_threat_cells_match_the_oracle(backends, choices):
         elif win_opp & bit:
             assert key == 500
         else:
-            assert 0 <= key <= 4
+            # 4 * centrality, plus per four-window through the cell what its stones say
+            expected = 4 * py.CENTRALITY[move]
+            for w in py.FOUR_WINDOWS:
+                if w & bit:
+                    a, b = (stones[me] & w).bit_count(), (stones[opp] & w).bit_count()
+                    expected += (1, 3, 10)[a] if not b else (0, 1, 4)[b] if not a else 0
+            assert key == expected < 500
 
 
 def test_features_on_a_hand_built_position(backend):

@@ -137,3 +137,77 @@ def test_root_moves_restrict_the_search(backends):
         with pytest.raises(ValueError):
             search(game, depth=2, moves=[])
     assert results[0] == results[1]
+
+
+def _plain_negamax(core, depth: int) -> int:
+    """Full-width negamax over every legal move, scored like the searches (the reference)."""
+    if core.is_game_over():
+        value = core.outcome_value()
+        return WIN + value if value > 0 else -WIN + value if value < 0 else 0
+    if depth == 0:
+        return core.evaluation()
+    best = -(10**9)
+    for move in core.legal_moves():
+        core.push(move)
+        best = max(best, -_plain_negamax(core, depth - 1))
+        core.pop()
+    return best
+
+
+# (moves, depth -> the cells the search still tries there, by name)
+THREATS = [
+    # white can make four at e3: only that move
+    ("e1 a1 e2 a3 e4 i1", {1: ["e3"], 2: ["e3"]}),
+    # black must fill e3 (white's e1 e2 _ e4): from depth 2 only the block
+    ("e1 a1 e2 i3 e4", {2: ["e3"]}),
+    # two threats (e3 and f4): black blocks one of them, and loses anyway
+    (FORCED + " e4", {2: ["e3", "f4"]}),
+    # black's only block e3 would make three with f3 g3: every move that makes no three
+    ("e1 f3 e2 g3 e4", {2: "no-three", 1: "no-three"}),
+]
+
+
+def _names(game, codes):
+    return [game.move_from_code(c).name for c in codes]
+
+
+@pytest.mark.parametrize("moves, expected", THREATS)
+def test_search_moves_keep_only_the_moves_that_matter(backend, moves, expected):
+    game = Tetralath.from_moves(moves, backend=backend.name)
+    core = game.core
+    board = board_of(core)
+    _, lose = oracle_cells(board, game.turn)
+    no_three = [game.move_from_code(m).name for m in core.legal_moves() if not lose >> m & 1]
+    for depth, cells in expected.items():
+        kept = _names(game, core.searched_moves(depth))
+        assert kept == (no_three if cells == "no-three" else cells)
+    # without a threat nothing but the losing threes is left out
+    quiet = Tetralath.from_moves("e5 d4 f3", backend=backend.name).core
+    assert quiet.searched_moves(3) == quiet.legal_moves()
+    with pytest.raises(ValueError):
+        core.searched_moves(0)
+
+
+@pytest.mark.parametrize("moves", [m for m, _ in THREATS] + [FORCED, "e5 d4 f3 c3", "e1 e9 e2 i1 g4 a1 f4"])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_leaving_out_moves_changes_no_score(backend, moves, depth):
+    if backend.name == "python" and depth > 2:
+        pytest.skip("slow in pure Python; the backends agree node for node")
+    game = Tetralath.from_moves(moves, backend=backend.name)
+    every = game.legal_moves()
+    for algorithm in ("alphabeta", "minimax"):
+        assert search(game, depth=depth, moves=every, algorithm=algorithm).score == _plain_negamax(game.core.copy(), depth)
+
+
+def test_a_kept_table_does_not_stop_the_deepening_early(backend):
+    # The table of the last search holds every reply of the next position at the depth the
+    # next search's iterations need: the iterations must still go on to the asked depth.
+    depth = 3
+    engine = Engine(tt_mb=16)
+    game = Tetralath.from_moves("e5", backend=backend.name)
+    first = engine.search(game, depth=depth)
+    game.push(first.move)
+    again = engine.search(game, depth=depth)
+    fresh = search(game, depth=depth)
+    assert again.depth == depth
+    assert again.score == fresh.score

@@ -7,6 +7,7 @@ cdef enum:
 
 cdef class GameCore:
     cdef int gen_moves(self, int* moves) noexcept nogil
+    cdef int search_moves(self, int* moves, int depth) noexcept nogil
     cdef void make_move(self, int move) noexcept nogil
     cdef void unmake_move(self) noexcept nogil
     cdef bint is_terminal(self) noexcept nogil

@@ -26,6 +26,13 @@ class GameCore:
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         raise NotImplementedError
 
+    def search_moves(self, depth: int) -> list[int]:
+        """The moves a search tries at a node with ``depth`` >= 1 plies left (the root excepted,
+        which always gets ``gen_moves``): by default all the legal moves. A game may leave out
+        moves that cannot change the node's value at that depth (e.g. moves that lose at once
+        when a better one exists); ``[]`` only at the end of the game."""
+        return self.gen_moves()
+
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks: the searches feed it their own moves)."""
         raise NotImplementedError

@@ -10,11 +10,16 @@ Negamax with integer scores from the point of view of the side to move.
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
+Moves searched: every legal move at the root; below it the game's ``search_moves(depth)``,
+which may leave out moves that cannot change the node's value at that depth (Tetralath:
+moves that lose at once, and everything but the win or the forced blocks).
+
 Move order at every node: the transposition-table move first, then (alpha-beta only)
 the two killer moves of the ply -- the last two moves that cut off a sibling node, most
 recent first -- then the game's ``order_key`` from high to low, ties broken by the
 history score (alpha-beta only: the sum of depth * depth over the cut-offs the move
-made in this search), then in the order ``gen_moves`` gives.
+made in this search, read when the search gets past the TT move and the killers), then in
+the order ``gen_moves`` gives.
 
 Transposition table: ``2**k`` entries of 16 bytes (key, score, move, depth, flag),
 the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
@@ -29,7 +34,7 @@ from __future__ import annotations
 import operator
 import time
 from array import array
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from .errors import InvalidEvaluationError
 
@@ -208,6 +213,20 @@ class Searcher:
                 ordered.insert(0, move)
         return ordered
 
+    def _search_order(self, moves: list[int], first: int, ply: int) -> Iterator[int]:
+        """``moves`` in alpha-beta's order, lazily: ``first`` (the TT move) and the killers of
+        ``ply`` that are among them, then the others by ``order_key`` and history, whose keys
+        are taken only when the search gets to them (a cut-off by the first moves saves them)."""
+        front: list[int] = []
+        for move in (first, *self._killers[ply]):
+            if move != _NO_MOVE and move not in front and move in moves:
+                front.append(move)
+        yield from front
+        core = self._core
+        history = self._history
+        rest = [m for m in moves if m not in front]
+        yield from sorted(rest, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
+
     def _enter(self) -> None:
         """Count a node and stop the search when a limit is reached."""
         self._nodes += 1
@@ -235,7 +254,9 @@ class Searcher:
                 return terminal_score(core.terminal_value()), None
             self._hit_horizon = True
             return self._evaluate(), None
-        moves = core.gen_moves()
+        # The root gets every legal move; below it the game may leave out moves that
+        # cannot change the node's value at this depth (``search_moves``).
+        moves = core.gen_moves() if ply == 0 else core.search_moves(depth)
         if not moves:
             return terminal_score(core.terminal_value()), None
         return 0, self._root_moves(moves) if ply == 0 else moves
@@ -280,13 +301,15 @@ class Searcher:
                 tt_score, tt_move, tt_depth, tt_flag = _unpack(data)
                 if tt_depth == depth and ply > 0:
                     if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
+                        if -WIN < tt_score < WIN:
+                            self._hit_horizon = True  # a stored score from a search that stopped at the horizon
                         self._pv[ply][0] = tt_move
                         self._pv_len[ply] = 1
                         return tt_score
         alpha_orig = alpha
         best = -INFINITY
         best_move = _NO_MOVE
-        for index, move in enumerate(self._ordered(moves, tt_move, ply)):
+        for index, move in enumerate(self._search_order(moves, tt_move, ply)):
             core.make_move(move)
             try:
                 if index == 0:

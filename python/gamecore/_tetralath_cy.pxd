@@ -25,6 +25,8 @@ cdef class TetralathCore(GameCore):
     cdef void _set(self, uint64_t white, uint64_t black, int turn, int status) noexcept nogil
     cdef bint _swap_allowed(self) noexcept nogil
     cdef int gen_moves(self, int* moves) noexcept nogil
+    cdef int search_moves(self, int* moves, int depth) noexcept nogil
+    cdef void _order_masks(self, uint64_t me, uint64_t opp) noexcept nogil
     cdef void make_move(self, int move) noexcept nogil
     cdef void unmake_move(self) noexcept nogil
     cdef bint is_terminal(self) noexcept nogil

@@ -149,6 +149,12 @@ def _build_geometry() -> tuple:
 #: ``CENTRALITY[cell]``: 4 minus the cell's distance to the centre e5 (0 on the rim).
 CELL_XY, NEIGHBOURS, FOUR_WINDOWS, THREE_WINDOWS, CENTRALITY = _build_geometry()
 
+# order_key: the four-windows through each cell, and what a window adds to a quiet move's key
+# by the stones in it: own stones and none of the opponent's, opponent's stones and no own.
+_FOUR_THROUGH = tuple(tuple(w for w in FOUR_WINDOWS if w >> c & 1) for c in range(NUM_CELLS))
+_ORDER_OWN = (1, 3, 10)
+_ORDER_OPP = (0, 1, 4)
+
 #: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
 FEATURES = ("win_now", "forced_blocks", "cannot_block", "losing_threes", "open_twos", "open_ones", "centre")
 #: The standard evaluation: weights for ``FEATURES``.
@@ -434,6 +440,43 @@ class TetralathCore(GameCore):
             out.append(SWAP)
         return out
 
+    def search_moves(self, depth: int) -> list[int]:
+        """The moves a search tries at a node with ``depth`` >= 1 plies left, in ascending
+        order: the legal moves less those that cannot change the node's value at that depth.
+
+        - a move that makes four is worth more than anything else: only those are kept;
+        - else, with ``depth`` >= 2, when the opponent could make four and one of those
+          cells can be filled without making three: only such blocks are kept (any other
+          move lets the opponent win next move, which is no better);
+        - else the moves that make a losing three are left out (nothing is worse), unless
+          there is no other move.
+        """
+        if self._status != ONGOING or self._swap_allowed():
+            return self.gen_moves()
+        me, opp = self._stones[self.turn], self._stones[1 - self.turn]
+        _, _, win_me, lose_me, win_opp = self._order_masks(me, opp)
+        if win_me:
+            keep = win_me
+        elif win_opp & ~lose_me and depth >= 2:
+            keep = win_opp & ~lose_me
+        else:
+            empty = ~(me | opp) & FULL_MASK
+            keep = empty & ~lose_me or empty
+        out = []
+        while keep:
+            bit = keep & -keep
+            keep ^= bit
+            out.append(bit.bit_length() - 1)
+        return out
+
+    def _order_masks(self, me: int, opp: int) -> tuple[int, int, int, int, int]:
+        """``(me, opp, win_me, lose_me, win_opp)`` for these stones, computed once per position."""
+        order = self._order
+        if order[0] != me or order[1] != opp:
+            win_me, win_opp, lose_me, _, _, _ = _threat_cells(me, opp)
+            order = self._order = (me, opp, win_me, lose_me, win_opp)
+        return order
+
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks)."""
         turn = self.turn
@@ -496,14 +539,13 @@ class TetralathCore(GameCore):
 
     def order_key(self, move: int) -> int:
         """Move-ordering key for the side to move: 1000 a winning four, 500 a block of the
-        opponent's four, -1000 a losing three, else the cell's centrality (0..4); 0 for ``SWAP``."""
+        opponent's four, -1000 a losing three, else 4 * the cell's centrality plus, over the
+        four-windows through the cell, 1 an empty one, 3 / 10 one with one / two stones of
+        the side to move and none of the opponent's, 1 / 4 one with one / two of the
+        opponent's and none of its own (at most 4 * 4 + 12 * 10 < 500); 0 for ``SWAP``."""
         if not 0 <= move < NUM_CELLS:
             return 0
-        me, opp = self._stones[self.turn], self._stones[1 - self.turn]
-        order = self._order
-        if order[0] != me or order[1] != opp:
-            win_me, win_opp, lose_me, _, _, _ = _threat_cells(me, opp)
-            order = self._order = (me, opp, win_me, lose_me, win_opp)
+        order = self._order_masks(self._stones[self.turn], self._stones[1 - self.turn])
         bit = 1 << move
         if order[2] & bit:
             return 1000
@@ -511,7 +553,16 @@ class TetralathCore(GameCore):
             return -1000
         if order[4] & bit:
             return 500
-        return CENTRALITY[move]
+        me, opp = order[0], order[1]
+        key = 4 * CENTRALITY[move]
+        for w in _FOUR_THROUGH[move]:
+            a = me & w
+            b = opp & w
+            if not b:
+                key += _ORDER_OWN[a.bit_count()]
+            elif not a:
+                key += _ORDER_OPP[b.bit_count()]
+        return key
 
     def key(self) -> int:
         """64-bit Zobrist hash of the stones and the side to move."""
@@ -607,6 +658,12 @@ class TetralathCore(GameCore):
         if type(move) is not int or move not in self.gen_moves():
             raise IllegalMoveError(f"not a legal move here: {move!r}")
         return self.order_key(move)
+
+    def searched_moves(self, depth: int) -> list[int]:
+        """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
+        if type(depth) is not int or depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        return self.search_moves(depth)
 
     def outcome_value(self) -> int:
         """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""

@@ -9,6 +9,10 @@ work in the same run (the machines are shared and noisy).
   evaluation, the ratio, and the time to solve FFO endgame positions exactly.
 - ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each.
 - ``mcts``: UCT iterations per second per backend and the ratio.
+- ``tetralath``: Tetralath alpha-beta nodes per second per backend and the ratio; the nodes
+  and time a fixed-depth engine needs on each ply of an opening (deterministic counts); and
+  the depth a timed engine (the terminal game's: 64 MB table, 5 s a move) reaches on each
+  ply of an engine-vs-engine opening.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Callable, Optional, TextIO
 from . import _backend
 from .othello import Othello
 
-__all__ = ["bench_perft", "bench_search", "bench_endgame", "bench_mcts", "ffo_positions", "parse_range"]
+__all__ = ["bench_perft", "bench_search", "bench_endgame", "bench_mcts", "bench_tetralath", "ffo_positions", "parse_range"]
 
 #: (size, depth) per backend: the 8x8 tree of the targets, then trees of similar size.
 PERFT_TREES = {
@@ -229,3 +233,94 @@ def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8,
     if len(rates) == 2:
         print(f"cython/python ratio: {rates['cython'] / rates['python']:.0f}x", file=out)
 
+
+
+#: Opening positions of the Tetralath nodes/s comparison, and its depth per backend.
+TETRALATH_POSITIONS = ("", "e5", "d4 d5 e5", "e5 d4 f3 c3")
+TETRALATH_RATE_DEPTH = {"cython": 6, "python": 3}
+TETRALATH_RATIO_DEPTH = 3
+
+
+def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
+    from .search import Engine
+    from .tetralath import Tetralath
+
+    games = [Tetralath.from_moves(moves, backend=backend) for moves in TETRALATH_POSITIONS]
+
+    def work() -> int:
+        return sum(Engine(tt_mb=16).search(game, depth=depth).nodes for game in games)
+
+    seconds, nodes = median_seconds(work, runs)
+    return nodes / seconds, nodes
+
+
+def bench_tetralath(
+    out: TextIO,
+    runs: int = 3,
+    backend: Optional[str] = None,
+    plies: int = 12,
+    depth: int = 8,
+    time_limit: float = 5.0,
+    quick: bool = False,
+) -> None:
+    """Tetralath: nodes/s per backend and the ratio; per opening ply the nodes and time of a
+    fixed-depth search (engine-vs-engine, one engine with a 64 MB table kept between moves);
+    then the depth a ``time_limit`` engine reaches on each ply of its own opening.
+
+    ``quick`` makes the nodes/s searches two plies shallower (a smoke run)."""
+    from .search import Engine
+    from .tetralath import Tetralath
+
+    names = _backends(backend)
+    rates = {}
+    for name in names:
+        d = TETRALATH_RATE_DEPTH[name] - (2 if quick else 0)
+        rate, nodes = _tetralath_rate(name, d, runs)
+        print(f"tetralath alpha-beta {name:7s} depth {d}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s", file=out, flush=True)
+    if len(names) == 2:
+        for name in names:
+            rates[name] = _tetralath_rate(name, TETRALATH_RATIO_DEPTH - (2 if quick else 0), runs)[0]
+        print(f"cython/python ratio at depth {TETRALATH_RATIO_DEPTH - (2 if quick else 0)}: {rates['cython'] / rates['python']:.0f}x", file=out)
+    fast = "cython" if "cython" in names else names[0]
+    if fast != "cython":
+        depth = min(depth, 4)
+    print(f"{fast}: depth {depth} on each ply of an engine-vs-engine opening (64 MB table kept between moves)", file=out)
+    print(f"{'ply':>3} {'move':>4} {'score':>8} {'nodes':>12} {'seconds':>8} {'nodes/s':>11}", file=out, flush=True)
+    # The game is the same on every run (fixed depth): each run replays it with a fresh
+    # engine, and each ply's time is the median over the runs.
+    played: list = []
+    for run in range(runs):
+        engine = Engine(tt_mb=64)
+        game = Tetralath(backend=fast)
+        for ply in range(plies):
+            if game.is_game_over():
+                break
+            start = time.perf_counter()
+            result = engine.search(game, depth=depth)
+            seconds = time.perf_counter() - start
+            if run == 0:
+                played.append([result, []])
+            played[ply][1].append(seconds)
+            game.push(result.move)
+    total_nodes, total_seconds, worst = 0, 0.0, 0.0
+    for ply, (result, times) in enumerate(played):
+        seconds = statistics.median(times)
+        total_nodes += result.nodes
+        total_seconds += seconds
+        worst = max(worst, seconds)
+        print(f"{ply:>3} {result.move.name:>4} {result.score:>8} {result.nodes:>12,} {seconds:>8.2f} "
+              f"{result.nodes / max(seconds, 1e-9):>11,.0f}", file=out, flush=True)
+    print(f"total {total_nodes:,} nodes, {total_seconds:.1f} s; slowest ply {worst:.2f} s", file=out)
+    print(f"{fast}: depth reached in {time_limit:g} s a move, engine vs engine (one engine, 64 MB table)", file=out)
+    engine = Engine(tt_mb=64)
+    game = Tetralath(backend=fast)
+    depths = []
+    for ply in range(plies):
+        if game.is_game_over():
+            break
+        result = engine.search(game, time_limit=time_limit)
+        depths.append(result.depth)
+        print(f"{ply:>3} {result.move.name:>4} depth {result.depth:>2} {result.nodes:>12,} nodes "
+              f"{result.elapsed:6.2f} s", file=out, flush=True)
+        game.push(result.move)
+    print(f"depths: {' '.join(map(str, depths))} (lowest {min(depths) if depths else 0})", file=out)

@@ -10,6 +10,7 @@
     gamecore bench search --ffo 40                  # alpha-beta nodes/s, ratio, FFO #40 solved
     gamecore bench endgame --ffo 40-49              # exact solving of FFO positions
     gamecore bench mcts                             # MCTS iterations/s per backend
+    gamecore bench tetralath                        # Tetralath nodes/s, depth 8 and depth at 5 s per opening ply
     gamecore export ufrj --out models/players/gamecore_player.py --time 5
     gamecore export ctu --out player.py --time 1 --standalone
     gamecore tetralath                              # the Tetralath terminal game
@@ -251,6 +252,10 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     if args.what == "endgame":
         return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
+    if args.what == "tetralath":
+        bench.bench_tetralath(out, runs=args.runs, backend=args.backend, plies=args.plies,
+                              depth=args.depth or 8, time_limit=args.time, quick=args.quick)
+        return 0
     return bench.bench_search(out, runs=args.runs, depth=args.depth or 6, deep=args.deep,
                               ffo=args.ffo or "40-49", backend=args.backend)
 
@@ -355,14 +360,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, default=6)
     p.add_argument("--backend", choices=_backend.BACKENDS)
 
-    p = sub.add_parser("bench", help="benchmarks: perft, search, endgame or mcts speed per backend")
-    p.add_argument("what", choices=("perft", "search", "endgame", "mcts"))
+    p = sub.add_parser("bench", help="benchmarks: perft, search, endgame, mcts or tetralath speed per backend")
+    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath"))
     p.add_argument("--size", type=_board_size, default=8, help="board size of the MCTS benchmark")
-    p.add_argument("--depth", type=_positive_int, help="search: depth of the cython/python comparison (default 6)")
+    p.add_argument("--depth", type=_positive_int,
+                   help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches (default 8)")
+    p.add_argument("--plies", type=_positive_int, default=12, help="tetralath: plies of the opening (default 12)")
+    p.add_argument("--time", type=float, default=5.0, help="tetralath: seconds a move of the timed opening (default 5)")
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
     p.add_argument("--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none")
     p.add_argument("--iterations", type=_positive_int, help="MCTS iterations per search (default 200)")
-    p.add_argument("--quick", action="store_true", help="perft: trees three plies shallower (a smoke run)")
+    p.add_argument("--quick", action="store_true", help="perft: trees three plies shallower; tetralath: nodes/s searches two shallower (smoke runs)")
     p.add_argument("--runs", type=_positive_int, default=3, help="runs per measurement; the median is reported (default 3)")
     p.add_argument("--backend", choices=_backend.BACKENDS, help="only this backend")
 
