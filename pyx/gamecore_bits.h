@@ -162,6 +162,10 @@ GC_ALWAYS_INLINE gc_u128 gc_b10_from_split(gc_u128 x) {
                  | (hi10 & GC_B10_SLOT(3)) | (hi & GC_B10_SLOT(4));
     return gc_u128_from_halves(odd, even);
 }
+/* The highest set bit of a word (0 for 0). */
+GC_ALWAYS_INLINE uint64_t gc_highest_bit64(uint64_t x) {
+    return x ? (uint64_t)1 << (63 - __builtin_clzll(x | 1)) : 0;
+}
 /* The highest set bit of a split board (0 for an empty one). */
 GC_ALWAYS_INLINE gc_u128 gc_u128_highest_bit(gc_u128 x) {
     uint64_t lo = (uint64_t)x, hi = (uint64_t)(x >> 64);

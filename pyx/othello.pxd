@@ -15,7 +15,8 @@
 from libc.stdint cimport uint64_t
 from bits cimport (bb_t, gc_u128, popcount, lowest_bit, gc_ctz64, gc_b10_step, gc_b10_step_pairs,
                    gc_b10_square_bit, gc_b10_bit_square, gc_b10_first_square, gc_b10_to_split,
-                   gc_b10_from_split, gc_u128_highest_bit)
+                   gc_b10_from_split, gc_u128_highest_bit, gc_highest_bit64, gc_u128_hi, gc_u128_lo,
+                   gc_u128_from_halves)
 
 ctypedef struct Geometry:
     int n
@@ -223,23 +224,53 @@ cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexce
     return flipped
 
 
+cdef inline uint64_t ray_flips_up(uint64_t ray, uint64_t player, uint64_t opponent) noexcept nogil:
+    """Flips along a ray that runs up the bit order within one 64-bit half: the run of
+    opponent discs before the ray's first other square, if that square holds a `player`
+    disc (the "outflank"). Branch-free: a bracket is a coin toss to the branch predictor."""
+    cdef uint64_t outflank = ray & ~opponent
+    outflank &= (0 - outflank) & player
+    return ray & (outflank - (outflank != 0))
+
+
+cdef inline uint64_t ray_flips_down(uint64_t ray, uint64_t player, uint64_t opponent) noexcept nogil:
+    """The same down the bit order: the bits above the outflank (-(2x) is 0 for x = 0)."""
+    cdef uint64_t outflank = gc_highest_bit64(ray & ~opponent) & player
+    return ray & (0 - (outflank << 1))
+
+
 cdef inline gc_u128 b10_split_flips(gc_u128 player, gc_u128 opponent, int square, const Geometry* g) noexcept nogil:
-    """10x10, boards in the split layout: discs a move on `square` flips, ray by ray. In
-    square order the first square of a ray without an opponent disc is the lowest (or
-    highest) bit of ray & ~opponent; the run before it flips if that square holds a
-    `player` disc (the "outflank"). Branch-free: a bracket is a coin toss to a predictor."""
-    cdef gc_u128 flipped = 0, ray, outflank
+    """10x10, boards in the split layout: the discs a move on `square` flips, ray by ray.
+
+    Five of the eight rays stay in the square's own half (rows 0..4 or 5..9) and take
+    64-bit arithmetic; the three that run towards the other half take 128-bit arithmetic."""
     cdef const gc_u128* rays = g.rays[square]
+    cdef gc_u128 flipped, ray, outflank
+    cdef uint64_t p, o, own
     cdef int d
-    for d in range(4):  # up the square order: the bits below the outflank, none without one
-        ray = rays[d]
-        outflank = ray & ~opponent
-        outflank &= (~outflank + 1) & player
-        flipped |= ray & (outflank - (outflank != 0))
-    for d in range(4, 8):  # down the square order: the bits above it (-(2x) is 0 for x = 0)
-        ray = rays[d]
-        outflank = gc_u128_highest_bit(ray & ~opponent) & player
-        flipped |= ray & (0 - (outflank << 1))
+    if square < 50:
+        p = gc_u128_lo(player)
+        o = gc_u128_lo(opponent)
+        own = ray_flips_up(gc_u128_lo(rays[0]), p, o)
+        for d in range(4, 8):
+            own |= ray_flips_down(gc_u128_lo(rays[d]), p, o)
+        flipped = own
+        for d in range(1, 4):  # S, SE, SW: up the square order, maybe into the high half
+            ray = rays[d]
+            outflank = ray & ~opponent
+            outflank &= (~outflank + 1) & player
+            flipped |= ray & (outflank - (outflank != 0))
+    else:
+        p = gc_u128_hi(player)
+        o = gc_u128_hi(opponent)
+        own = ray_flips_down(gc_u128_hi(rays[4]), p, o)
+        for d in range(4):
+            own |= ray_flips_up(gc_u128_hi(rays[d]), p, o)
+        flipped = gc_u128_from_halves(own, 0)
+        for d in range(5, 8):  # N, NW, NE: down the square order, maybe into the low half
+            ray = rays[d]
+            outflank = gc_u128_highest_bit(ray & ~opponent) & player
+            flipped |= ray & (0 - (outflank << 1))
     return flipped
 
 
