@@ -11,10 +11,20 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 
 from __future__ import annotations
 
-__all__ = ["GameCore", "MAX_MOVES"]
+__all__ = ["GameCore", "MAX_MOVES", "bit_indices"]
 
 #: Upper bound on the number of legal moves of any game (10x10 Othello: 96, Tetralath: 61).
 MAX_MOVES = 128
+
+
+def bit_indices(bitboard: int) -> list[int]:
+    """The indices of the set bits of ``bitboard``, ascending (squares or cells of a board)."""
+    out = []
+    while bitboard:
+        bit = bitboard & -bitboard
+        bitboard ^= bit
+        out.append(bit.bit_length() - 1)
+    return out
 
 
 class GameCore:

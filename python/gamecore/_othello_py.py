@@ -14,7 +14,7 @@ import functools
 
 import time
 
-from ._game_py import GameCore
+from ._game_py import GameCore, bit_indices
 from ._zobrist import SQUARE_KEYS, TURN_KEYS
 from .errors import (
     EmptyHistoryError,
@@ -268,12 +268,7 @@ class OthelloCore(GameCore):
         moves = _moves(me, opp, self._geometry)
         if not moves:
             return [PASS] if _moves(opp, me, self._geometry) else []
-        out = []
-        while moves:
-            bit = moves & -moves
-            moves ^= bit
-            out.append(bit.bit_length() - 1)
-        return out
+        return bit_indices(moves)
 
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks)."""

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ._game_py import GameCore
+from ._game_py import GameCore, bit_indices
 from ._zobrist import SQUARE_KEYS, TURN_KEYS
 from .errors import (
     EmptyHistoryError,
@@ -430,12 +430,7 @@ class TetralathCore(GameCore):
         """The legal moves in ascending order (empty cells, then ``SWAP`` if allowed); ``[]`` at the end."""
         if self._status != ONGOING:
             return []
-        empty = ~(self._stones[0] | self._stones[1]) & FULL_MASK
-        out = []
-        while empty:
-            bit = empty & -empty
-            empty ^= bit
-            out.append(bit.bit_length() - 1)
+        out = bit_indices(~(self._stones[0] | self._stones[1]) & FULL_MASK)
         if self._swap_allowed():
             out.append(SWAP)
         return out
@@ -462,12 +457,7 @@ class TetralathCore(GameCore):
         else:
             empty = ~(me | opp) & FULL_MASK
             keep = empty & ~lose_me or empty
-        out = []
-        while keep:
-            bit = keep & -keep
-            keep ^= bit
-            out.append(bit.bit_length() - 1)
-        return out
+        return bit_indices(keep)
 
     def _order_masks(self, me: int, opp: int) -> tuple[int, int, int, int, int]:
         """``(me, opp, win_me, lose_me, win_opp)`` for these stones, computed once per position."""
