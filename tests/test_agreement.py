@@ -164,6 +164,22 @@ def test_kernels_agree_on_arbitrary_boards(backends, boards):
             assert flipped == sum(1 << (fr * size + fc) for fr, fc in oracle.flipped_squares(grid, oracle.BLACK, r, c))
 
 
+@given(disjoint_boards(), st.integers(0, 1))
+def test_boards_cross_the_python_boundary_unchanged(backends, boards, turn):
+    """The compiled core keeps 10x10 boards in its own (interleaved) layout: whatever goes
+    in through set_board comes back out of bitboards() bit for bit, with the same hash,
+    counts and moves as the twin."""
+    py, cy = backends
+    size, black, white = boards
+    cores = [mod.othello.OthelloCore(size) for mod in (py, cy)]
+    for core in cores:
+        core.set_board(black, white, turn)
+    assert [core.bitboards() for core in cores] == [(black, white)] * 2
+    assert cores[0].zobrist() == cores[1].zobrist()
+    assert cores[0].counts() == cores[1].counts() == (bin(black).count("1"), bin(white).count("1"))
+    assert cores[0].legal_moves() == cores[1].legal_moves()
+
+
 def mixed_perft(moves_fn, flips_fn, me, opp, depth, size):
     """Perft with the move generator of one backend and the flips of the other (cross-composition)."""
     if depth == 0:
