@@ -165,20 +165,6 @@ cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil:
         width *= 2
 
 
-cdef inline void to_front(int* moves, int count, int move) noexcept nogil:
-    """Move `move` to the front of `moves`, keeping the order of the others (if present)."""
-    cdef int i
-    if move == NO_MOVE:
-        return
-    for i in range(count):
-        if moves[i] == move:
-            while i > 0:
-                moves[i] = moves[i - 1]
-                i -= 1
-            moves[0] = move
-            return
-
-
 cdef class Searcher:
     """Search state that lives between searches: the transposition table.
 
@@ -297,7 +283,7 @@ cdef class Searcher:
         try:
             if count == 0:
                 return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
-            self.order(root_list, count, NO_MOVE, -1)
+            self.order(root_list, count, False)
             best_move = root_list[0]
             best_pv = [best_move]
             for depth in range(1, max_depth + 1):
@@ -354,20 +340,16 @@ cdef class Searcher:
         cdef double now = perf_counter()
         return now - self.start > 0.5 * (self.deadline - self.start)
 
-    cdef void order(self, int* moves, int count, int first, int ply) noexcept:
-        """Sort by order_key, high first, stable; then the killers of `ply` (none when
-        `ply` < 0) and `first` (the TT move) to the front."""
+    cdef void order(self, int* moves, int count, bint by_history) noexcept:
+        """Sort by order_key, high first, stable; with `by_history` (alpha-beta) the
+        history score breaks ties."""
         cdef long long keys[MOVE_BUFFER]
         cdef int i
         for i in range(count):
             # order_key first, the history score (below 2**40) breaking ties.
             keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + (
-                self.history[moves[i] + HISTORY_OFFSET] if ply >= 0 else 0)
+                self.history[moves[i] + HISTORY_OFFSET] if by_history else 0)
         sort_by_key(moves, keys, count)
-        if ply >= 0:
-            to_front(moves, count, self.killers[ply][1])
-            to_front(moves, count, self.killers[ply][0])
-        to_front(moves, count, first)
 
     cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept:
         """Bring `first` (the TT move) and the killers of `ply` that are in `moves` to the
@@ -391,14 +373,6 @@ cdef class Searcher:
                     n += 1
                     break
         return n
-
-    cdef void order_rest(self, int* moves, int count) noexcept:
-        """Sort by order_key, high first, the history score breaking ties; stable."""
-        cdef long long keys[MOVE_BUFFER]
-        cdef int i
-        for i in range(count):
-            keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + self.history[moves[i] + HISTORY_OFFSET]
-        sort_by_key(moves, keys, count)
 
     cdef int enter(self) except -1:
         """Count a node; 1 (and the abort flag) when a limit is reached."""
@@ -455,7 +429,7 @@ cdef class Searcher:
         score = self.open_node(depth, ply, moves, &count)
         if count < 0:
             return score
-        self.order(moves, count, NO_MOVE, -1)
+        self.order(moves, count, False)
         best = -C_INFINITY
         for i in range(count):
             core.make_move(moves[i])
@@ -505,7 +479,7 @@ cdef class Searcher:
         front = self.front_moves(moves, count, tt_move, ply)
         for i in range(count):
             if i == front:
-                self.order_rest(moves + front, count - front)
+                self.order(moves + front, count - front, True)
             core.make_move(moves[i])
             try:
                 if i == 0:

@@ -98,7 +98,6 @@ static inline uint64_t gc_u128_lo(gc_u128 x) { return (uint64_t)x; }
 #else
 #define GC_ALWAYS_INLINE static inline
 #endif
-#define GC_B10_HALF_MASK 0x3FFFFFFFFFFFFULL  /* bits 0..49 */
 
 GC_ALWAYS_INLINE uint64_t gc_shift64(uint64_t x, int k) { return k >= 0 ? x << k : x >> -k; }
 

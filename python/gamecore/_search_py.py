@@ -155,7 +155,7 @@ class Searcher:
         legal = self._root_moves(core.gen_moves())
         if not legal:
             return _NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0
-        best_move = self._ordered(legal, _NO_MOVE)[0]
+        best_move = self._ordered(legal)[0]
         best_score = 0
         best_pv = [best_move]
         done_depth = 0
@@ -197,21 +197,14 @@ class Searcher:
         now = time.perf_counter()
         return now - self._start > 0.5 * (self._deadline - self._start)
 
-    def _ordered(self, moves: list[int], first: int, ply: int = -1) -> list[int]:
-        """``moves`` in search order: ``first`` (the TT move), the killers of ``ply``
-        (none when ``ply`` < 0), then by ``order_key``."""
+    def _ordered(self, moves: list[int], by_history: bool = False) -> list[int]:
+        """``moves`` by ``order_key``, high first, stable; with ``by_history`` (alpha-beta)
+        the history score breaks ties."""
         core = self._core
-        if ply >= 0:
+        if by_history:
             history = self._history
-            ordered = sorted(moves, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
-        else:
-            ordered = sorted(moves, key=lambda m: -core.order_key(m))
-        front = [first] + (self._killers[ply] if ply >= 0 else [])
-        for move in reversed(front):
-            if move != _NO_MOVE and move in ordered:
-                ordered.remove(move)
-                ordered.insert(0, move)
-        return ordered
+            return sorted(moves, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
+        return sorted(moves, key=lambda m: -core.order_key(m))
 
     def _search_order(self, moves: list[int], first: int, ply: int) -> Iterator[int]:
         """``moves`` in alpha-beta's order, lazily: ``first`` (the TT move) and the killers of
@@ -222,10 +215,7 @@ class Searcher:
             if move != _NO_MOVE and move not in front and move in moves:
                 front.append(move)
         yield from front
-        core = self._core
-        history = self._history
-        rest = [m for m in moves if m not in front]
-        yield from sorted(rest, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
+        yield from self._ordered([m for m in moves if m not in front], by_history=True)
 
     def _enter(self) -> None:
         """Count a node and stop the search when a limit is reached."""
@@ -267,7 +257,7 @@ class Searcher:
             return score
         core = self._core
         best = -INFINITY
-        for move in self._ordered(moves, _NO_MOVE):
+        for move in self._ordered(moves):
             core.make_move(move)
             try:
                 score = -self._minimax(depth - 1, ply + 1)
