@@ -205,22 +205,20 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
 
 cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
     """Discs flipped along +s and -s from the move `bit`."""
-    cdef bb_t x, pre, flipped = 0
+    cdef bb_t x, pre, flipped
     cdef int s2 = s + s
     x = (bit << s) & mask
     x |= (x << s) & mask
     pre = mask & (mask << s)
     x |= pre & (x << s2)
     x |= pre & (x << s2)
-    if (x << s) & player:
-        flipped = x
+    flipped = x & (<bb_t>0 - <bb_t>(((x << s) & player) != 0))  # branch-free: a coin toss to a predictor
     x = (bit >> s) & mask
     x |= (x >> s) & mask
     pre = mask & (mask >> s)
     x |= pre & (x >> s2)
     x |= pre & (x >> s2)
-    if (x >> s) & player:
-        flipped |= x
+    flipped |= x & (<bb_t>0 - <bb_t>(((x >> s) & player) != 0))
     return flipped
 
 
