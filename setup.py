@@ -15,7 +15,7 @@ import os
 import platform
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 MODES = ("auto", "cython", "python")
@@ -40,11 +40,12 @@ def compile_args():
 
 extensions = []
 if mode != "python":
-    for source in sorted(glob.glob(os.path.join("pybindings", "_*_cy.pyx"))):
-        name = os.path.splitext(os.path.basename(source))[0]
+    # pybindings/<path>/_<name>_cy.pyx is the compiled twin of python/gamecore/<path>/_<name>_py.py.
+    for source in sorted(glob.glob(os.path.join("pybindings", "**", "_*_cy.pyx"), recursive=True)):
+        module = os.path.splitext(os.path.relpath(source, "pybindings"))[0].replace(os.sep, ".")
         extensions.append(
             Extension(
-                f"gamecore.{name}",
+                f"gamecore.{module}",
                 [source],
                 include_dirs=["pyx", "python"],
                 extra_compile_args=compile_args(),
@@ -82,7 +83,7 @@ class build_ext_with_report(build_ext):
 setup(
     cmdclass={"build_ext": build_ext_with_report},
     package_dir={"": "python"},
-    packages=["gamecore", "gamecore.adapters"],
-    package_data={"gamecore": ["py.typed", "*.pyi", "*.pxd", "data/*.obf"]},
+    packages=find_packages("python"),
+    package_data={"gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf"]},
     ext_modules=extensions,
 )

@@ -28,7 +28,7 @@ import pytest
 
 from gamecore.adapters import ctu, ufrj
 from gamecore.errors import InvalidPositionError, InvalidSizeError
-from gamecore.othello import Othello
+from gamecore.games.othello import Othello
 from gamecore.players import GreedyPlayer, RandomPlayer
 
 DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]

@@ -81,7 +81,7 @@ def cython_required() -> bool:
 def test_python_backend(value):
     info = report(value)
     assert info["BACKEND"] == "python"
-    assert info["core_module"] == "gamecore._othello_py"
+    assert info["core_module"] == "gamecore.games._othello_py"
     assert all(path.endswith(".py") for path in info["files"].values())
     # "python" imports no extension at all.
     assert not [m for m in info["loaded"] if m.endswith("_cy")], info["loaded"]
@@ -98,7 +98,7 @@ def test_cython_backend_is_really_compiled():
         pytest.skip(message)
     info = json.loads(result.stdout.strip().splitlines()[-1])
     assert info["BACKEND"] == "cython"
-    assert info["core_module"] == "gamecore._othello_cy"
+    assert info["core_module"] == "gamecore.games._othello_cy"
     for module, path in info["files"].items():
         assert is_extension(path), f"gamecore._{module}_cy is not a compiled extension: {path}"
     assert info["perft4"] == 244
@@ -150,13 +150,13 @@ def test_this_process_uses_the_requested_backend():
     if requested == "cython":
         assert gamecore.BACKEND == "cython"
         module = _backend.selected().othello
-        assert module.__name__ == "gamecore._othello_cy"
+        assert module.__name__ == "gamecore.games._othello_cy"
         assert is_extension(module.__file__), module.__file__
-        assert type(game.core).__module__ == "gamecore._othello_cy"
+        assert type(game.core).__module__ == "gamecore.games._othello_cy"
         assert game.backend == "cython"
     elif requested == "python":
         assert gamecore.BACKEND == "python"
-        assert type(game.core).__module__ == "gamecore._othello_py"
+        assert type(game.core).__module__ == "gamecore.games._othello_py"
     else:
         assert gamecore.BACKEND in ("cython", "python")
         assert game.backend == gamecore.BACKEND
@@ -164,7 +164,7 @@ def test_this_process_uses_the_requested_backend():
 
 def test_load_gives_both_backends_in_one_process():
     py = _backend.load("python")
-    assert py.name == "python" and py.othello.__name__ == "gamecore._othello_py"
+    assert py.name == "python" and py.othello.__name__ == "gamecore.games._othello_py"
     assert _backend.load("python") is py
     with pytest.raises(ValueError):
         _backend.load("fast")

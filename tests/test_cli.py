@@ -11,7 +11,7 @@ import pytest
 
 from gamecore import _backend
 from gamecore.cli import format_record, load_record, main
-from gamecore.othello import Othello
+from gamecore.games.othello import Othello
 from gamecore.players import EnginePlayer, RandomPlayer
 
 
@@ -240,9 +240,9 @@ def test_tetralath_dispatch(monkeypatch):
     import types
 
     calls = []
-    fake = types.ModuleType("gamecore.tetralath_ui")
+    fake = types.ModuleType("gamecore.ui.tetralath")
     fake.main = lambda argv: calls.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "gamecore.tetralath_ui", fake)
+    monkeypatch.setitem(sys.modules, "gamecore.ui.tetralath", fake)
     import gamecore
 
     monkeypatch.setattr(gamecore, "tetralath_ui", fake, raising=False)

@@ -1,4 +1,4 @@
-"""The exact endgame solver ``OthelloCore.solve_exact`` in both backends.
+"""The exact endgame solver ``solve_exact`` (``gamecore.search._endgame_*``) in both backends.
 
 - FFO #40 (20 empties) solved with its published score and a best move (Cython, default run);
 - small endgames (up to 12 empties) against a plain minimax to the end written here, on a
@@ -20,7 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamecore import _othello_py as pure
+from gamecore import _backend
+from gamecore.games import _othello_py as pure
 
 DATA = Path(__file__).resolve().parent / "data" / "ffo-40-59.obf"
 
@@ -45,6 +46,12 @@ def read_ffo() -> dict[int, tuple[int, int, int, dict[int, int]]]:
 
 
 FFO = read_ffo()
+
+
+def solve_exact(core, **kwargs):
+    """The solver of the core's own backend."""
+    backend = "cython" if type(core).__module__.endswith("_cy") else "python"
+    return _backend.load(backend).endgame.solve_exact(core, **kwargs)
 
 
 def core_from(mod, size, black, white, turn):
@@ -137,7 +144,7 @@ def best_move_ok(mod, core, move, score) -> bool:
     """``move`` reaches ``score``: after it, the opponent's exact score is ``-score``."""
     child = core.copy()
     child.push(move)
-    return -child.solve_exact()[1] == score
+    return -solve_exact(child)[1] == score
 
 
 # -- FFO positions -----------------------------------------------------------------------------
@@ -147,7 +154,7 @@ def test_ffo_40_published_score(backend):
     black, white, turn, scores = FFO[40]
     core = core_from(backend.othello, 8, black, white, turn)
     assert empties(core) == 20
-    move, score, nodes, completed = core.solve_exact()
+    move, score, nodes, completed = solve_exact(core)
     assert completed
     assert score == max(scores.values()) == 38
     assert scores.get(move) == score  # any move listed with the best value
@@ -162,9 +169,9 @@ def test_ffo_windowed_around_published_score(backend, number):
     black, white, turn, scores = FFO[number]
     exact = max(scores.values())
     core = core_from(backend.othello, 8, black, white, turn)
-    _, low, _, done = core.solve_exact(alpha=exact - 1, beta=exact, time_limit=60.0)
+    _, low, _, done = solve_exact(core, alpha=exact - 1, beta=exact, time_limit=60.0)
     assert done and low >= exact
-    _, high, _, done = core.solve_exact(alpha=exact, beta=exact + 1, time_limit=60.0)
+    _, high, _, done = solve_exact(core, alpha=exact, beta=exact + 1, time_limit=60.0)
     assert done and high <= exact
 
 
@@ -178,11 +185,11 @@ def test_ffo_move_scores_from_the_file(backend):
         for move, value in list(scores.items())[:3]:
             child = root.copy()
             child.push(move)
-            assert -child.solve_exact()[1] == value
+            assert -solve_exact(child)[1] == value
     rng = random.Random(40)
     for _ in range(2):
         core = random_endgame(mod, 8, 10, rng, start=(black, white, turn))
-        move, score, _, done = core.solve_exact()
+        move, score, _, done = solve_exact(core)
         assert done
         assert score == minimax(*core.bitboards(), core.turn, 8)
 
@@ -194,7 +201,7 @@ def test_against_minimax(backend, size, target, count):
     rng = random.Random(size * 100 + target)
     for _ in range(count):
         core = random_endgame(backend.othello, size, rng.randint(max(0, target - 4), target), rng)
-        move, score, nodes, done = core.solve_exact()
+        move, score, nodes, done = solve_exact(core)
         assert done
         assert score == minimax(*core.bitboards(), core.turn, size)
         if core.is_game_over():
@@ -211,7 +218,7 @@ def test_against_minimax_ten_empties_from_ffo(backend):
     for number in (41, 45, 52):
         black, white, turn, _ = FFO[number]
         core = random_endgame(backend.othello, 8, 10, rng, start=(black, white, turn))
-        _, score, _, done = core.solve_exact()
+        _, score, _, done = solve_exact(core)
         assert done
         assert score == minimax(*core.bitboards(), core.turn, 8)
 
@@ -223,7 +230,7 @@ def test_against_minimax_twelve_empties_from_ffo(backend):
     black, white, turn, _ = FFO[45]
     core = random_endgame(backend.othello, 8, 12, random.Random(45), start=(black, white, turn))
     assert empties(core) == 12
-    _, score, _, done = core.solve_exact()
+    _, score, _, done = solve_exact(core)
     assert done
     assert score == minimax(*core.bitboards(), core.turn, 8)
 
@@ -233,7 +240,7 @@ def test_against_minimax_twelve_empties_from_ffo(backend):
 def test_arbitrary_positions_against_minimax(position):
     size, black, white, turn = position
     core = core_from(pure, size, black, white, turn)
-    _, score, _, done = core.solve_exact()
+    _, score, _, done = solve_exact(core)
     assert done and score == minimax(black, white, turn, size)
 
 
@@ -243,8 +250,8 @@ def test_arbitrary_positions_against_minimax(position):
 def test_backends_agree(backends, position):
     py, cy = backends
     size, black, white, turn = position
-    a = core_from(py.othello, size, black, white, turn).solve_exact()
-    b = core_from(cy.othello, size, black, white, turn).solve_exact()
+    a = solve_exact(core_from(py.othello, size, black, white, turn))
+    b = solve_exact(core_from(cy.othello, size, black, white, turn))
     assert a == b
 
 
@@ -253,8 +260,8 @@ def test_backends_agree(backends, position):
 def test_backends_agree_10x10(backends, position):
     py, cy = backends
     size, black, white, turn = position
-    a = core_from(py.othello, size, black, white, turn).solve_exact()
-    b = core_from(cy.othello, size, black, white, turn).solve_exact()
+    a = solve_exact(core_from(py.othello, size, black, white, turn))
+    b = solve_exact(core_from(cy.othello, size, black, white, turn))
     assert a == b
 
 
@@ -267,8 +274,8 @@ def test_backends_agree_with_window_and_node_limit(backends, position, limit, da
     alpha = data.draw(st.integers(-nsq, nsq - 1))
     beta = data.draw(st.integers(alpha + 1, nsq))
     for kwargs in ({"alpha": alpha, "beta": beta}, {"node_limit": limit}):
-        a = core_from(py.othello, size, black, white, turn).solve_exact(**kwargs)
-        b = core_from(cy.othello, size, black, white, turn).solve_exact(**kwargs)
+        a = solve_exact(core_from(py.othello, size, black, white, turn), **kwargs)
+        b = solve_exact(core_from(cy.othello, size, black, white, turn), **kwargs)
         assert a == b
 
 
@@ -278,8 +285,8 @@ def test_backends_agree_on_sixteen_empties_from_ffo(backends):
     black, white, turn, _ = FFO[40]
     rng = random.Random(16)
     core = random_endgame(py.othello, 8, 16, rng, start=(black, white, turn))
-    a = core.solve_exact(node_limit=60_000)
-    b = core_from(cy.othello, 8, *core.bitboards(), core.turn).solve_exact(node_limit=60_000)
+    a = solve_exact(core, node_limit=60_000)
+    b = solve_exact(core_from(cy.othello, 8, *core.bitboards(), core.turn), node_limit=60_000)
     assert a == b
 
 
@@ -291,10 +298,10 @@ def test_window_is_fail_soft(backend, position, data):
     size, black, white, turn = position
     nsq = size * size
     core = core_from(backend.othello, size, black, white, turn)
-    _, exact, _, _ = core.solve_exact()
+    _, exact, _, _ = solve_exact(core)
     alpha = data.draw(st.integers(-nsq, nsq - 1))
     beta = data.draw(st.integers(alpha + 1, nsq))
-    move, score, _, done = core.solve_exact(alpha=alpha, beta=beta)
+    move, score, _, done = solve_exact(core, alpha=alpha, beta=beta)
     assert done
     if score <= alpha:
         assert exact <= score
@@ -312,15 +319,15 @@ def test_game_over_and_pass(backend):
     full = (1 << 16) - 1
     core = core_from(mod, 4, full & ~1, 0, 1)
     assert core.is_game_over()
-    assert core.solve_exact() == (None, -16, 1, True)
-    assert core_from(mod, 4, full & ~1, 0, 0).solve_exact() == (None, 16, 1, True)
+    assert solve_exact(core) == (None, -16, 1, True)
+    assert solve_exact(core_from(mod, 4, full & ~1, 0, 0)) == (None, 16, 1, True)
     # A forced pass: white has no move, black then plays a1 (x . / with the rest).
     # Row 0: - O X X ; black to move can take a1? Build: white to move, must pass.
     black = 0b1100 | (0b1111 << 4) | (0b1111 << 8) | (0b1111 << 12)
     white = 0b0010
     core = core_from(mod, 4, black, white, 1)
     assert core.legal_moves() == [mod.PASS]
-    move, score, nodes, done = core.solve_exact()
+    move, score, nodes, done = solve_exact(core)
     assert (move, done) == (mod.PASS, True)
     assert score == minimax(black, white, 1, 4) == -16
     assert nodes >= 2
@@ -330,8 +337,8 @@ def test_solving_leaves_the_position_unchanged(backend):
     black, white, turn, _ = FFO[40]
     core = random_endgame(backend.othello, 8, 8, random.Random(3), start=(black, white, turn))
     before = (core.bitboards(), core.turn, core.zobrist(), core.history())
-    core.solve_exact()
-    core.solve_exact(node_limit=5)
+    solve_exact(core)
+    solve_exact(core, node_limit=5)
     assert (core.bitboards(), core.turn, core.zobrist(), core.history()) == before
 
 
@@ -340,7 +347,7 @@ def test_solving_leaves_the_position_unchanged(backend):
 def test_node_limit_stops(backend):
     black, white, turn, _ = FFO[40]
     core = core_from(backend.othello, 8, black, white, turn)
-    move, score, nodes, done = core.solve_exact(node_limit=2000)
+    move, score, nodes, done = solve_exact(core, node_limit=2000)
     assert not done
     assert (move, score) == (None, 0)
     # Limits are checked before every node with more than four empties: a few dozen over.
@@ -350,18 +357,18 @@ def test_node_limit_stops(backend):
 def test_node_limit_that_is_not_reached(backend):
     core = random_endgame(backend.othello, 6, 7, random.Random(6))
     assert empties(core) == 7 and core.legal_moves() != [backend.othello.PASS]
-    full = core.solve_exact()
+    full = solve_exact(core)
     assert full[3]
-    assert core.solve_exact(node_limit=full[2]) == full
+    assert solve_exact(core, node_limit=full[2]) == full
     # The root's first child has more than four empties: the limit is checked there.
-    assert core.solve_exact(node_limit=1) == (None, 0, 2, False)
+    assert solve_exact(core, node_limit=1) == (None, 0, 2, False)
 
 
 def test_time_limit_stops(backend):
     black, white, turn, _ = FFO[41]  # about 4 s on Cython, hours in pure Python
     core = core_from(backend.othello, 8, black, white, turn)
     start = time.perf_counter()
-    move, score, nodes, done = core.solve_exact(time_limit=0.2)
+    move, score, nodes, done = solve_exact(core, time_limit=0.2)
     elapsed = time.perf_counter() - start
     assert not done and move is None
     assert nodes > 0
@@ -394,11 +401,11 @@ def test_bad_arguments(backend, kwargs):
     black, white, turn, _ = FFO[40]
     core = core_from(backend.othello, 8, black, white, turn)
     with pytest.raises(ValueError):
-        core.solve_exact(**kwargs)
+        solve_exact(core, **kwargs)
 
 
 def test_window_bound_is_the_board_size(backend):
     core = random_endgame(backend.othello, 6, 4, random.Random(1))
     with pytest.raises(ValueError):
-        core.solve_exact(alpha=-37)
-    assert core.solve_exact(alpha=-36, beta=36) == core.solve_exact()
+        solve_exact(core, alpha=-37)
+    assert solve_exact(core, alpha=-36, beta=36) == solve_exact(core)

@@ -8,8 +8,8 @@ import pytest
 
 from gamecore import _backend
 from gamecore.errors import GameOverError
-from gamecore.mcts import MCTS
-from gamecore.othello import Othello
+from gamecore.search.mcts import MCTS
+from gamecore.games.othello import Othello
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from gamecore.errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
-from gamecore.othello import parse_move_list, parse_square
+from gamecore.games.othello import parse_move_list, parse_square
 from helpers import SIZES, oracle_grid, play_picks, snapshot
 from strategies import cycle, full_games, games
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from gamecore.errors import GameOverError
-from gamecore.othello import Othello
+from gamecore.games.othello import Othello
 from gamecore.players import (
     CornerPlayer,
     EnginePlayer,

@@ -260,7 +260,7 @@ def test_search_of_a_finished_game_returns_no_move(backend):
 
 @pytest.mark.parametrize("tt_mb", [0, 0.001, 1, 3, 16])
 def test_table_size_is_a_power_of_two_within_the_budget(backend, tt_mb):
-    searcher = backend.search.Searcher(tt_mb)
+    searcher = backend.alphabeta.Searcher(tt_mb)
     entries = searcher.tt_entries
     assert searcher.tt_bytes() == entries * 16 <= tt_mb * 2**20
     if entries:
@@ -273,7 +273,7 @@ def test_table_size_is_a_power_of_two_within_the_budget(backend, tt_mb):
 def test_backends_use_tables_of_the_same_size(backends):
     py, cy = backends
     for tt_mb in (0.5, 1, 7, 16, 64):
-        assert py.search.Searcher(tt_mb).tt_entries == cy.search.Searcher(tt_mb).tt_entries
+        assert py.alphabeta.Searcher(tt_mb).tt_entries == cy.alphabeta.Searcher(tt_mb).tt_entries
 
 
 def test_search_hands_over_to_the_exact_solver_near_the_end(backend):
@@ -285,7 +285,7 @@ def test_search_hands_over_to_the_exact_solver_near_the_end(backend):
     result = search(game, time_limit=1.0)
     exact = solve(game)
     assert result.exact and result.algorithm == "endgame"
-    assert result.score == backend.search.terminal_score(exact.score)
+    assert result.score == backend.alphabeta.terminal_score(exact.score)
     assert result.proven == ("win" if exact.score > 0 else "loss" if exact.score < 0 else None)
     # A fixed depth keeps the plain search (comparable node counts across backends).
     assert not search(game, depth=2).exact

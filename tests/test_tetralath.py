@@ -18,7 +18,7 @@ from gamecore.errors import (
     InvalidPositionError,
     InvalidSquareError,
 )
-from gamecore.tetralath import Tetralath, TetralathMove, cell_name, parse_cell
+from gamecore.games.tetralath import Tetralath, TetralathMove, cell_name, parse_cell
 from tetralath_oracle import (
     AT,
     LENS,

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 
-from gamecore.tetralath_ui import MESSAGES, main
+from gamecore.ui.tetralath import MESSAGES, main
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -115,7 +115,7 @@ def test_messages_exist_in_both_languages():
 
 
 def test_default_time_is_five_seconds():
-    from gamecore.tetralath_ui import build_parser
+    from gamecore.ui.tetralath import build_parser
 
     assert build_parser().parse_args([]).time == 5.0
     status, text = run(["--color", "never"], ["quit"])

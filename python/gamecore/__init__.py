@@ -17,9 +17,9 @@ from .errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
-from .othello import BLACK, PASS, WHITE, Move, Othello, Outcome
-from .search import Engine, SearchResult, SolveResult, search, solve
-from .tetralath import Tetralath
+from .games.othello import BLACK, PASS, WHITE, Move, Othello, Outcome
+from .search.engine import Engine, SearchResult, SolveResult, search, solve
+from .games.tetralath import Tetralath
 
 __version__ = "0.1.0"
 

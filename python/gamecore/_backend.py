@@ -1,4 +1,4 @@
-"""The backend selector: the only module that imports ``_<name>_cy`` or ``_<name>_py``.
+"""The backend selector: the only module that imports the ``_<name>_cy`` / ``_<name>_py`` pairs.
 
 ``GAMECORE_BACKEND`` (read once, at import) is ``auto`` (default), ``cython`` or
 ``python``; it means the same as at build time. ``cython`` is strict: a missing
@@ -21,8 +21,16 @@ from .errors import BackendUnavailableError
 __all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "load", "selected"]
 
 BACKENDS = ("cython", "python")
-#: Core modules that exist in both backends, as ``gamecore._<name>_cy`` / ``gamecore._<name>_py``.
-MODULES = ("game", "othello", "search", "mcts", "tetralath")
+#: Core modules that exist in both backends: short name -> module path without the
+#: ``_cy`` / ``_py`` suffix (``pybindings/<path>_cy.pyx`` and ``python/gamecore/<path>_py.py``).
+MODULES = {
+    "game": "gamecore._game",
+    "othello": "gamecore.games._othello",
+    "tetralath": "gamecore.games._tetralath",
+    "alphabeta": "gamecore.search._alphabeta",
+    "endgame": "gamecore.search._endgame",
+    "mcts": "gamecore.search._mcts",
+}
 
 _loaded: dict[str, SimpleNamespace] = {}
 
@@ -38,13 +46,13 @@ def load(name: str) -> SimpleNamespace:
         return _loaded[name]
     suffix = "cy" if name == "cython" else "py"
     modules = {}
-    for module in MODULES:
+    for module, path in MODULES.items():
         try:
-            modules[module] = importlib.import_module(f"gamecore._{module}_{suffix}")
+            modules[module] = importlib.import_module(f"{path}_{suffix}")
         except ImportError as exc:
             if name == "cython":
                 raise BackendUnavailableError(
-                    f"the compiled module gamecore._{module}_cy is not available ({exc}); "
+                    f"the compiled module {path}_cy is not available ({exc}); "
                     "reinstall with a C compiler, e.g. GAMECORE_BACKEND=cython pip install ."
                 ) from exc
             raise

@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence, TextIO
 
 from . import _backend
 from .errors import GamecoreError
-from .othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
+from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
 
 __all__ = ["main", "run_game", "format_record", "load_record"]
@@ -282,7 +282,7 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_tetralath(argv: Sequence[str], out: TextIO) -> int:
     try:
-        from . import tetralath_ui
+        from .ui import tetralath as tetralath_ui
     except ImportError as exc:
         print(f"gamecore: the Tetralath game is not available in this installation ({exc})", file=sys.stderr)
         return 1

@@ -31,7 +31,7 @@ import time as _time
 from typing import Any, Optional, Sequence
 
 from ..errors import InvalidPositionError, InvalidSizeError
-from ..othello import BLACK, WHITE, Othello
+from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
 
 __all__ = [
@@ -202,29 +202,33 @@ def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, ev
     return _PLAYER_TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
 
 
-#: The pure-Python modules the standalone player starts from; the ones they import
-#: (relative imports, found by reading their source) are added automatically.
-STANDALONE_MODULES = ("_othello_py", "_search_py")
+#: The pure-Python modules the standalone player starts from (dotted paths inside the
+#: gamecore package); the ones they import (relative imports, found by reading their
+#: source) are added automatically.
+STANDALONE_MODULES = ("games._othello_py", "search._alphabeta_py", "search._endgame_py")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STANDALONE_PACKAGE = "_gamecore_standalone"
 
 
 def _module_source(name: str) -> str:
-    with open(os.path.join(_PACKAGE_DIR, name + ".py"), encoding="utf-8") as fh:
+    with open(os.path.join(_PACKAGE_DIR, *name.split(".")) + ".py", encoding="utf-8") as fh:
         return fh.read()
 
 
-def _relative_imports(source: str) -> list[str]:
-    """Sibling modules a module imports with ``from .x import ...`` or ``from . import x``."""
+def _relative_imports(name: str, source: str) -> list[str]:
+    """Modules of the gamecore package that module ``name`` imports with relative imports
+    (``from .x import ...``, ``from ..x import ...``, ``from . import x``), as dotted paths."""
+    package = name.split(".")[:-1]
     names = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level:
-            if node.level != 1:
+            if node.level - 1 > len(package):
                 raise ValueError("the standalone export takes only modules of the gamecore package itself")
+            base = package[: len(package) - (node.level - 1)]
             if node.module:
-                names.append(node.module.split(".")[0])
+                names.append(".".join(base + node.module.split(".")))
             else:
-                names.extend(alias.name for alias in node.names)
+                names.extend(".".join(base + [alias.name]) for alias in node.names)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "gamecore":
@@ -242,7 +246,7 @@ def _standalone_modules() -> dict[str, str]:
             return
         visiting.add(name)
         source = _module_source(name)
-        for dep in _relative_imports(source):
+        for dep in _relative_imports(name, source):
             visit(dep)
         ordered[name] = source
 
@@ -253,7 +257,7 @@ def _standalone_modules() -> dict[str, str]:
 
 def _evaluation_weights(evaluation: str, size: int) -> list[int]:
     """The feature weights the installed gamecore uses for evaluation ``evaluation`` on ``size``."""
-    from ..search import Engine
+    from ..search.engine import Engine
 
     weights, evaluator = Engine(evaluation)._weights(Othello(size, backend="python"))
     if evaluator is not None:  # pragma: no cover - names only
@@ -279,7 +283,7 @@ MAX_DEPTH = {max_depth!r}
 #: Safety margin: the search gets TIME_PER_MOVE * (1 - MARGIN) - 0.02 s, less what reading the board took.
 MARGIN = 0.15
 TT_MB = 16
-#: Solve exactly (when the pure-Python core has a solver) at this many empty squares or fewer.
+#: Solve exactly at this many empty squares or fewer.
 ENDGAME_EMPTIES = 8
 #: Evaluation weights per board size (features: {features}).
 WEIGHTS = {weights!r}
@@ -294,16 +298,25 @@ def _load_gamecore():
     name = {package!r}
     if name in _sys.modules:
         return _sys.modules[name]
-    package = _types.ModuleType(name)
-    package.__path__ = []
-    _sys.modules[name] = package
+    root = _types.ModuleType(name)
+    root.__path__ = []
+    _sys.modules[name] = root
     for module in {order!r}:
+        parent = root
+        for part in module.split(".")[:-1]:  # subpackages (games, search), made on first use
+            child = getattr(parent, part, None)
+            if child is None:
+                child = _types.ModuleType(parent.__name__ + "." + part)
+                child.__path__ = []
+                _sys.modules[child.__name__] = child
+                setattr(parent, part, child)
+            parent = child
         mod = _types.ModuleType(name + "." + module)
-        mod.__package__ = name
+        mod.__package__ = parent.__name__
         _sys.modules[mod.__name__] = mod
-        exec(compile(_SOURCES[module], "<gamecore/" + module + ".py>", "exec"), mod.__dict__)
-        setattr(package, module, mod)
-    return package
+        exec(compile(_SOURCES[module], "<gamecore/" + module.replace(".", "/") + ".py>", "exec"), mod.__dict__)
+        setattr(parent, module.split(".")[-1], mod)
+    return root
 
 
 class MyPlayer:
@@ -315,7 +328,7 @@ class MyPlayer:
         self.opponent_color = opponent_color
         self.board_size = board_size
         self._gc = _load_gamecore()
-        self._searcher = self._gc._search_py.Searcher(TT_MB)
+        self._searcher = self._gc.search._alphabeta_py.Searcher(TT_MB)
 
     def move(self, board):
         start = _time.perf_counter()
@@ -329,7 +342,7 @@ class MyPlayer:
                     mine |= 1 << (r * n + c)
                 elif v == self.opponent_color:
                     theirs |= 1 << (r * n + c)
-        core = self._gc._othello_py.OthelloCore(n)
+        core = self._gc.games._othello_py.OthelloCore(n)
         core.set_board(mine, theirs, 0)
         legal = core.gen_moves()
         if not legal or legal[0] < 0:
@@ -339,8 +352,8 @@ class MyPlayer:
         else:
             budget = max(0.01, TIME_PER_MOVE * (1.0 - MARGIN) - 0.02 - (_time.perf_counter() - start))
             move = None
-            if hasattr(core, "solve_exact") and core.num_empty() <= ENDGAME_EMPTIES:
-                solved = core.copy().solve_exact(node_limit=0, time_limit=budget)
+            if core.num_empty() <= ENDGAME_EMPTIES:
+                solved = self._gc.search._endgame_py.solve_exact(core.copy(), node_limit=0, time_limit=budget)
                 if solved[3]:  # completed in time: a perfect move
                     move = solved[0]
             if move is None:
@@ -371,8 +384,8 @@ def standalone_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None
     are in this installation, so it always plays like ``gamecore`` with the python backend.
     """
     from .. import __version__
-    from .._othello_py import FEATURES
-    from ..search import MAX_DEPTH
+    from ..games._othello_py import FEATURES
+    from ..search.engine import MAX_DEPTH
 
     _check_export_options(time, depth, evaluation)
     modules = _standalone_modules()

@@ -26,7 +26,7 @@ import os
 from typing import Any, Optional
 
 from ..errors import InvalidPositionError
-from ..othello import BLACK, WHITE, Othello
+from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
 
 __all__ = [

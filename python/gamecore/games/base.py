@@ -8,7 +8,7 @@ codes become move objects (``move_from_code``) and how text becomes a move
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 __all__ = ["Position"]
 
@@ -41,6 +41,12 @@ class Position:
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the core takes the weights."""
         raise NotImplementedError
+
+    def exact_solver(self) -> Optional[Callable[..., tuple]]:
+        """The backend's exact endgame solver for this game's cores
+        (``solve_exact(core, alpha=None, beta=None, node_limit=0, time_limit=0.0)``), or
+        ``None`` when the game has none."""
+        return None
 
     @property
     def backend(self) -> str:

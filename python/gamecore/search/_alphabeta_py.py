@@ -36,7 +36,7 @@ import time
 from array import array
 from typing import Any, Callable, Iterator, Optional
 
-from .errors import InvalidEvaluationError
+from ..errors import InvalidEvaluationError
 
 __all__ = [
     "WIN",

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from . import _backend
-from .errors import GameOverError
+from .. import _backend
+from ..errors import GameOverError
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 

@@ -15,9 +15,6 @@ from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz6
                    gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
 cimport othello as kernel
 from othello cimport Geometry
-cimport endgame
-from endgame cimport EndgameTables, Solver, TTEntry
-from libc.stdlib cimport calloc, free
 
 from gamecore._game_cy cimport GameCore
 
@@ -48,8 +45,6 @@ FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity")
 
 cdef enum:
     C_PASS = -1
-    # Every move fills a square and at most one pass separates two moves: 2 * 100 plies.
-    MAX_PLIES = 256
 
 cdef uint64_t SQUARE_KEY[2][128]
 cdef uint64_t FLIP_KEY[128]      # SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]: a disc changing colour
@@ -71,26 +66,6 @@ def _init_tables():
 
 
 _init_tables()
-
-# Exact endgame solver: per-size tables (pyx/endgame.pxd), set up once.
-cdef EndgameTables ENDGAME_TABLES[11]
-
-
-def _init_endgame_tables():
-    cdef int n
-    for n in range(MIN_SIZE, MAX_SIZE + 1, 2):
-        endgame.endgame_tables_init(&ENDGAME_TABLES[n], &GEOMETRIES[n])
-
-
-_init_endgame_tables()
-
-#: Empty squares from which the solver's shallow search takes over from the deep one.
-SHALLOW_EMPTIES = endgame.EG_SHALLOW_EMPTIES
-#: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries of 16 bytes.
-ENDGAME_TT_BITS = endgame.EG_TT_BITS
-#: Game over at the root of ``solve_exact`` (returned as ``None``).
-NO_MOVE = endgame.EG_NO_MOVE
-
 
 cdef inline gc_u128 to_board(object x, const Geometry* g):
     """A Python bitboard (plain layout) as a kernel board of this size's layout."""
@@ -174,15 +149,6 @@ cdef class OthelloCore(GameCore):
     Player 0 is black and moves first, player 1 is white.
     """
 
-    cdef readonly int size
-    cdef readonly int turn
-    cdef gc_u128 discs[2]
-    cdef uint64_t zhash
-    cdef int sp
-    cdef int stack_move[MAX_PLIES]
-    cdef gc_u128 stack_flips[MAX_PLIES]
-    cdef uint64_t stack_hash[MAX_PLIES]
-    cdef const Geometry* g
 
     def __cinit__(self):
         # A core made by __new__ alone is an empty 8x8 board, never a NULL geometry.
@@ -394,71 +360,3 @@ cdef class OthelloCore(GameCore):
             else:
                 leaves = kernel.perft[gc_u128](me, opp, d, self.g)
         return leaves
-
-    def solve_exact(self, alpha=None, beta=None, node_limit=0, time_limit=0.0):
-        """Solve the position exactly: ``(best_move, score, nodes, completed)``.
-
-        ``score`` is the final disc difference for the side to move under perfect play by
-        both sides, empty squares going to the winner (as ``terminal_value``). ``best_move``
-        is a square index reaching that score, ``PASS`` (-1) when the side to move must
-        pass, and ``None`` when the game is already over (the compiled kernel's ``NO_MOVE``,
-        -2, never leaves it). ``nodes`` counts the positions visited, the same in both
-        backends.
-
-        ``alpha`` and ``beta`` (ints, ``None`` for minus and plus the number of squares)
-        set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
-        lower bound, and only a score inside the window is exact (with a best move).
-        ``node_limit`` > 0 stops the search once it has visited more nodes than that,
-        checked before every node with more than four empty squares, and ``time_limit`` > 0
-        after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
-        ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
-        two backends differ. The compiled backend releases the GIL while it solves.
-
-        Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
-        squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (fresh for each
-        call), fastest-first move ordering, parity ordering near the end, stability
-        cut-offs and dedicated solvers for the last four empty squares.
-
-        :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
-            a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
-        """
-        cdef int nsq = self.g.nsq
-        alpha = -nsq if alpha is None else alpha
-        beta = nsq if beta is None else beta
-        for name, value in (("alpha", alpha), ("beta", beta)):
-            if type(value) is not int or not -nsq <= value <= nsq:
-                raise ValueError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
-        if alpha >= beta:
-            raise ValueError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
-        if type(node_limit) is not int or node_limit < 0:
-            raise ValueError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
-        if type(time_limit) not in (int, float) or not 0.0 <= time_limit < float("inf"):
-            raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
-        cdef Solver s
-        cdef int a = alpha, b = beta, score, empties = self.num_empty()
-        cdef double limit = time_limit
-        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
-        s.t = &ENDGAME_TABLES[self.size]
-        s.g = self.g
-        s.tt_mask = (<uint64_t>1 << endgame.EG_TT_BITS) - 1
-        s.nodes = 0
-        s.node_limit = min(node_limit, 0xFFFFFFFFFFFFFFFF)
-        s.next_check = endgame.EG_TIME_CHECK_EVERY
-        s.stop = 0
-        s.root_move = endgame.EG_NO_MOVE
-        # calloc: the zeroed pages are mapped lazily, so a small solve touches little of it.
-        s.tt = <TTEntry*>calloc(s.tt_mask + 1, sizeof(TTEntry))
-        if s.tt == NULL:
-            raise MemoryError("no memory for the endgame transposition table")
-        try:
-            with nogil:
-                s.deadline = endgame.gc_monotonic_seconds() + limit if limit > 0.0 else 0.0
-                if nsq <= 64:
-                    score = endgame.solve_root[uint64_t](&s, <uint64_t>me, <uint64_t>opp, a, b, empties)
-                else:
-                    score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
-        finally:
-            free(s.tt)
-        if s.stop:
-            return None, 0, s.nodes, False
-        return (None if s.root_move == endgame.EG_NO_MOVE else s.root_move), score, s.nodes, True

@@ -25,8 +25,8 @@ import os
 import sys
 from typing import Optional, Sequence, TextIO
 
-from .errors import GamecoreError, InvalidMoveError, InvalidSquareError
-from .tetralath import ROW_LENGTHS, ROWS, SWAP, Tetralath, TetralathMove, render_board
+from ..errors import GamecoreError, InvalidMoveError, InvalidSquareError
+from ..games.tetralath import ROW_LENGTHS, ROWS, SWAP, Tetralath, TetralathMove, render_board
 
 __all__ = ["main", "MESSAGES", "DEFAULT_TIME"]
 
@@ -308,7 +308,7 @@ class _Game:
         return 0
 
     def computer_move(self) -> None:
-        from .search import Engine
+        from ..search.engine import Engine
 
         if self.engine is None:
             # A 64 MB table: Tetralath is a placement game, full of transpositions, and the

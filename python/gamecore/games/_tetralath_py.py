@@ -49,9 +49,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ._game_py import GameCore, bit_indices
-from ._zobrist import SQUARE_KEYS, TURN_KEYS
-from .errors import (
+from .._game_py import GameCore, bit_indices
+from .._zobrist import SQUARE_KEYS, TURN_KEYS
+from ..errors import (
     EmptyHistoryError,
     GameOverError,
     IllegalMoveError,

@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
-from . import _backend
-from .position import Position
-from .errors import (
+from .. import _backend
+from .base import Position
+from ..errors import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidSizeError,
     InvalidSquareError,
 )
 
-__all__ = ["Othello", "Move", "Outcome", "BLACK", "WHITE", "PASS"]
+__all__ = ["Othello", "Move", "Outcome", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
 
 BLACK = 0
 WHITE = 1
@@ -170,6 +170,10 @@ class Othello(Position):
         would make the last move)."""
         return self._backend.othello.FEATURES
 
+    def exact_solver(self) -> Callable[..., tuple]:
+        """The exact endgame solver of this position's backend (``gamecore.search._endgame_*``)."""
+        return self._backend.endgame.solve_exact
+
     def move_from_code(self, code: int) -> Move:
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
         return Move(code, self.size)
@@ -237,9 +241,7 @@ class Othello(Position):
         return f"{body} {'XO'[self.turn]}"
 
     def render(self, style: str = "letters", last_move: Optional[Move] = None) -> str:
-        """The readable board with coordinates (``str(position)``); see :func:`gamecore.render`."""
-        from .render import render_othello
-
+        """The readable board with coordinates (``str(position)``); see :func:`render_othello`."""
         return render_othello(self, style=style, last_move=last_move)
 
     def __str__(self) -> str:
@@ -371,3 +373,56 @@ def parse_move_list(text: str, size: int = 8) -> list[int]:
             i += len(match.group(0))
     return out
 
+
+# -- text rendering ---------------------------------------------------------------------
+#: name -> (black, white, empty, last black, last white, border)
+STYLES = {
+    "letters": ("X", "O", "-", "x", "o", None),
+    "ufrj": ("○", "●", ".", "◌", "◍", "?"),
+}
+
+
+def render_othello(game: Othello, style: str = "letters", last_move: Optional[Move] = None) -> str:
+    """The board with column letters and row numbers on both sides, then whose turn it is.
+
+    ``style="letters"``: ``X`` black, ``O`` white, ``-`` empty, the last move in lower case.
+    ``style="ufrj"``: the UFRJ handout's ``○`` black, ``●`` white, ``.`` empty, ``?`` border.
+    """
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
+    black, white, empty, last_black, last_white, border = STYLES[style]
+    n = game.size
+    if last_move is None:
+        last_move = game.peek()
+    last = -1 if last_move is None or last_move.is_pass else last_move.index
+    width = len(str(n))
+    pad = " " * (width + 1)
+    if border:  # the handout's frame: a row and a column of '?' around the board
+        header = pad + "  " + " ".join(COLUMNS[:n])
+        frame = pad + " ".join(border * (n + 2))
+        lines = [header, frame]
+    else:
+        header = pad + " ".join(COLUMNS[:n])
+        lines = [header]
+    for r, row in enumerate(game.cells()):
+        cells = []
+        for c, v in enumerate(row):
+            i = r * n + c
+            if v == 0:
+                cells.append(last_black if i == last else black)
+            elif v == 1:
+                cells.append(last_white if i == last else white)
+            else:
+                cells.append(empty)
+        body = " ".join(cells)
+        if border:
+            body = f"{border} {body} {border}"
+        lines.append(f"{r + 1:>{width}} {body} {r + 1}")
+    if border:
+        lines.append(frame)
+    lines.append(header)
+    b, w = game.score()
+    # The side letter stays X/O in every style so that from_text() can read the board back.
+    turn_line = f"{'XO'[game.turn]} to move" + (" (game over)" if game.is_game_over() else "")
+    lines.append(f"{turn_line}   {black}: {b}  {white}: {w}")
+    return "\n".join(lines)

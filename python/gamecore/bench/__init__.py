@@ -23,8 +23,8 @@ import time
 from importlib import resources
 from typing import Callable, Optional, TextIO
 
-from . import _backend
-from .othello import Othello
+from .. import _backend
+from ..games.othello import Othello
 
 __all__ = ["bench_perft", "bench_search", "bench_endgame", "bench_mcts", "bench_tetralath", "ffo_positions", "parse_range"]
 
@@ -101,7 +101,7 @@ def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Oth
 
 
 def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
-    from .search import Engine
+    from ..search.engine import Engine
 
     positions = midgame_positions(backend)
 
@@ -122,7 +122,7 @@ def bench_search(
     backend: Optional[str] = None,
 ) -> int:
     """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving."""
-    from .search import Engine
+    from ..search.engine import Engine
 
     names = _backends(backend)
     # First, while the process's peak memory is still low: the peak only ever grows.
@@ -155,7 +155,7 @@ def _peak_memory_growth(backend: str, tt_mb: int) -> Optional[int]:
         import resource
     except ImportError:  # pragma: no cover - not on Windows
         return None
-    from .search import Engine
+    from ..search.engine import Engine
 
     game = midgame_positions(backend, count=1)[0]
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -208,7 +208,7 @@ def bench_endgame(
         game = Othello.from_text(f"{board} {fields[0]}", backend=backend)
         empties = 64 - sum(game.score())
         start = time.perf_counter()
-        move, score, nodes, completed = game.core.solve_exact(node_limit=node_limit, time_limit=time_limit)
+        move, score, nodes, completed = game.exact_solver()(game.core, node_limit=node_limit, time_limit=time_limit)
         seconds = time.perf_counter() - start
         total_nodes += nodes
         total_seconds += seconds
@@ -229,7 +229,7 @@ def bench_endgame(
 
 def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: Optional[str] = None) -> None:
     """UCT iterations per second from the start position, per backend, and the ratio."""
-    from .mcts import MCTS
+    from ..search.mcts import MCTS
 
     rates = {}
     for name in _backends(backend):
@@ -251,8 +251,8 @@ TETRALATH_RATIO_DEPTH = 3
 
 
 def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
-    from .search import Engine
-    from .tetralath import Tetralath
+    from ..search.engine import Engine
+    from ..games.tetralath import Tetralath
 
     games = [Tetralath.from_moves(moves, backend=backend) for moves in TETRALATH_POSITIONS]
 
@@ -277,8 +277,8 @@ def bench_tetralath(
     then the depth a ``time_limit`` engine reaches on each ply of its own opening.
 
     ``quick`` makes the nodes/s searches two plies shallower (a smoke run)."""
-    from .search import Engine
-    from .tetralath import Tetralath
+    from ..search.engine import Engine
+    from ..games.tetralath import Tetralath
 
     names = _backends(backend)
     rates = {}

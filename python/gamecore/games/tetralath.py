@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Union
 
-from . import _backend
-from .position import Position
-from .errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
+from .. import _backend
+from .base import Position
+from ..errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
 
 __all__ = [
     "Tetralath",

@@ -14,8 +14,11 @@ to move; a score beyond ``WIN`` (one million) is a proven result: ``WIN + margin
 from __future__ import annotations
 
 import time
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Union
+
+from .. import _backend
 
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
@@ -128,7 +131,7 @@ class Engine:
     def _searcher(self, backend: Any) -> Any:
         searcher = self._searchers.get(backend.name)
         if searcher is None:
-            searcher = self._searchers[backend.name] = backend.search.Searcher(self.tt_mb)
+            searcher = self._searchers[backend.name] = backend.alphabeta.Searcher(self.tt_mb)
         return searcher
 
     def clear(self) -> None:
@@ -180,7 +183,7 @@ class Engine:
         if not hasattr(position, "core") or not hasattr(position, "features"):
             raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
         start = time.perf_counter()
-        backend = position._backend
+        backend = _backend.load(position.backend)
         weights, evaluator = self._weights(position)
         searcher = self._searcher(backend)
         budget = time_budget(time_limit) if time_limit is not None else 0.0
@@ -221,8 +224,8 @@ class Engine:
 
     def _try_endgame(self, position: Any, budget: float, depth: Optional[int], nodes: Optional[int], start: float) -> Optional[SearchResult]:
         """Solve exactly when few squares are empty, if the game has a solver and the time allows."""
-        core = position.core
-        if not hasattr(core, "solve_exact") or self.algorithm != "alphabeta":
+        solve_exact = position.exact_solver()
+        if solve_exact is None or self.algorithm != "alphabeta":
             return None
         limit = self.endgame_empties
         if limit is None:
@@ -231,17 +234,17 @@ class Engine:
             fast = position.backend == "cython"
             limit = (20 if budget >= 2 else 16) if fast else (10 if budget >= 2 else 8)
         empties = position.size * position.size - sum(position.score())
-        if empties > limit or core.is_game_over():
+        if empties > limit or position.is_game_over():
             return None
         time_left = budget - (time.perf_counter() - start) if budget else 0.0
         if budget and time_left <= 0:
             return None
-        move, score, count, completed = core.copy().solve_exact(node_limit=0, time_limit=time_left)
+        move, score, count, completed = solve_exact(position.core.copy(), node_limit=0, time_limit=time_left)
         if not completed:
             return None
         return SearchResult(
             move=position.move_from_code(move),
-            score=position._backend.search.terminal_score(score),
+            score=_backend.load(position.backend).alphabeta.terminal_score(score),
             depth=empties,
             pv=[position.move_from_code(move)],
             nodes=count,
@@ -296,12 +299,13 @@ def solve(position: Any, *, time_limit: Optional[float] = None, nodes: Optional[
     """
     _check_limit("time_limit", time_limit, float)
     _check_limit("nodes", nodes, int)
-    core = getattr(position, "core", None)
-    if core is None or not hasattr(core, "solve_exact"):
+    exact_solver = getattr(position, "exact_solver", None)
+    solve_exact = exact_solver() if exact_solver is not None else None
+    if solve_exact is None:
         raise ValueError(f"no exact solver for {type(position).__name__}")
     start = time.perf_counter()
     budget = time_budget(time_limit) if time_limit is not None else 0.0
-    move, score, count, completed = core.copy().solve_exact(node_limit=nodes or 0, time_limit=budget)
+    move, score, count, completed = solve_exact(position.core.copy(), node_limit=nodes or 0, time_limit=budget)
     return SolveResult(
         move=None if move is None or move == -2 else position.move_from_code(move),
         score=score,

@@ -22,8 +22,8 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Optional, TextIO
 
-from ._mcts_py import splitmix64_next
-from .errors import GameOverError, GamecoreError
+from ..search._mcts_py import splitmix64_next
+from ..errors import GameOverError, GamecoreError
 
 __all__ = [
     "Player",
@@ -145,7 +145,7 @@ class PositionalPlayer(Player):
     name = "positional"
 
     def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
-        from ._othello_py import square_weight
+        from ..games._othello_py import square_weight
 
         moves = _legal(position)
         if len(moves) == 1:
@@ -210,7 +210,7 @@ class EnginePlayer(Player):
 
     def _engine_for(self) -> Any:
         if self._engine is None:
-            from .search import Engine
+            from ..search.engine import Engine
 
             self._engine = Engine(self.evaluation, tt_mb=self.tt_mb)
         return self._engine
@@ -261,7 +261,7 @@ class MCTSPlayer(Player):
         max_nodes: int = 1_000_000,
         margin: float = 0.1,
     ) -> None:
-        from .mcts import DEFAULT_EXPLORATION
+        from ..search.mcts import DEFAULT_EXPLORATION
 
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -283,7 +283,7 @@ class MCTSPlayer(Player):
             self._mcts.reset()
 
     def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
-        from .mcts import MCTS
+        from ..search.mcts import MCTS
 
         moves = _legal(position)
         if len(moves) == 1:

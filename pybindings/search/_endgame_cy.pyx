@@ -1,0 +1,113 @@
+# cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The exact Othello endgame solver: the compiled twin of ``_endgame_py``.
+
+The search itself is the C-level kernel ``pyx/endgame.pxd``; this module validates the
+arguments, sets up the per-size tables and the transposition table, and runs it without
+the GIL on the discs of a compiled :class:`~gamecore.games._othello_cy.OthelloCore`.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+
+from bits cimport gc_u128
+cimport othello as kernel
+from othello cimport Geometry
+cimport endgame
+from endgame cimport EndgameTables, Solver, TTEntry
+
+from gamecore.games._othello_cy cimport OthelloCore
+
+__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
+
+cdef enum:
+    MIN_SIZE = 4
+    MAX_SIZE = 10
+
+# Per-size geometries and solver tables, set up once.
+cdef Geometry GEOMETRIES[11]
+cdef EndgameTables ENDGAME_TABLES[11]
+
+
+def _init_endgame_tables():
+    cdef int n
+    for n in range(MIN_SIZE, MAX_SIZE + 1, 2):
+        kernel.geometry_init(&GEOMETRIES[n], n)
+        endgame.endgame_tables_init(&ENDGAME_TABLES[n], &GEOMETRIES[n])
+
+
+_init_endgame_tables()
+
+#: Empty squares from which the solver's shallow search takes over from the deep one.
+SHALLOW_EMPTIES = endgame.EG_SHALLOW_EMPTIES
+#: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries of 16 bytes.
+ENDGAME_TT_BITS = endgame.EG_TT_BITS
+#: Game over at the root of ``solve_exact`` (returned as ``None``).
+NO_MOVE = endgame.EG_NO_MOVE
+
+
+def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0):
+    """Solve the position exactly: ``(best_move, score, nodes, completed)``.
+
+    ``score`` is the final disc difference for the side to move under perfect play by
+    both sides, empty squares going to the winner (as ``terminal_value``). ``best_move``
+    is a square index reaching that score, ``PASS`` (-1) when the side to move must
+    pass, and ``None`` when the game is already over (the compiled kernel's ``NO_MOVE``,
+    -2, never leaves it). ``nodes`` counts the positions visited, the same in both
+    backends.
+
+    ``alpha`` and ``beta`` (ints, ``None`` for minus and plus the number of squares)
+    set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
+    lower bound, and only a score inside the window is exact (with a best move).
+    ``node_limit`` > 0 stops the search once it has visited more nodes than that,
+    checked before every node with more than four empty squares, and ``time_limit`` > 0
+    after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
+    ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
+    two backends differ. The compiled backend releases the GIL while it solves.
+
+    Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
+    squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (fresh for each
+    call), fastest-first move ordering, parity ordering near the end, stability
+    cut-offs and dedicated solvers for the last four empty squares.
+
+    :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
+        a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
+    """
+    cdef int nsq = core.g.nsq
+    alpha = -nsq if alpha is None else alpha
+    beta = nsq if beta is None else beta
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if type(value) is not int or not -nsq <= value <= nsq:
+            raise ValueError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
+    if alpha >= beta:
+        raise ValueError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
+    if type(node_limit) is not int or node_limit < 0:
+        raise ValueError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
+    if type(time_limit) not in (int, float) or not 0.0 <= time_limit < float("inf"):
+        raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
+    cdef Solver s
+    cdef int a = alpha, b = beta, score, empties = core.num_empty()
+    cdef double limit = time_limit
+    cdef gc_u128 me = core.discs[core.turn], opp = core.discs[1 - core.turn]
+    s.t = &ENDGAME_TABLES[core.size]
+    s.g = core.g
+    s.tt_mask = (<uint64_t>1 << endgame.EG_TT_BITS) - 1
+    s.nodes = 0
+    s.node_limit = min(node_limit, 0xFFFFFFFFFFFFFFFF)
+    s.next_check = endgame.EG_TIME_CHECK_EVERY
+    s.stop = 0
+    s.root_move = endgame.EG_NO_MOVE
+    # calloc: the zeroed pages are mapped lazily, so a small solve touches little of it.
+    s.tt = <TTEntry*>calloc(s.tt_mask + 1, sizeof(TTEntry))
+    if s.tt == NULL:
+        raise MemoryError("no memory for the endgame transposition table")
+    try:
+        with nogil:
+            s.deadline = endgame.gc_monotonic_seconds() + limit if limit > 0.0 else 0.0
+            if nsq <= 64:
+                score = endgame.solve_root[uint64_t](&s, <uint64_t>me, <uint64_t>opp, a, b, empties)
+            else:
+                score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
+    finally:
+        free(s.tt)
+    if s.stop:
+        return None, 0, s.nodes, False
+    return (None if s.root_move == endgame.EG_NO_MOVE else s.root_move), score, s.nodes, True

@@ -1,0 +1,482 @@
+"""The exact Othello endgame solver: the pure-Python twin of ``_endgame_cy``.
+
+The readable reference of pyx/endgame.pxd; every name below has its twin there, and both
+visit the same nodes in the same order. Scores are final disc differences for the side to
+move, empty squares going to the winner (as ``terminal_value``); with an even number of
+squares they are always even.
+
+- Depth bands by empty squares e: e > SHALLOW_EMPTIES: ``deep_search`` (stability cut-off,
+  transposition table, PVS with fastest-first ordering); 5 <= e <= SHALLOW_EMPTIES:
+  ``shallow_search`` (stability cut-off, parity ordering, no table); e <= 4: the dedicated
+  ``solve4`` .. ``solve1`` that try the empty squares directly, in parity order.
+- Nodes: every call of deep_search, shallow_search, solve4, solve3, solve2, solve1 is one
+  node, and so is a position reached with no empty square. A pass calls the same routine
+  again for the other side, which is one more node.
+- Limits are checked on entry to deep_search and shallow_search only (never inside the
+  last four empties), so a search stopped by ``node_limit`` has visited at most a few dozen
+  nodes more than the limit; the count is the same in both backends.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+from ..games._othello_py import (
+    PASS,
+    OthelloCore,
+    geometry_of,
+    stable_edges,
+    final_score,
+    flips,
+    legal_moves_mask,
+)
+
+__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
+
+#: Empty squares from which ``shallow_search`` takes over from ``deep_search``.
+SHALLOW_EMPTIES = 6
+#: The transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
+ENDGAME_TT_BITS = 20
+#: Game over at the root of ``solve_exact``: no move (the compiled kernel's code for it).
+NO_MOVE = -2
+_TIME_CHECK_EVERY = 4096
+_MASK64 = (1 << 64) - 1
+_HASH_SEED = 0x9E3779B97F4A7C15
+
+
+def _mix64(x: int) -> int:
+    """splitmix64's finaliser: a 64-bit to 64-bit bijection that mixes every bit."""
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def tt_hash(player: int, opponent: int) -> int:
+    """64-bit key of a position for the solver's table (the side to move owns ``player``)."""
+    h = _mix64((opponent >> 64) ^ _HASH_SEED)
+    h = _mix64((player >> 64) ^ h)
+    h = _mix64((opponent & _MASK64) ^ h)
+    return _mix64((player & _MASK64) ^ h)
+
+
+class EndgameTables:
+    """Per-size masks of the solver: quadrants (parity regions), lines (stability), edges."""
+
+    def __init__(self, n: int) -> None:
+        g = geometry_of(n)
+        self.n = n
+        self.nsq = g.nsq
+        self.full = g.full
+        self.corners = g.corners
+        self.edge_rows = g.edge_rows
+        self.edge_cols = g.edge_cols
+        self.edges = g.edge_rows | g.edge_cols
+        half = n // 2
+        #: quadrant of each square: 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right
+        self.quad_of = [(sq // n >= half) * 2 + (sq % n >= half) for sq in range(g.nsq)]
+        self.quadrant = [sum(1 << sq for sq in range(g.nsq) if self.quad_of[sq] == q) for q in range(4)]
+        # The lines of each direction (rows, columns, both diagonals); diagonals shorter than
+        # three squares hold only edge squares, which the edges already protect.
+        lines: list[list[int]] = [[], [], [], []]
+        for r in range(n):
+            lines[0].append(sum(1 << (r * n + c) for c in range(n)))
+            lines[1].append(sum(1 << (c * n + r) for c in range(n)))
+        for k in range(-(n - 3), n - 2):
+            lines[2].append(sum(1 << (r * n + r + k) for r in range(n) if 0 <= r + k < n))
+        for k in range(2, 2 * n - 3):
+            lines[3].append(sum(1 << (r * n + k - r) for r in range(n) if 0 <= k - r < n))
+        self.lines = lines
+
+
+@functools.lru_cache(maxsize=None)
+def _endgame_tables(n: int) -> EndgameTables:
+    """The solver's tables for an n x n board, computed once per size."""
+    return EndgameTables(n)
+
+
+def stable_discs(own: int, other: int, t: EndgameTables) -> int:
+    """Discs of ``own`` that can never be flipped (a subset of them: a sound lower bound).
+
+    A disc is stable when, along each of the four lines through it, the line is full, or
+    the disc lies on the board's edge across that line, or a neighbour on that line is an
+    own stable disc; grown from the discs on four full lines and the edge discs connected
+    to an own corner, until nothing changes.
+    """
+    occupied = own | other
+    full = []
+    for lines in t.lines:
+        f = 0
+        for line in lines:
+            if occupied & line == line:
+                f |= line
+        full.append(f)
+    n = t.n
+    free_h = full[0] | t.edge_cols
+    free_v = full[1] | t.edge_rows
+    free_d1 = full[2] | t.edges
+    free_d2 = full[3] | t.edges
+    stable = stable_edges(own, geometry_of(n)) | (own & full[0] & full[1] & full[2] & full[3])
+    while True:
+        grown = (own
+                 & (free_h | (stable << 1) | (stable >> 1))
+                 & (free_v | (stable << n) | (stable >> n))
+                 & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
+                 & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1))))
+        if grown == stable:
+            return stable
+        stable = grown
+
+
+def stability_threshold(empties: int) -> int:
+    """Alpha from which a node computes the stability bound (below it a cut-off is rare)."""
+    return 2 * empties - 2
+
+
+class _SolverStopped(Exception):
+    """A node or time limit was reached (the compiled kernel sets ``stop`` instead)."""
+
+
+class EndgameSolver:
+    """One exact solve: the table, the counters and the limits (``Solver`` in endgame.pxd).
+
+    The transposition table has ``2 ** ENDGAME_TT_BITS`` entries, in buckets of two
+    (even index: depth-preferred slot, odd index: always-replace slot); an entry is
+    ``[key, lower, upper, move, empties]``, and a missing index is an empty slot. A position
+    with key ``h`` lives in bucket ``h & (size - 1) & ~1``. Storing a position already in
+    the bucket merges the bounds (every bound of an exact solve is true); otherwise it
+    replaces the even slot when it has at least as many empties as the entry there, else the
+    odd slot.
+    """
+
+    def __init__(self, n: int, node_limit: int = 0, deadline: float = 0.0) -> None:
+        self.t = _endgame_tables(n)
+        self.n = n
+        self.nsq = n * n
+        self.tt: dict[int, list[int]] = {}
+        self.tt_mask = (1 << ENDGAME_TT_BITS) - 1
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.next_check = _TIME_CHECK_EVERY
+        self.root_move = NO_MOVE
+
+    # -- limits and table ---------------------------------------------------------------
+
+    def check_limits(self) -> None:
+        if self.node_limit and self.nodes > self.node_limit:
+            raise _SolverStopped
+        if self.deadline and self.nodes >= self.next_check:
+            self.next_check = self.nodes + _TIME_CHECK_EVERY
+            if time.perf_counter() >= self.deadline:
+                raise _SolverStopped
+
+    def tt_probe(self, h: int, empties: int):
+        bucket = h & self.tt_mask & ~1
+        for i in (bucket, bucket + 1):
+            entry = self.tt.get(i)
+            if entry is not None and entry[0] == h and entry[4] == empties:
+                return entry
+        return None
+
+    def tt_store(self, h: int, empties: int, lower: int, upper: int, move: int) -> None:
+        bucket = h & self.tt_mask & ~1
+        tt = self.tt
+        for i in (bucket, bucket + 1):
+            entry = tt.get(i)
+            if entry is not None and entry[0] == h and entry[4] == empties:
+                entry[1] = max(entry[1], lower)
+                entry[2] = min(entry[2], upper)
+                entry[3] = move
+                return
+        deep = tt.get(bucket)
+        if deep is None or empties >= deep[4]:
+            tt[bucket] = [h, lower, upper, move, empties]
+        else:
+            tt[bucket + 1] = [h, lower, upper, move, empties]
+
+    # -- the last four empties -----------------------------------------------------------
+
+    def solve1(self, player: int, opponent: int, x: int) -> int:
+        self.nodes += 1
+        mine, theirs = player.bit_count(), opponent.bit_count()
+        f = flips(player, opponent, x, self.n)
+        if f:
+            k = f.bit_count()
+            return mine + k + 1 - (theirs - k)
+        f = flips(opponent, player, x, self.n)
+        if f:
+            k = f.bit_count()
+            return mine - k - (theirs + k + 1)
+        diff = mine - theirs
+        return diff + 1 if diff > 0 else diff - 1 if diff < 0 else 0
+
+    def solve2(self, player: int, opponent: int, alpha: int, beta: int, x1: int, x2: int, passed: bool) -> int:
+        self.nodes += 1
+        best = -self.nsq - 1
+        for x, rest in ((x1, x2), (x2, x1)):
+            f = flips(player, opponent, x, self.n)
+            if f:
+                score = -self.solve1(opponent ^ f, player | f | (1 << x), rest)
+                if score > best:
+                    best = score
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
+        if best == -self.nsq - 1:
+            if passed:
+                return final_score(player, opponent, self.nsq)
+            return -self.solve2(opponent, player, -beta, -alpha, x1, x2, True)
+        return best
+
+    def parity_order(self, squares: list[int]) -> list[int]:
+        """Squares alone-or-odd in their quadrant first, then the others, each in given order."""
+        quads = [self.t.quad_of[x] for x in squares]
+        odd = [x for x, q in zip(squares, quads) if quads.count(q) % 2]
+        return odd + [x for x, q in zip(squares, quads) if not quads.count(q) % 2]
+
+    def solve3(self, player: int, opponent: int, alpha: int, beta: int, x1: int, x2: int, x3: int, passed: bool) -> int:
+        self.nodes += 1
+        order = self.parity_order([x1, x2, x3])
+        best = -self.nsq - 1
+        for i, x in enumerate(order):
+            f = flips(player, opponent, x, self.n)
+            if f:
+                a, b = [y for j, y in enumerate(order) if j != i]
+                score = -self.solve2(opponent ^ f, player | f | (1 << x), -beta, -alpha, a, b, False)
+                if score > best:
+                    best = score
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
+        if best == -self.nsq - 1:
+            if passed:
+                return final_score(player, opponent, self.nsq)
+            return -self.solve3(opponent, player, -beta, -alpha, x1, x2, x3, True)
+        return best
+
+    def solve4(self, player: int, opponent: int, alpha: int, beta: int, x1: int, x2: int, x3: int, x4: int, passed: bool) -> int:
+        self.nodes += 1
+        order = self.parity_order([x1, x2, x3, x4])
+        best = -self.nsq - 1
+        for i, x in enumerate(order):
+            f = flips(player, opponent, x, self.n)
+            if f:
+                a, b, c = [y for j, y in enumerate(order) if j != i]
+                score = -self.solve3(opponent ^ f, player | f | (1 << x), -beta, -alpha, a, b, c, False)
+                if score > best:
+                    best = score
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
+        if best == -self.nsq - 1:
+            if passed:
+                return final_score(player, opponent, self.nsq)
+            return -self.solve4(opponent, player, -beta, -alpha, x1, x2, x3, x4, True)
+        return best
+
+    # -- the searches ----------------------------------------------------------------------
+
+    def search_child(self, player: int, opponent: int, alpha: int, beta: int, empties: int) -> int:
+        """The routine for ``empties`` empty squares (the depth bands above)."""
+        if empties > SHALLOW_EMPTIES:
+            return self.deep_search(player, opponent, alpha, beta, empties, False)
+        if empties > 4:
+            return self.shallow_search(player, opponent, alpha, beta, empties)
+        empty = ~(player | opponent) & self.t.full
+        sq = []
+        while empty:
+            bit = empty & -empty
+            empty ^= bit
+            sq.append(bit.bit_length() - 1)
+        if empties == 4:
+            return self.solve4(player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
+        if empties == 3:
+            return self.solve3(player, opponent, alpha, beta, sq[0], sq[1], sq[2], False)
+        if empties == 2:
+            return self.solve2(player, opponent, alpha, beta, sq[0], sq[1], False)
+        if empties == 1:
+            return self.solve1(player, opponent, sq[0])
+        self.nodes += 1
+        return final_score(player, opponent, self.nsq)
+
+    def stability_cutoff(self, player: int, opponent: int, alpha: int, empties: int):
+        """The bound ``nsq - 2 * stable opponent discs`` when it is <= alpha, else None."""
+        if alpha >= stability_threshold(empties):
+            bound = self.nsq - 2 * stable_discs(opponent, player, self.t).bit_count()
+            if bound <= alpha:
+                return bound
+        return None
+
+    def shallow_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int) -> int:
+        """Alpha-beta without table; moves in odd quadrants first, ascending squares within."""
+        self.nodes += 1
+        self.check_limits()
+        cut = self.stability_cutoff(player, opponent, alpha, empties)
+        if cut is not None:
+            return cut
+        moves = legal_moves_mask(player, opponent, self.n)
+        if not moves:
+            if not legal_moves_mask(opponent, player, self.n):
+                return final_score(player, opponent, self.nsq)
+            return -self.shallow_search(opponent, player, -beta, -alpha, empties)
+        empty = ~(player | opponent) & self.t.full
+        odd = 0
+        for q in self.t.quadrant:
+            if (empty & q).bit_count() & 1:
+                odd |= q
+        best = -self.nsq - 1
+        for group in (moves & odd, moves & ~odd):
+            while group:
+                bit = group & -group
+                group ^= bit
+                f = flips(player, opponent, bit.bit_length() - 1, self.n)
+                score = -self.search_child(opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
+                if score > best:
+                    best = score
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
+        return best
+
+    def order_moves(self, player: int, opponent: int, moves: int, tt_move: int) -> list[tuple[int, int]]:
+        """``(square, flipped)`` of each move: the table's move first, then fastest first
+        (fewest replies, a reply on a corner counting twice), ascending squares on ties."""
+        keyed = []
+        first = None
+        corners = self.t.corners
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            sq = bit.bit_length() - 1
+            f = flips(player, opponent, sq, self.n)
+            if sq == tt_move:
+                first = (sq, f)
+                continue
+            replies = legal_moves_mask(opponent ^ f, player | f | bit, self.n)
+            keyed.append((replies.bit_count() + (replies & corners).bit_count(), sq, f))
+        keyed.sort(key=lambda item: item[0])  # stable: ascending squares on equal keys
+        ordered = [(sq, f) for _, sq, f in keyed]
+        return [first] + ordered if first is not None else ordered
+
+    def deep_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int, root: bool) -> int:
+        """PVS with the table and fastest-first ordering; at the root it also sets ``root_move``."""
+        self.nodes += 1
+        self.check_limits()
+        tt_move = NO_MOVE
+        h = 0
+        if not root:
+            cut = self.stability_cutoff(player, opponent, alpha, empties)
+            if cut is not None:
+                return cut
+            h = tt_hash(player, opponent)
+            entry = self.tt_probe(h, empties)
+            if entry is not None:
+                if entry[1] >= beta:
+                    return entry[1]
+                if entry[2] <= alpha:
+                    return entry[2]
+                if entry[1] > alpha:
+                    alpha = entry[1]
+                if entry[2] < beta:
+                    beta = entry[2]
+                if alpha >= beta:
+                    return alpha
+                tt_move = entry[3]
+        moves = legal_moves_mask(player, opponent, self.n)
+        if not moves:
+            if not legal_moves_mask(opponent, player, self.n):
+                return final_score(player, opponent, self.nsq)
+            if root:
+                self.root_move = PASS
+            return -self.search_child(opponent, player, -beta, -alpha, empties)
+        alpha0 = alpha
+        best = -self.nsq - 1
+        best_move = NO_MOVE
+        for i, (sq, f) in enumerate(self.order_moves(player, opponent, moves, tt_move)):
+            child_p, child_o = opponent ^ f, player | f | (1 << sq)
+            if i == 0:
+                score = -self.search_child(child_p, child_o, -beta, -alpha, empties - 1)
+            else:
+                score = -self.search_child(child_p, child_o, -alpha - 1, -alpha, empties - 1)
+                if alpha < score < beta:
+                    score = -self.search_child(child_p, child_o, -beta, -alpha, empties - 1)
+            if score > best:
+                best = score
+                best_move = sq
+                if best >= beta:
+                    break
+                if best > alpha:
+                    alpha = best
+        if root:
+            self.root_move = best_move
+        else:
+            if best >= beta:
+                self.tt_store(h, empties, best, self.nsq, best_move)
+            elif best > alpha0:
+                self.tt_store(h, empties, best, best, best_move)
+            else:
+                self.tt_store(h, empties, -self.nsq, best, best_move)
+        return best
+
+
+def _check_solve_args(alpha, beta, node_limit, time_limit, nsq: int) -> tuple[int, int, int, float]:
+    """Validated ``(alpha, beta, node_limit, time_limit)`` of ``solve_exact`` (both backends)."""
+    alpha = -nsq if alpha is None else alpha
+    beta = nsq if beta is None else beta
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if type(value) is not int or not -nsq <= value <= nsq:
+            raise ValueError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
+    if alpha >= beta:
+        raise ValueError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
+    if type(node_limit) is not int or node_limit < 0:
+        raise ValueError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
+    if type(time_limit) not in (int, float) or not 0.0 <= time_limit < float("inf"):
+        raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
+    return alpha, beta, node_limit, float(time_limit)
+
+
+def solve_exact(core: OthelloCore, alpha=None, beta=None, node_limit=0, time_limit=0.0):
+    """Solve the position exactly: ``(best_move, score, nodes, completed)``.
+
+    ``score`` is the final disc difference for the side to move under perfect play by
+    both sides, empty squares going to the winner (as ``terminal_value``). ``best_move``
+    is a square index reaching that score, ``PASS`` (-1) when the side to move must
+    pass, and ``None`` when the game is already over (the compiled kernel's ``NO_MOVE``,
+    -2, never leaves it). ``nodes`` counts the positions visited, the same in both
+    backends.
+
+    ``alpha`` and ``beta`` (ints, ``None`` for minus and plus the number of squares)
+    set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
+    lower bound, and only a score inside the window is exact (with a best move).
+    ``node_limit`` > 0 stops the search once it has visited more nodes than that,
+    checked before every node with more than four empty squares, and ``time_limit`` > 0
+    after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
+    ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
+    two backends differ. The compiled backend releases the GIL while it solves.
+
+    Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
+    squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (fresh for each
+    call), fastest-first move ordering, parity ordering near the end, stability
+    cut-offs and dedicated solvers for the last four empty squares.
+
+    :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
+        a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
+    """
+    if not isinstance(core, OthelloCore):
+        raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
+    alpha, beta, node_limit, time_limit = _check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
+    deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
+    solver = EndgameSolver(core.size, node_limit, deadline)
+    black, white = core.bitboards()
+    me, opp = (black, white) if core.turn == 0 else (white, black)
+    try:
+        score = solver.deep_search(me, opp, alpha, beta, core.num_empty(), True)
+    except _SolverStopped:
+        return None, 0, solver.nodes, False
+    move = solver.root_move
+    return (None if move == NO_MOVE else move), score, solver.nodes, True

@@ -1,0 +1,1 @@
+"""Terminal games: the text loops behind ``gamecore play`` and ``gamecore tetralath``."""
