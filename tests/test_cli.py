@@ -240,12 +240,11 @@ def test_tetralath_dispatch(monkeypatch):
     import types
 
     calls = []
-    fake = types.ModuleType("gamecore.ui.tetralath")
+    fake = types.ModuleType("fake_tetralath_ui")
     fake.main = lambda argv: calls.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "gamecore.ui.tetralath", fake)
-    import gamecore
+    import gamecore.cli
 
-    monkeypatch.setattr(gamecore, "tetralath_ui", fake, raising=False)
+    monkeypatch.setattr(gamecore.cli, "tetralath_ui", fake)
     assert main(["tetralath", "--lang", "pt"]) == 0
     assert main(["play", "tetralath", "--depth", "3"]) == 0
     assert calls == [["--lang", "pt"], ["--depth", "3"]]

@@ -27,10 +27,12 @@ import sys
 import time
 from typing import Any, Optional, Sequence, TextIO
 
-from . import _backend
+from . import _backend, bench
+from .adapters import ctu, ufrj
 from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
+from .ui import tetralath as tetralath_ui
 
 __all__ = ["main", "run_game", "format_record", "load_record"]
 
@@ -242,8 +244,6 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from . import bench
-
     if args.what == "perft":
         bench.bench_perft(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
@@ -262,18 +262,14 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     evaluation = args.eval or "standard"
     if args.framework == "ufrj":
-        from .adapters.ufrj import export_player
-
         time_limit = 5.0 if args.time is None else args.time
-        path = export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation)
+        path = ufrj.export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation)
         print(f"Wrote the UFRJ player {path} ({time_limit:g} s a move; the framework allows 10 s).", file=out)
         if not os.path.basename(path).endswith("_player.py"):
             print("Note: the framework lists only files named *_player.py in models/players/.", file=out)
         return 0
-    from .adapters.ctu import export_player as export_ctu
-
     time_limit = 1.0 if args.time is None else args.time
-    path = export_ctu(args.out, time=time_limit, depth=args.depth, evaluation=evaluation, standalone=args.standalone)
+    path = ctu.export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation, standalone=args.standalone)
     size = os.path.getsize(path)
     kind = "standalone pure-Python file" if args.standalone else "file (needs gamecore installed)"
     print(f"Wrote the CTU player {path}: {kind}, {size:,} bytes, {time_limit:g} s a move.", file=out)
@@ -281,11 +277,6 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_tetralath(argv: Sequence[str], out: TextIO) -> int:
-    try:
-        from .ui import tetralath as tetralath_ui
-    except ImportError as exc:
-        print(f"gamecore: the Tetralath game is not available in this installation ({exc})", file=sys.stderr)
-        return 1
     return int(tetralath_ui.main(list(argv)) or 0)
 
 
