@@ -60,6 +60,7 @@ if mode != "python":
 else:
     print("gamecore: GAMECORE_BACKEND=python: pure-Python install, no extension built", file=sys.stderr)
 
+
 class build_ext_with_report(build_ext):
     """setuptools' build_ext, plus one line afterwards saying what was built.
 
@@ -71,11 +72,16 @@ class build_ext_with_report(build_ext):
         super().run()
         built = [ext.name for ext in self.extensions if os.path.exists(self.get_ext_fullpath(ext.name))]
         if self.extensions and not built:
-            print("gamecore: no extension could be compiled: installed as pure Python (slower, same behaviour)",
-                  file=sys.stderr)
+            print(
+                "gamecore: no extension could be compiled: installed as pure Python (slower, same behaviour)",
+                file=sys.stderr,
+            )
         elif len(built) < len(self.extensions):
-            print(f"gamecore: only {len(built)} of {len(self.extensions)} extensions compiled; "
-                  "gamecore will run as pure Python", file=sys.stderr)
+            print(
+                f"gamecore: only {len(built)} of {len(self.extensions)} extensions compiled; "
+                "gamecore will run as pure Python",
+                file=sys.stderr,
+            )
         elif built:
             print(f"gamecore: compiled {len(built)} Cython extensions", file=sys.stderr)
 

@@ -18,8 +18,19 @@ PASS = -1
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
 __all__ = [
-    "EMPTY", "BLACK", "WHITE", "PASS", "start", "from_bitboards", "to_bitboards",
-    "flipped_squares", "legal_moves", "moves_with_pass", "play", "game_over", "perft",
+    "EMPTY",
+    "BLACK",
+    "WHITE",
+    "PASS",
+    "start",
+    "from_bitboards",
+    "to_bitboards",
+    "flipped_squares",
+    "legal_moves",
+    "moves_with_pass",
+    "play",
+    "game_over",
+    "perft",
 ]
 
 
@@ -28,9 +39,9 @@ def start(n: int) -> list[list[int]]:
     grid = [[EMPTY] * n for _ in range(n)]
     h = n // 2
     grid[h - 1][h - 1] = WHITE  # d4 on 8x8
-    grid[h][h] = WHITE          # e5
-    grid[h - 1][h] = BLACK      # e4
-    grid[h][h - 1] = BLACK      # d5
+    grid[h][h] = WHITE  # e5
+    grid[h - 1][h] = BLACK  # e4
+    grid[h][h - 1] = BLACK  # d5
     return grid
 
 

@@ -321,7 +321,9 @@ def test_ctu_full_games_against_random(backend, size):
         players = {mine: player, 1 - mine: None}
         # The budget leaves room for a busy shared machine; a player that ignored its time
         # limit would search on for seconds and still fail it.
-        scores = play_ctu_game(players, size, first_color=seed % 2, diagonal_color=(seed // 2) % 2, budget=0.04 + 0.25, seed=seed)
+        scores = play_ctu_game(
+            players, size, first_color=seed % 2, diagonal_color=(seed // 2) % 2, budget=0.04 + 0.25, seed=seed
+        )
         wins += scores[mine] > scores[1 - mine]
     assert wins >= 1
 
@@ -453,7 +455,11 @@ def test_standalone_ctu_player_in_a_fresh_venv(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "GAMECORE_BACKEND")}
     proc = subprocess.run(
         [str(python), "-I", str(script), str(out_dir), "0.1", "6,6,6,6,6,8"],
-        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
     wins, games, slowest = proc.stdout.split()

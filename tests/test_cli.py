@@ -78,7 +78,9 @@ PLAY = ["play", "othello", "--size", "6", "--black", "human", "--white", "engine
 def test_full_human_vs_engine_game_through_stdin(backend, monkeypatch, capsys, tmp_path):
     final, moves = game_with_a_pass(backend)
     record = tmp_path / "game.txt"
-    code, out, err = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves))
+    code, out, err = run(
+        monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves)
+    )
     assert code == 0, err
     assert "Cannot read 'hello'" in out
     assert "Cannot read 'z9'" in out  # off the 6x6 board
@@ -110,14 +112,19 @@ def test_saved_record_resumes(backend, monkeypatch, capsys, tmp_path):
     final, moves = game_with_a_pass(backend)
     record = tmp_path / "partial.txt"
     half = len(moves) // 2
-    code, out, _ = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves[:half]))
+    code, out, _ = run(
+        monkeypatch, capsys, PLAY + ["--backend", backend, "--record", str(record)], human_input(moves[:half])
+    )
     assert code == 0
     assert "Game stopped (input ended)." in out
     assert f"Record saved to {record}" in out
     saved = record.read_text().strip()
     assert saved and len(saved) < len(format_record(final))
     code, out, _ = run(
-        monkeypatch, capsys, PLAY + ["--backend", backend, "--load", str(record)], human_input(moves[half:], noise=False)
+        monkeypatch,
+        capsys,
+        PLAY + ["--backend", backend, "--load", str(record)],
+        human_input(moves[half:], noise=False),
     )
     assert code == 0
     assert f"Loaded {len(saved) // 2} moves" in out
@@ -127,7 +134,9 @@ def test_saved_record_resumes(backend, monkeypatch, capsys, tmp_path):
 
 def test_ufrj_style(backend, monkeypatch, capsys):
     final, moves, _ = simulate(backend, 3)
-    code, out, _ = run(monkeypatch, capsys, PLAY + ["--backend", backend, "--style", "ufrj"], human_input(moves, noise=False))
+    code, out, _ = run(
+        monkeypatch, capsys, PLAY + ["--backend", backend, "--style", "ufrj"], human_input(moves, noise=False)
+    )
     assert code == 0
     assert "○" in out and "●" in out and "? ? ?" in out
     assert "Game over" in out
@@ -143,7 +152,9 @@ def test_quit_and_eof_end_cleanly(monkeypatch, capsys):
 def test_load_errors(monkeypatch, capsys, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("f5f5\n")
-    code, _, err = run(monkeypatch, capsys, ["play", "othello", "--black", "greedy", "--white", "greedy", "--load", str(bad)])
+    code, _, err = run(
+        monkeypatch, capsys, ["play", "othello", "--black", "greedy", "--white", "greedy", "--load", str(bad)]
+    )
     assert code == 1 and "move 2 of the record (f5) cannot be played" in err
     code, _, err = run(monkeypatch, capsys, ["play", "othello", "--load", str(tmp_path / "missing.txt")])
     assert code == 1 and "missing.txt" in err
@@ -157,7 +168,9 @@ def test_quick_game(backend, monkeypatch, capsys):
 
 
 def test_engine_game_and_passes(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["game", "--size", "4", "--black", "engine:depth=3", "--white", "mcts:iterations=50"])
+    code, out, _ = run(
+        monkeypatch, capsys, ["game", "--size", "4", "--black", "engine:depth=3", "--white", "mcts:iterations=50"]
+    )
     assert code == 0 and "Game over" in out
 
 
@@ -185,7 +198,9 @@ def test_bench_mcts(monkeypatch, capsys):
 
 
 def test_bench_search_and_endgame(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "search", "--depth", "2", "--deep", "0", "--ffo", "none", "--runs", "1"])
+    code, out, _ = run(
+        monkeypatch, capsys, ["bench", "search", "--depth", "2", "--deep", "0", "--ffo", "none", "--runs", "1"]
+    )
     assert code == 0 and "nodes/s" in out and "transposition table: 16 MB" in out
     if "cython" in _backend.available():
         code, out, _ = run(monkeypatch, capsys, ["bench", "endgame", "--ffo", "40", "--backend", "cython"])
@@ -230,7 +245,11 @@ def test_python_dash_m(tmp_path):
     env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run(
         [sys.executable, "-m", "gamecore", "game", "--size", "6"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over" in proc.stdout

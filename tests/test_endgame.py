@@ -28,6 +28,7 @@ DATA = Path(__file__).resolve().parent / "data" / "ffo-40-59.obf"
 
 # -- helpers ---------------------------------------------------------------------------------
 
+
 def read_ffo() -> dict[int, tuple[int, int, int, dict[int, int]]]:
     """FFO number -> (black, white, turn, {square: exact score}) from the OBF file."""
     positions = {}
@@ -72,7 +73,7 @@ def minimax(black: int, white: int, turn: int, n: int) -> int:
     memoised, on a board of tuples and square-by-square flipping (no bitboard tricks)."""
     cells = tuple(1 if black >> i & 1 else 2 if white >> i & 1 else 0 for i in range(n * n))
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def value(cells: tuple, me: int, passed: bool) -> int:
         you = 3 - me
         best = None
@@ -149,6 +150,7 @@ def best_move_ok(mod, core, move, score) -> bool:
 
 # -- FFO positions -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)
 def test_ffo_40_published_score(backend):
     black, white, turn, scores = FFO[40]
@@ -162,7 +164,9 @@ def test_ffo_40_published_score(backend):
 
 
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)
-@pytest.mark.parametrize("number", [40, pytest.param(44, marks=pytest.mark.slow), pytest.param(47, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "number", [40, pytest.param(44, marks=pytest.mark.slow), pytest.param(47, marks=pytest.mark.slow)]
+)
 def test_ffo_windowed_around_published_score(backend, number):
     """A null window just below/above the published score proves it; 44 and 47 (white to
     move, several seconds each) are in the slow run."""
@@ -195,6 +199,7 @@ def test_ffo_move_scores_from_the_file(backend):
 
 
 # -- against minimax ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size,target,count", [(4, 12, 6), (6, 10, 6), (8, 9, 6), (10, 8, 3)])
 def test_against_minimax(backend, size, target, count):
@@ -246,6 +251,7 @@ def test_arbitrary_positions_against_minimax(position):
 
 # -- the two backends agree -------------------------------------------------------------------
 
+
 @given(endgames())
 def test_backends_agree(backends, position):
     py, cy = backends
@@ -291,6 +297,7 @@ def test_backends_agree_on_sixteen_empties_from_ffo(backends):
 
 
 # -- windows, passes, game over -------------------------------------------------------------
+
 
 @given(endgames(sizes=(4, 6, 8), max_empties=8), st.data())
 @settings(max_examples=30)
@@ -344,6 +351,7 @@ def test_solving_leaves_the_position_unchanged(backend):
 
 # -- limits -------------------------------------------------------------------------------------
 
+
 def test_node_limit_stops(backend):
     black, white, turn, _ = FFO[40]
     core = core_from(backend.othello, 8, black, white, turn)
@@ -376,6 +384,7 @@ def test_time_limit_stops(backend):
 
 
 # -- arguments ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "kwargs",

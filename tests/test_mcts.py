@@ -8,8 +8,8 @@ import pytest
 
 from gamecore import _backend
 from gamecore.errors import GameOverError
-from gamecore.search.mcts import MCTS
 from gamecore.games.othello import Othello
+from gamecore.search.mcts import MCTS
 
 
 @pytest.fixture

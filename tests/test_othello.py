@@ -22,8 +22,8 @@ from gamecore import BLACK, PASS, WHITE, Move, Othello, Outcome
 from gamecore.errors import (
     BackendUnavailableError,
     EmptyHistoryError,
-    GameOverError,
     GamecoreError,
+    GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -154,8 +154,19 @@ def test_square_forms_all_mean_d3(backend, square):
 
 @pytest.mark.parametrize(
     ("square", "size", "index"),
-    [("a1", 8, 0), ("h8", 8, 63), ("h1", 8, 7), ("a8", 8, 56), ("j10", 10, 99), ("J10", 10, 99),
-     ("b4", 4, 13), ((9, 9), 10, 99), ("10 10", 10, 99), ("1 10", 10, 9), (35, 6, 35)],
+    [
+        ("a1", 8, 0),
+        ("h8", 8, 63),
+        ("h1", 8, 7),
+        ("a8", 8, 56),
+        ("j10", 10, 99),
+        ("J10", 10, 99),
+        ("b4", 4, 13),
+        ((9, 9), 10, 99),
+        ("10 10", 10, 99),
+        ("1 10", 10, 9),
+        (35, 6, 35),
+    ],
 )
 def test_parse_square(square, size, index):
     assert parse_square(square, size) == index
@@ -241,7 +252,7 @@ def test_game_over_draw_and_win(backend):
     assert draw.outcome() == Outcome(None, 1, 1)
     assert draw.outcome().winner is None and draw.outcome().scores == (1, 1)
     assert str(draw.outcome()) == "draw 1-1"
-    full = Othello.from_text("XXXX" "XXXX" "XXOO" "OOOO X", backend=backend.name)
+    full = Othello.from_text("XXXXXXXXXXOOOOOO X", backend=backend.name)
     assert full.is_game_over()
     assert full.outcome() == Outcome(BLACK, 10, 6)
     assert str(full.outcome()) == "black wins 10-6"
@@ -394,8 +405,39 @@ def test_equality_across_backends(backends):
 
 
 MALFORMED = ["z9", "d", "", " ", "dd", "3", "d33", "3d", "d-3", "d 3 4", "a0", "k1", "3,", "pass3", "d3d4"]
-OFF_BOARD_8X8 = ["i1", "a9", "j10", (8, 0), (0, 8), (-1, 0), (0, -1), 64, -1, 100, 2**200, -(2**70), "9 1", "0 1", "1 0"]
-WRONG_TYPES = [1.5, 3.0, float("nan"), True, False, b"d3", [2, 3], {}, object(), (2.0, 3), (2, 3, 4), (True, 3), ("d", 3), 19.0]
+OFF_BOARD_8X8 = [
+    "i1",
+    "a9",
+    "j10",
+    (8, 0),
+    (0, 8),
+    (-1, 0),
+    (0, -1),
+    64,
+    -1,
+    100,
+    2**200,
+    -(2**70),
+    "9 1",
+    "0 1",
+    "1 0",
+]
+WRONG_TYPES = [
+    1.5,
+    3.0,
+    float("nan"),
+    True,
+    False,
+    b"d3",
+    [2, 3],
+    {},
+    object(),
+    (2.0, 3),
+    (2, 3, 4),
+    (True, 3),
+    ("d", 3),
+    19.0,
+]
 
 
 def assert_refused(game, move, error):
@@ -494,21 +536,21 @@ def test_bad_size(backend, size):
 
 
 BAD_TEXTS = [
-    START_8X8[1:],                         # 63 squares
-    "-" + START_8X8,                       # 65 squares
-    "-" * 49 + " X",                       # 7x7
-    "-" * 144 + " X",                      # 12x12
-    START_8X8.replace("-", "Z", 1),        # stray character
+    START_8X8[1:],  # 63 squares
+    "-" + START_8X8,  # 65 squares
+    "-" * 49 + " X",  # 7x7
+    "-" * 144 + " X",  # 12x12
+    START_8X8.replace("-", "Z", 1),  # stray character
     START_8X8.replace("-", "1", 1),
     START_8X8.replace("-", "#", 1),
-    START_8X8[:-2],                        # no side to move
-    START_8X8[:-1] + "Q",                  # bad side to move
-    START_8X8 + " X",                      # three fields
-    START_8X8.replace(" ", ""),            # no space before the side
+    START_8X8[:-2],  # no side to move
+    START_8X8[:-1] + "Q",  # bad side to move
+    START_8X8 + " X",  # three fields
+    START_8X8.replace(" ", ""),  # no space before the side
     "",
     "   \n  ",
     "; X",
-    "a b\nc d\n",                          # multi-line without a turn line
+    "a b\nc d\n",  # multi-line without a turn line
 ]
 
 
@@ -523,9 +565,9 @@ def test_bad_readable_board(backend):
     assert Othello.from_text(good, backend=backend.name) == Othello(6, backend=backend.name)
     lines = good.splitlines()
     for broken in (
-        "\n".join(lines[:2] + lines[3:]),                      # a row missing
-        "\n".join(lines[:-1]),                                 # no turn line
-        good.replace("X", "Y", 1),                             # stray character
+        "\n".join(lines[:2] + lines[3:]),  # a row missing
+        "\n".join(lines[:-1]),  # no turn line
+        good.replace("X", "Y", 1),  # stray character
         "\n".join(lines[:3] + [lines[3] + " -"] + lines[4:]),  # a row too long
     ):
         with pytest.raises((InvalidPositionError, InvalidSizeError)):
@@ -542,12 +584,12 @@ def test_bad_cells(backend):
     good = Othello(4, backend=backend.name).cells()
     assert Othello.from_cells(good, backend=backend.name) == Othello(4, backend=backend.name)
     cases = [
-        ([row[:3] for row in good], InvalidPositionError),   # not square
+        ([row[:3] for row in good], InvalidPositionError),  # not square
         (good[:3], InvalidPositionError),
-        ([[2] * 4] * 4, InvalidPositionError),               # bad cell value
+        ([[2] * 4] * 4, InvalidPositionError),  # bad cell value
         ([[True] * 4] * 4, InvalidPositionError),
         ([[0.0] * 4] * 4, InvalidPositionError),
-        ([[-1] * 5] * 5, InvalidSizeError),                  # odd size
+        ([[-1] * 5] * 5, InvalidSizeError),  # odd size
         ([[-1] * 12] * 12, InvalidSizeError),
         ([[-1] * 2] * 2, InvalidSizeError),
         (None, InvalidPositionError),
@@ -562,8 +604,14 @@ def test_bad_cells(backend):
 
 
 def test_error_classes():
-    for error in (InvalidSizeError, InvalidSquareError, InvalidMoveError, IllegalMoveError,
-                  InvalidPositionError, GameOverError):
+    for error in (
+        InvalidSizeError,
+        InvalidSquareError,
+        InvalidMoveError,
+        IllegalMoveError,
+        InvalidPositionError,
+        GameOverError,
+    ):
         assert issubclass(error, ValueError) and issubclass(error, GamecoreError)
     assert issubclass(GameOverError, IllegalMoveError)
     assert issubclass(EmptyHistoryError, IndexError) and not issubclass(EmptyHistoryError, ValueError)
@@ -592,8 +640,25 @@ def test_core_constructor_garbage(backend):
 def test_core_push_garbage(backend, size):
     core = backend.othello.OthelloCore(size)
     state = core.bitboards(), core.turn, core.zobrist(), core.history()
-    for move in HUGE + [2**31, 2**32, -(2**31) - 1, size * size, 127, 128, 255, 256, -2,
-                        3.0, 19.5, None, "d3", True, False, (2, 3), object()]:
+    for move in HUGE + [
+        2**31,
+        2**32,
+        -(2**31) - 1,
+        size * size,
+        127,
+        128,
+        255,
+        256,
+        -2,
+        3.0,
+        19.5,
+        None,
+        "d3",
+        True,
+        False,
+        (2, 3),
+        object(),
+    ]:
         with pytest.raises(IllegalMoveError):
             core.push(move)
         assert (core.bitboards(), core.turn, core.zobrist(), core.history()) == state
@@ -702,7 +767,10 @@ def test_uninitialised_core_does_not_crash(backend):
     env.pop("GAMECORE_BACKEND", None)
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(UNINITIALISED_CORE), backend.name],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert result.returncode == 0, f"interpreter died (exit {result.returncode}): {result.stderr[-500:]}"
     assert result.stdout.strip() == "survived"

@@ -110,7 +110,7 @@ def test_perft_of_a_pass_into_several_moves(backend):
     # 4x4, black to move:   a b c d
     #                     1 O X - -     white's a1 is a corner, so black can bracket
     #                     2 X - - -     nothing and must pass; white then has c1 and a3.
-    text = "OX--" "X---" "----" "----" " X"
+    text = "OX--X----------- X"
     game = Othello.from_text(text, backend=backend.name)
     grid = oracle_grid(game)
     assert oracle.moves_with_pass(grid, oracle.BLACK) == [oracle.PASS]

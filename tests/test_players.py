@@ -203,14 +203,21 @@ def test_engine_beats_random_mostly(backend):
 
 def test_players_refuse_a_finished_game(backend):
     over = Othello.from_text("X" * 16 + " O", backend=backend)
-    for player in (RandomPlayer(), GreedyPlayer(), CornerPlayer(), PositionalPlayer(), EnginePlayer(depth=1), MCTSPlayer(iterations=5)):
+    for player in (
+        RandomPlayer(),
+        GreedyPlayer(),
+        CornerPlayer(),
+        PositionalPlayer(),
+        EnginePlayer(depth=1),
+        MCTSPlayer(iterations=5),
+    ):
         with pytest.raises(GameOverError):
             player.choose_move(over)
 
 
 def test_forced_pass_is_returned(backend):
     # 4x4: white has no move but black does -> white must pass.
-    game = Othello.from_text("XXXX" "XXXX" "XXXO" "XX--" " O", backend=backend)
+    game = Othello.from_text("XXXXXXXXXXXOXX-- O", backend=backend)
     if not game.legal_moves() or not game.legal_moves()[0].is_pass:
         pytest.skip("hand-made position is not a pass position")
     for player in (RandomPlayer(), GreedyPlayer(), CornerPlayer(), EnginePlayer(depth=2), MCTSPlayer(iterations=5)):

@@ -7,7 +7,8 @@ import random
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamecore import Othello, errors
 from gamecore.search import WIN, Engine, search
@@ -267,7 +268,10 @@ def test_table_size_is_a_power_of_two_within_the_budget(backend, tt_mb):
         assert entries & (entries - 1) == 0
         assert entries * 2 * 16 > tt_mb * 2**20  # the largest power of two that fits
     if backend.name == "python":  # the pure table really is that big, not a growing dict
-        assert searcher._keys.itemsize * len(searcher._keys) + searcher._data.itemsize * len(searcher._data) == searcher.tt_bytes()
+        assert (
+            searcher._keys.itemsize * len(searcher._keys) + searcher._data.itemsize * len(searcher._data)
+            == searcher.tt_bytes()
+        )
 
 
 def test_backends_use_tables_of_the_same_size(backends):

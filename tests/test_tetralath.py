@@ -76,7 +76,11 @@ def test_neighbours_are_adjacent_hexes(backend):
     core = backend.tetralath
     for i in range(61):
         r, c = POS[i]
-        expected = {AT[(r + dr, c + dc)] for dr, dc in ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)) if (r + dr, c + dc) in AT}
+        expected = {
+            AT[(r + dr, c + dc)]
+            for dr, dc in ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
+            if (r + dr, c + dc) in AT
+        }
         got = {n for n in core.NEIGHBOURS[i] if n >= 0}
         assert got == expected
         for d in range(3):  # d + 3 is the opposite direction
@@ -87,8 +91,20 @@ def test_neighbours_are_adjacent_hexes(backend):
 
 def test_geometry_identical_in_both_backends(backends):
     py, cy = (b.tetralath for b in backends)
-    for name in ("CELL_XY", "NEIGHBOURS", "FOUR_WINDOWS", "THREE_WINDOWS", "CENTRALITY", "FEATURES",
-                 "DEFAULT_WEIGHTS", "FULL_MASK", "SWAP", "REASONS", "DIRECTIONS", "ROW_STARTS"):
+    for name in (
+        "CELL_XY",
+        "NEIGHBOURS",
+        "FOUR_WINDOWS",
+        "THREE_WINDOWS",
+        "CENTRALITY",
+        "FEATURES",
+        "DEFAULT_WEIGHTS",
+        "FULL_MASK",
+        "SWAP",
+        "REASONS",
+        "DIRECTIONS",
+        "ROW_STARTS",
+    ):
         assert getattr(py, name) == getattr(cy, name), name
     assert py.CENTRALITY[30] == 4 and py.CENTRALITY[0] == 0 and py.CENTRALITY[60] == 0
 
@@ -401,7 +417,11 @@ def test_after_the_end_every_move_is_game_over(backend):
         # white has three in a row but black made the last move: impossible
         ((1 << 26) | (1 << 27) | (1 << 28), (1 << 0) | (1 << 2) | (1 << 4), 0),
         # black to move with white lines in two places that do not share a stone
-        ((1 << 26) | (1 << 27) | (1 << 28) | (1 << 56) | (1 << 57) | (1 << 58), sum(1 << c for c in (0, 2, 4, 11, 13)), 1),
+        (
+            (1 << 26) | (1 << 27) | (1 << 28) | (1 << 56) | (1 << 57) | (1 << 58),
+            sum(1 << c for c in (0, 2, 4, 11, 13)),
+            1,
+        ),
     ],
 )
 def test_set_board_rejects_bad_positions(backend, white, black, turn):
@@ -422,9 +442,16 @@ def test_set_board_reads_the_status(backends):
         assert core.legal_moves() == [] and core.history() == []
 
 
-@pytest.mark.parametrize("module_function, args", [("move_status", (-1, 0)), ("move_status", (0, 61)),
-                                                    ("threat_cells", (2**64, 0)), ("features", (0, None)),
-                                                    ("board_status", (0, 1 << 61))])
+@pytest.mark.parametrize(
+    "module_function, args",
+    [
+        ("move_status", (-1, 0)),
+        ("move_status", (0, 61)),
+        ("threat_cells", (2**64, 0)),
+        ("features", (0, None)),
+        ("board_status", (0, 1 << 61)),
+    ],
+)
 def test_module_functions_validate(backend, module_function, args):
     module = backend.tetralath
     with pytest.raises(ValueError):

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from gamecore.search import WIN, Engine, search
 from gamecore.games.tetralath import Tetralath
+from gamecore.search import WIN, Engine, search
 from tetralath_oracle import board_of, oracle_cells, oracle_is_forced_win_in_two
 
 POSITIONS = ["", "e5", "e5 d4 f3 c3", "e1 a1 e2 a3 e4", "e5 d5 e4 d3 c4 f3 g2 b4"]
@@ -196,7 +196,9 @@ def test_leaving_out_moves_changes_no_score(backend, moves, depth):
     game = Tetralath.from_moves(moves, backend=backend.name)
     every = game.legal_moves()
     for algorithm in ("alphabeta", "minimax"):
-        assert search(game, depth=depth, moves=every, algorithm=algorithm).score == _plain_negamax(game.core.copy(), depth)
+        assert search(game, depth=depth, moves=every, algorithm=algorithm).score == _plain_negamax(
+            game.core.copy(), depth
+        )
 
 
 def test_a_kept_table_does_not_stop_the_deepening_early(backend):

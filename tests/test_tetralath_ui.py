@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from gamecore.ui.tetralath import MESSAGES, main
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -46,8 +45,9 @@ def test_human_vs_human_game_to_a_win_in_english(backend):
 
 def test_three_in_a_row_loses_in_portuguese(backend):
     moves = ["e1", "a1", "xyz", "e2", "a3", "", "ajuda", "e3"]
-    status, text = run(["--lang", "pt", "--white", "human", "--black", "human", "--color", "never",
-                        "--backend", backend.name], moves)
+    status, text = run(
+        ["--lang", "pt", "--white", "human", "--black", "human", "--color", "never", "--backend", backend.name], moves
+    )
     assert status == 0
     assert "'xyz' não é uma casa" in text
     assert "Digite uma jogada" in text
@@ -86,8 +86,23 @@ def test_computer_starts_and_wins_against_a_blunder(backend):
 
 
 def test_computer_vs_computer_portuguese_with_colours(backend):
-    status, text = run(["--lang", "pt", "--white", "computer", "--black", "computer", "--depth", "2",
-                        "--color", "always", "--backend", backend.name], [])
+    status, text = run(
+        [
+            "--lang",
+            "pt",
+            "--white",
+            "computer",
+            "--black",
+            "computer",
+            "--depth",
+            "2",
+            "--color",
+            "always",
+            "--backend",
+            backend.name,
+        ],
+        [],
+    )
     assert status == 0
     assert "\x1b[" in text and "\x1b[5;7m" in text  # colours and the blinking reverse-video last move
     plain = ANSI.sub("", text)
@@ -128,7 +143,11 @@ def test_the_command_through_a_real_stdin(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "gamecore", "tetralath", "--lang", "pt", "--white", "human", "--black", "human"],
         input="e1\na1\ne2\na3\ne4\na5\nbad\ne3\n",
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "'bad' não é uma casa" in proc.stdout

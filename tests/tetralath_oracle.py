@@ -93,8 +93,6 @@ def oracle_cells(board: list[int], player: int) -> tuple[int, int]:
     return win, lose
 
 
-
-
 LINES_THROUGH = [[line for line in LINES if cell in line] for cell in range(61)]
 
 

@@ -8,18 +8,18 @@ True
 from ._backend import BACKEND
 from .errors import (
     EmptyHistoryError,
-    InvalidEvaluationError,
-    GameOverError,
     GamecoreError,
+    GameOverError,
     IllegalMoveError,
+    InvalidEvaluationError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidSizeError,
     InvalidSquareError,
 )
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, Outcome
-from .search.engine import Engine, SearchResult, SolveResult, search, solve
 from .games.tetralath import Tetralath
+from .search.engine import Engine, SearchResult, SolveResult, search, solve
 
 __version__ = "0.1.0"
 

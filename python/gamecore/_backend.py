@@ -97,8 +97,10 @@ def fallback_notice() -> str:
     or ``""`` when the compiled backend is in use or pure Python was asked for."""
     requested = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
     if BACKEND == "python" and requested == "auto":
-        return ("gamecore: running the pure-Python backend (no compiled extension is installed; "
-                "reinstall with a C compiler for a 100x faster engine)")
+        return (
+            "gamecore: running the pure-Python backend (no compiled extension is installed; "
+            "reinstall with a C compiler for a 100x faster engine)"
+        )
     return ""
 
 

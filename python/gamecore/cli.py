@@ -25,7 +25,8 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, Optional, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from . import _backend, bench
 from .adapters import ctu, ufrj
@@ -70,7 +71,7 @@ def load_record(game: Othello, text: str) -> int:
             trial.push(move)
         except ValueError as exc:
             raise GamecoreError(f"move {number} of the record ({move}) cannot be played: {exc}") from None
-    for move in trial.move_stack[len(game.move_stack):]:
+    for move in trial.move_stack[len(game.move_stack) :]:
         game.push(move)
     return len(moves)
 
@@ -110,9 +111,9 @@ def run_game(
     out: TextIO,
     style: str = "letters",
     boards: bool = True,
-    record_path: Optional[str] = None,
-    time_budget: Optional[float] = None,
-) -> Optional[Any]:
+    record_path: str | None = None,
+    time_budget: float | None = None,
+) -> Any | None:
     """Play ``game`` to its end between ``players[BLACK]`` and ``players[WHITE]``, printing it.
 
     Returns the outcome, or ``None`` when a human quits or the input ends (the record,
@@ -224,7 +225,10 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     players = [_build_player(args.black, BLACK, args, out), _build_player(args.white, WHITE, args, out)]
     if any(isinstance(p, HumanPlayer) for p in players):
         raise GamecoreError("'gamecore game' is for computer players; use 'gamecore play othello' to play yourself")
-    print(f"Othello {args.size}x{args.size}: black {players[BLACK].name} vs white {players[WHITE].name} ({game.backend} backend)", file=out)
+    print(
+        f"Othello {args.size}x{args.size}: black {players[BLACK].name} vs white {players[WHITE].name} ({game.backend} backend)",
+        file=out,
+    )
     run_game(game, players, out=out, style=args.style, boards=args.boards, record_path=args.record)
     return 0
 
@@ -253,11 +257,20 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     if args.what == "endgame":
         return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
     if args.what == "tetralath":
-        bench.bench_tetralath(out, runs=args.runs, backend=args.backend, plies=args.plies,
-                              depth=args.depth or 8, time_limit=args.time, quick=args.quick)
+        bench.bench_tetralath(
+            out,
+            runs=args.runs,
+            backend=args.backend,
+            plies=args.plies,
+            depth=args.depth or 8,
+            time_limit=args.time,
+            quick=args.quick,
+        )
         return 0
-    return bench.bench_search(out, runs=args.runs, depth=args.depth or 6, deep=args.deep,
-                              ffo=args.ffo or "40-49", backend=args.backend)
+    return bench.bench_search(
+        out, runs=args.runs, depth=args.depth or 6, deep=args.deep, ffo=args.ffo or "40-49", backend=args.backend
+    )
+
 
 def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     evaluation = args.eval or "standard"
@@ -269,7 +282,9 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
             print("Note: the framework lists only files named *_player.py in models/players/.", file=out)
         return 0
     time_limit = 1.0 if args.time is None else args.time
-    path = ctu.export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation, standalone=args.standalone)
+    path = ctu.export_player(
+        args.out, time=time_limit, depth=args.depth, evaluation=evaluation, standalone=args.standalone
+    )
     size = os.path.getsize(path)
     kind = "standalone pure-Python file" if args.standalone else "file (needs gamecore installed)"
     print(f"Wrote the CTU player {path}: {kind}, {size:,} bytes, {time_limit:g} s a move.", file=out)
@@ -310,9 +325,11 @@ def _board_size(text: str) -> int:
     return value
 
 
-def _add_engine_options(p: argparse.ArgumentParser, default_time: Optional[float] = None) -> None:
+def _add_engine_options(p: argparse.ArgumentParser, default_time: float | None = None) -> None:
     p.add_argument("--time", type=_positive_float, default=default_time, metavar="S", help="seconds per engine move")
-    p.add_argument("--depth", type=_positive_int, metavar="N", help="search depth of engine players (with --time: at most)")
+    p.add_argument(
+        "--depth", type=_positive_int, metavar="N", help="search depth of engine players (with --time: at most)"
+    )
     p.add_argument("--eval", choices=_EVALUATIONS, help="evaluation of engine players (default standard)")
 
 
@@ -323,7 +340,12 @@ def _add_game_options(p: argparse.ArgumentParser, black: str, white: str) -> Non
     _add_engine_options(p)
     p.add_argument("--iterations", type=_positive_int, metavar="N", help="MCTS iterations per move")
     p.add_argument("--seed", type=int, default=0, help="seed of the random and MCTS players")
-    p.add_argument("--style", choices=("letters", "ufrj"), default="letters", help="board text: X/O letters or the UFRJ ○/● with a ? border")
+    p.add_argument(
+        "--style",
+        choices=("letters", "ufrj"),
+        default="letters",
+        help="board text: X/O letters or the UFRJ ○/● with a ? border",
+    )
     p.add_argument("--record", metavar="FILE", help="save the game record (f5d6c3...) to FILE after every move")
     p.add_argument("--backend", choices=_backend.BACKENDS, help="backend for the game and the engines")
 
@@ -342,7 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p, black="human", white="engine")
     p.add_argument("--load", metavar="FILE", help="start from the game record in FILE (replay and resume)")
 
-    p = sub.add_parser("game", help="a quick computer-vs-computer game, printed move by move (default random vs greedy)")
+    p = sub.add_parser(
+        "game", help="a quick computer-vs-computer game, printed move by move (default random vs greedy)"
+    )
     _add_game_options(p, black="random", white="greedy")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
 
@@ -354,15 +378,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmarks: perft, search, endgame, mcts or tetralath speed per backend")
     p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath"))
     p.add_argument("--size", type=_board_size, default=8, help="board size of the MCTS benchmark")
-    p.add_argument("--depth", type=_positive_int,
-                   help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches (default 8)")
+    p.add_argument(
+        "--depth",
+        type=_positive_int,
+        help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches (default 8)",
+    )
     p.add_argument("--plies", type=_positive_int, default=12, help="tetralath: plies of the opening (default 12)")
     p.add_argument("--time", type=float, default=5.0, help="tetralath: seconds a move of the timed opening (default 5)")
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
-    p.add_argument("--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none")
+    p.add_argument(
+        "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"
+    )
     p.add_argument("--iterations", type=_positive_int, help="MCTS iterations per search (default 200)")
-    p.add_argument("--quick", action="store_true", help="perft: trees three plies shallower; tetralath: nodes/s searches two shallower (smoke runs)")
-    p.add_argument("--runs", type=_positive_int, default=3, help="runs per measurement; the median is reported (default 3)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="perft: trees three plies shallower; tetralath: nodes/s searches two shallower (smoke runs)",
+    )
+    p.add_argument(
+        "--runs", type=_positive_int, default=3, help="runs per measurement; the median is reported (default 3)"
+    )
     p.add_argument("--backend", choices=_backend.BACKENDS, help="only this backend")
 
     p = sub.add_parser("export", help="write a player file for a course framework (UFRJ or CTU)")
@@ -376,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gamecore`` command; returns the exit status (0 ok, 1 error, 2 bad usage)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout

@@ -28,7 +28,8 @@ from __future__ import annotations
 import ast
 import os
 import time as _time
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import InvalidPositionError, InvalidSizeError
 from ..games.othello import BLACK, WHITE, Othello
@@ -58,7 +59,9 @@ def _check_colors(my_color: Any, opponent_color: Any) -> None:
         raise InvalidPositionError("my_color and opponent_color must differ")
 
 
-def board_to_position(board: Sequence[Sequence[int]], my_color: int, opponent_color: int, *, backend: Optional[str] = None) -> Othello:
+def board_to_position(
+    board: Sequence[Sequence[int]], my_color: int, opponent_color: int, *, backend: str | None = None
+) -> Othello:
     """The gamecore position of a CTU board with ``my_color`` to move.
 
     The side to move is gamecore's black (``X``), the other colour white: the CTU board
@@ -78,7 +81,9 @@ def board_to_position(board: Sequence[Sequence[int]], my_color: int, opponent_co
         out = []
         for c, v in enumerate(row):
             if v not in mapping:
-                raise InvalidPositionError(f"unexpected {v!r} at ({r}, {c}) of the CTU board (expected -1, {my_color} or {opponent_color})")
+                raise InvalidPositionError(
+                    f"unexpected {v!r} at ({r}, {c}) of the CTU board (expected -1, {my_color} or {opponent_color})"
+                )
             out.append(mapping[v])
         cells.append(out)
     return Othello.from_cells(cells, BLACK, backend=backend)
@@ -105,13 +110,18 @@ class CTUPlayer:
         board_size: int = 8,
         *,
         time: float = DEFAULT_TIME,
-        depth: Optional[int] = None,
+        depth: int | None = None,
         evaluation: Any = "standard",
-        player: Optional[Player] = None,
-        backend: Optional[str] = None,
+        player: Player | None = None,
+        backend: str | None = None,
     ) -> None:
         _check_colors(my_color, opponent_color)
-        if isinstance(board_size, bool) or not isinstance(board_size, int) or board_size % 2 or not 4 <= board_size <= 10:
+        if (
+            isinstance(board_size, bool)
+            or not isinstance(board_size, int)
+            or board_size % 2
+            or not 4 <= board_size <= 10
+        ):
             raise InvalidSizeError(f"board_size must be 4, 6, 8 or 10, got {board_size!r}")
         self.name = "gamecore"
         self.my_color = my_color
@@ -121,7 +131,7 @@ class CTUPlayer:
         self.backend = backend
         self.player = player if player is not None else EnginePlayer(depth=depth, time=time, evaluation=evaluation)
 
-    def move(self, board: Sequence[Sequence[int]]) -> Optional[tuple[int, int]]:
+    def move(self, board: Sequence[Sequence[int]]) -> tuple[int, int] | None:
         """``(row, col)`` of the move to play, or ``None`` when ``my_color`` has no legal move."""
         start = _time.perf_counter()
         position = board_to_position(board, self.my_color, self.opponent_color, backend=self.backend)
@@ -135,7 +145,7 @@ class CTUPlayer:
             move = self.player.choose_move(position, budget)
         return (int(move.row), int(move.col))
 
-    def select_move(self, board: Sequence[Sequence[int]]) -> Optional[tuple[int, int]]:
+    def select_move(self, board: Sequence[Sequence[int]]) -> tuple[int, int] | None:
         """The same as :meth:`move` (the framework calls one or the other)."""
         return self.move(board)
 
@@ -185,7 +195,7 @@ class MyPlayer:
 '''
 
 
-def _check_export_options(time: float, depth: Optional[int], evaluation: Any) -> None:
+def _check_export_options(time: float, depth: int | None, evaluation: Any) -> None:
     if not (isinstance(time, (int, float)) and 0 < time <= 60):
         raise ValueError(f"time must be a number of seconds in (0, 60], got {time!r}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
@@ -194,7 +204,7 @@ def _check_export_options(time: float, depth: Optional[int], evaluation: Any) ->
         raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
 
 
-def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
     """The text of a CTU ``player.py`` that uses the installed gamecore."""
     from .. import __version__
 
@@ -377,7 +387,7 @@ def _string_literal(text: str) -> str:
     return repr(text)
 
 
-def standalone_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+def standalone_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
     """The text of a standalone CTU ``player.py``: pure Python, no gamecore needed.
 
     It embeds the pure-Python twins (``STANDALONE_MODULES`` and what they import) as they
@@ -414,7 +424,7 @@ def export_player(
     path: str,
     *,
     time: float = DEFAULT_TIME,
-    depth: Optional[int] = None,
+    depth: int | None = None,
     evaluation: str = "standard",
     standalone: bool = False,
 ) -> str:

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any
 
 from ..errors import InvalidPositionError
 from ..games.othello import BLACK, WHITE, Othello
@@ -69,7 +69,7 @@ def _grid(board: Any) -> list:
     return rows
 
 
-def board_to_position(board: Any, color: Any, *, backend: Optional[str] = None) -> Othello:
+def board_to_position(board: Any, color: Any, *, backend: str | None = None) -> Othello:
     """The gamecore position of a framework board (a ``Board`` or its ``board`` list of lists),
     with ``color`` (``'○'`` or ``'●'``) to move.
 
@@ -130,12 +130,12 @@ class UFRJPlayer:
     def __init__(
         self,
         color: Any,
-        player: Optional[Player] = None,
+        player: Player | None = None,
         *,
         time: float = DEFAULT_TIME,
-        depth: Optional[int] = None,
+        depth: int | None = None,
         evaluation: Any = "standard",
-        backend: Optional[str] = None,
+        backend: str | None = None,
     ) -> None:
         color_to_side(color)
         self.color = color
@@ -186,7 +186,7 @@ class GamecorePlayer:
 '''
 
 
-def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
     """The text of a UFRJ player file (see :func:`export_player`)."""
     from .. import __version__
 
@@ -197,7 +197,9 @@ def player_source(*, time: float = DEFAULT_TIME, depth: Optional[int] = None, ev
     return _TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
 
 
-def export_player(path: str, *, time: float = DEFAULT_TIME, depth: Optional[int] = None, evaluation: str = "standard") -> str:
+def export_player(
+    path: str, *, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard"
+) -> str:
     """Write a UFRJ player file to ``path`` (e.g. ``models/players/gamecore_player.py``); returns the path."""
     text = player_source(time=time, depth=depth, evaluation=evaluation)
     folder = os.path.dirname(path)

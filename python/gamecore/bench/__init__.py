@@ -20,13 +20,22 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 from importlib import resources
-from typing import Callable, Optional, TextIO
+from typing import Optional, TextIO
 
 from .. import _backend
 from ..games.othello import Othello
 
-__all__ = ["bench_perft", "bench_search", "bench_endgame", "bench_mcts", "bench_tetralath", "ffo_positions", "parse_range"]
+__all__ = [
+    "bench_perft",
+    "bench_search",
+    "bench_endgame",
+    "bench_mcts",
+    "bench_tetralath",
+    "ffo_positions",
+    "parse_range",
+]
 
 #: (size, depth) per backend: the 8x8 tree of the targets, then trees of similar size.
 PERFT_TREES = {
@@ -48,11 +57,11 @@ def median_seconds(work: Callable[[], object], runs: int) -> tuple[float, object
     return statistics.median(times), result
 
 
-def _backends(only: Optional[str]) -> list[str]:
+def _backends(only: str | None) -> list[str]:
     return [only] if only else _backend.available()
 
 
-def bench_perft(out: TextIO, runs: int = 3, backend: Optional[str] = None, quick: bool = False) -> None:
+def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: bool = False) -> None:
     """Leaves/s for each backend and size, per-leaf cost vs 8x8, and the cython/python ratio.
 
     ``quick`` makes every tree three plies shallower (a smoke run, not figures to quote).
@@ -70,22 +79,27 @@ def bench_perft(out: TextIO, runs: int = 3, backend: Optional[str] = None, quick
         leaves_of = {}
         for _ in range(runs):
             for size, depth in trees[name]:
-                seconds, leaves_of[(size, depth)] = median_seconds(
-                    lambda: Othello(size, backend=name).perft(depth), 1)
+                seconds, leaves_of[(size, depth)] = median_seconds(lambda: Othello(size, backend=name).perft(depth), 1)
                 times[(size, depth)].append(seconds)
         for size, depth in trees[name]:
             seconds, leaves = statistics.median(times[(size, depth)]), leaves_of[(size, depth)]
             rates[(size, depth)] = leaves / seconds
-            print(f"  {size:>2}x{size:<2} perft({depth:>2}) = {leaves:>13,} leaves  {seconds:8.3f} s"
-                  f"  {leaves / seconds:>14,.0f} leaves/s", file=out, flush=True)
+            print(
+                f"  {size:>2}x{size:<2} perft({depth:>2}) = {leaves:>13,} leaves  {seconds:8.3f} s"
+                f"  {leaves / seconds:>14,.0f} leaves/s",
+                file=out,
+                flush=True,
+            )
         base = rates[trees[name][1]]
         for size, depth in trees[name][2:]:
             print(f"  per-leaf cost {size}x{size} / 8x8: {base / rates[(size, depth)]:.2f}x", file=out)
         seconds, leaves = median_seconds(lambda: Othello(ratio_size, backend=name).perft(ratio_depth), runs)
         ratio_rates[name] = leaves / seconds
     if len(ratio_rates) == 2:
-        print(f"cython/python ratio on 8x8 perft({ratio_depth}): "
-              f"{ratio_rates['cython'] / ratio_rates['python']:.0f}x", file=out)
+        print(
+            f"cython/python ratio on 8x8 perft({ratio_depth}): {ratio_rates['cython'] / ratio_rates['python']:.0f}x",
+            file=out,
+        )
 
 
 def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Othello]:
@@ -119,7 +133,7 @@ def bench_search(
     depth: int = 6,
     deep: int = 10,
     ffo: str = "40-49",
-    backend: Optional[str] = None,
+    backend: str | None = None,
 ) -> int:
     """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving."""
     from ..search.engine import Engine
@@ -132,12 +146,20 @@ def bench_search(
         # A small table: allocating and touching 16 MB would cost more than these short searches.
         rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
         rates[name] = rate
-        print(f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)", file=out, flush=True)
+        print(
+            f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)",
+            file=out,
+            flush=True,
+        )
     if len(rates) == 2:
         print(f"cython/python ratio at depth {depth}: {rates['cython'] / rates['python']:.0f}x", file=out)
     if "cython" in names and deep:
         rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
-        print(f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", file=out, flush=True)
+        print(
+            f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)",
+            file=out,
+            flush=True,
+        )
     tt = Engine(tt_mb=16)._searcher(_backend.load(names[0])).tt_bytes()
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
     if grown is not None:
@@ -147,7 +169,7 @@ def bench_search(
     return 0
 
 
-def _peak_memory_growth(backend: str, tt_mb: int) -> Optional[int]:
+def _peak_memory_growth(backend: str, tt_mb: int) -> int | None:
     """Bytes the process's peak resident memory grew by while a fresh engine with a
     ``tt_mb`` table searched a midgame position until its table was well used
     (None where the resource module is missing)."""
@@ -197,7 +219,10 @@ def bench_endgame(
         if not 0 <= number - FFO_FIRST < len(lines):
             raise ValueError(f"FFO position {number} is not shipped ({FFO_FIRST}-{FFO_FIRST + len(lines) - 1})")
     print(f"exact endgame, {backend} backend, FFO positions {positions}", file=out)
-    print(f"{'#':>3} {'empty':>5} {'publ':>5} {'score':>5} {'move':>4} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}", file=out)
+    print(
+        f"{'#':>3} {'empty':>5} {'publ':>5} {'score':>5} {'move':>4} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}",
+        file=out,
+    )
     total_nodes, total_seconds, wrong = 0, 0.0, 0
     for number in numbers:
         line = lines[number - FFO_FIRST]
@@ -220,14 +245,21 @@ def bench_endgame(
             wrong += 1
         else:
             flag = ""
-        print(f"{number:>3} {empties:>5} {published:>+5} {score:>+5} {name:>4} {nodes:>14,} "
-              f"{seconds:>9.2f} {nodes / max(seconds, 1e-9):>12,.0f}{flag}", file=out, flush=True)
-    print(f"total: {len(numbers)} positions, {total_nodes:,} nodes, {total_seconds:.1f} s, "
-          f"{total_nodes / max(total_seconds, 1e-9):,.0f} nodes/s, {wrong} wrong", file=out)
+        print(
+            f"{number:>3} {empties:>5} {published:>+5} {score:>+5} {name:>4} {nodes:>14,} "
+            f"{seconds:>9.2f} {nodes / max(seconds, 1e-9):>12,.0f}{flag}",
+            file=out,
+            flush=True,
+        )
+    print(
+        f"total: {len(numbers)} positions, {total_nodes:,} nodes, {total_seconds:.1f} s, "
+        f"{total_nodes / max(total_seconds, 1e-9):,.0f} nodes/s, {wrong} wrong",
+        file=out,
+    )
     return 1 if wrong else 0
 
 
-def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: Optional[str] = None) -> None:
+def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: str | None = None) -> None:
     """UCT iterations per second from the start position, per backend, and the ratio."""
     from ..search.mcts import MCTS
 
@@ -243,7 +275,6 @@ def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8,
         print(f"cython/python ratio: {rates['cython'] / rates['python']:.0f}x", file=out)
 
 
-
 #: Opening positions of the Tetralath nodes/s comparison, and its depth per backend.
 TETRALATH_POSITIONS = ("", "e5", "d4 d5 e5", "e5 d4 f3 c3")
 TETRALATH_RATE_DEPTH = {"cython": 6, "python": 3}
@@ -251,8 +282,8 @@ TETRALATH_RATIO_DEPTH = 3
 
 
 def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
-    from ..search.engine import Engine
     from ..games.tetralath import Tetralath
+    from ..search.engine import Engine
 
     games = [Tetralath.from_moves(moves, backend=backend) for moves in TETRALATH_POSITIONS]
 
@@ -266,7 +297,7 @@ def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
 def bench_tetralath(
     out: TextIO,
     runs: int = 3,
-    backend: Optional[str] = None,
+    backend: str | None = None,
     plies: int = 12,
     depth: int = 8,
     time_limit: float = 5.0,
@@ -277,23 +308,30 @@ def bench_tetralath(
     then the depth a ``time_limit`` engine reaches on each ply of its own opening.
 
     ``quick`` makes the nodes/s searches two plies shallower (a smoke run)."""
-    from ..search.engine import Engine
     from ..games.tetralath import Tetralath
+    from ..search.engine import Engine
 
     names = _backends(backend)
     rates = {}
     for name in names:
         d = TETRALATH_RATE_DEPTH[name] - (2 if quick else 0)
         rate, nodes = _tetralath_rate(name, d, runs)
-        print(f"tetralath alpha-beta {name:7s} depth {d}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s", file=out, flush=True)
+        print(
+            f"tetralath alpha-beta {name:7s} depth {d}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s", file=out, flush=True
+        )
     if len(names) == 2:
         for name in names:
             rates[name] = _tetralath_rate(name, TETRALATH_RATIO_DEPTH - (2 if quick else 0), runs)[0]
-        print(f"cython/python ratio at depth {TETRALATH_RATIO_DEPTH - (2 if quick else 0)}: {rates['cython'] / rates['python']:.0f}x", file=out)
+        print(
+            f"cython/python ratio at depth {TETRALATH_RATIO_DEPTH - (2 if quick else 0)}: {rates['cython'] / rates['python']:.0f}x",
+            file=out,
+        )
     fast = "cython" if "cython" in names else names[0]
     if fast != "cython":
         depth = min(depth, 4)
-    print(f"{fast}: depth {depth} on each ply of an engine-vs-engine opening (64 MB table kept between moves)", file=out)
+    print(
+        f"{fast}: depth {depth} on each ply of an engine-vs-engine opening (64 MB table kept between moves)", file=out
+    )
     print(f"{'ply':>3} {'move':>4} {'score':>8} {'nodes':>12} {'seconds':>8} {'nodes/s':>11}", file=out, flush=True)
     # The game is the same on every run (fixed depth): each run replays it with a fresh
     # engine, and each ply's time is the median over the runs.
@@ -317,8 +355,12 @@ def bench_tetralath(
         total_nodes += result.nodes
         total_seconds += seconds
         worst = max(worst, seconds)
-        print(f"{ply:>3} {result.move.name:>4} {result.score:>8} {result.nodes:>12,} {seconds:>8.2f} "
-              f"{result.nodes / max(seconds, 1e-9):>11,.0f}", file=out, flush=True)
+        print(
+            f"{ply:>3} {result.move.name:>4} {result.score:>8} {result.nodes:>12,} {seconds:>8.2f} "
+            f"{result.nodes / max(seconds, 1e-9):>11,.0f}",
+            file=out,
+            flush=True,
+        )
     print(f"total {total_nodes:,} nodes, {total_seconds:.1f} s; slowest ply {worst:.2f} s", file=out)
     print(f"{fast}: depth reached in {time_limit:g} s a move, engine vs engine (one engine, 64 MB table)", file=out)
     engine = Engine(tt_mb=64)
@@ -329,7 +371,10 @@ def bench_tetralath(
             break
         result = engine.search(game, time_limit=time_limit)
         depths.append(result.depth)
-        print(f"{ply:>3} {result.move.name:>4} depth {result.depth:>2} {result.nodes:>12,} nodes "
-              f"{result.elapsed:6.2f} s", file=out, flush=True)
+        print(
+            f"{ply:>3} {result.move.name:>4} depth {result.depth:>2} {result.nodes:>12,} nodes {result.elapsed:6.2f} s",
+            file=out,
+            flush=True,
+        )
         game.push(result.move)
     print(f"depths: {' '.join(map(str, depths))} (lowest {min(depths) if depths else 0})", file=out)

@@ -100,7 +100,7 @@ class _Geometry:
         self.rays = tuple(rays)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def geometry_of(n: int) -> _Geometry:
     """The geometry of an n x n board, computed once per size."""
     return _Geometry(n)
@@ -221,7 +221,9 @@ class OthelloCore(GameCore):
 
     def __init__(self, size: int = 8) -> None:
         if type(size) is not int or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
-            raise InvalidSizeError(f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+            raise InvalidSizeError(
+                f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}"
+            )
         self.size = size
         self._geometry = geometry_of(size)
         self._stack: list[tuple[int, int, int]] = []

@@ -47,7 +47,7 @@ win score.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS
@@ -122,9 +122,7 @@ def _build_geometry() -> tuple:
     for y in range(9):
         for x in range(max(0, 4 - y), min(8, 12 - y) + 1):
             xy.append((x, y))
-    neighbours = tuple(
-        tuple(cell_index(x + dx, y + dy) for dx, dy in DIRECTIONS) for x, y in xy
-    )
+    neighbours = tuple(tuple(cell_index(x + dx, y + dy) for dx, dy in DIRECTIONS) for x, y in xy)
     windows = {3: [], 4: []}
     for cell in range(NUM_CELLS):
         for d in range(3):
@@ -335,7 +333,7 @@ def features(me: int, opp: int) -> tuple[int, ...]:
     return _features(_bitboard(me, "me"), _bitboard(opp, "opp"))
 
 
-def _perft(core: "TetralathCore", depth: int) -> int:
+def _perft(core: TetralathCore, depth: int) -> int:
     moves = core.gen_moves()
     if not moves:
         return 1  # a finished game is one leaf
@@ -607,7 +605,7 @@ class TetralathCore(GameCore):
         """``ONGOING``, ``FOUR``, ``THREE`` or ``FULL``: what the last move did."""
         return self._status
 
-    def winner(self) -> Optional[int]:
+    def winner(self) -> int | None:
         """0 (white) or 1 (black) once someone has won; ``None`` for a draw or a game not over."""
         status = self._status
         if status == FOUR:
@@ -636,7 +634,7 @@ class TetralathCore(GameCore):
         """The evaluation features (``FEATURES``) for the side to move."""
         return _features(self._stones[self.turn], self._stones[1 - self.turn])
 
-    def evaluation(self, weights: Optional[Sequence[int]] = None) -> int:
+    def evaluation(self, weights: Sequence[int] | None = None) -> int:
         """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
         if weights is None:
             weights = DEFAULT_WEIGHTS

@@ -8,7 +8,8 @@ codes become move objects (``move_from_code``) and how text becomes a move
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = ["Position"]
 
@@ -42,7 +43,7 @@ class Position:
         """Names of the evaluation features, in the order the core takes the weights."""
         raise NotImplementedError
 
-    def exact_solver(self) -> Optional[Callable[..., tuple]]:
+    def exact_solver(self) -> Callable[..., tuple] | None:
         """The backend's exact endgame solver for this game's cores
         (``solve_exact(core, alpha=None, beta=None, node_limit=0, time_limit=0.0)``), or
         ``None`` when the game has none."""
@@ -89,7 +90,7 @@ class Position:
         """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
         return self.move_from_code(self._core.pop())
 
-    def peek(self) -> Optional[Any]:
+    def peek(self) -> Any | None:
         """The last move played, or ``None``."""
         history = self._core.history()
         return self.move_from_code(history[-1]) if history else None

@@ -14,17 +14,18 @@ Move('d3')
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional
+from typing import Any
 
 from .. import _backend
-from .base import Position
 from ..errors import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidSizeError,
     InvalidSquareError,
 )
+from .base import Position
 
 __all__ = ["Othello", "Move", "Outcome", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
 
@@ -82,7 +83,7 @@ class Move:
 class Outcome:
     """The end of a game: ``winner`` is ``BLACK``, ``WHITE`` or ``None`` for a draw."""
 
-    winner: Optional[int]
+    winner: int | None
     black: int
     white: int
 
@@ -157,7 +158,7 @@ class Othello(Position):
         "standard": {"positional": 2, "mobility": 12, "stability": 15, "parity": 3},
     }
 
-    def __init__(self, size: int = 8, *, backend: Optional[str] = None) -> None:
+    def __init__(self, size: int = 8, *, backend: str | None = None) -> None:
         if isinstance(size, bool) or not isinstance(size, int):
             raise InvalidSizeError(f"Othello board size must be an int, got {size!r}")
         self._backend = _backend.load(backend or _backend.BACKEND)
@@ -206,7 +207,7 @@ class Othello(Position):
         """``(black discs, white discs)``."""
         return self._core.counts()
 
-    def outcome(self) -> Optional[Outcome]:
+    def outcome(self) -> Outcome | None:
         """The result if the game is over, else ``None``. Most discs wins; equal is a draw."""
         if not self._core.is_game_over():
             return None
@@ -240,7 +241,7 @@ class Othello(Position):
         body = "".join(chars[v] for row in self.cells() for v in row)
         return f"{body} {'XO'[self.turn]}"
 
-    def render(self, style: str = "letters", last_move: Optional[Move] = None) -> str:
+    def render(self, style: str = "letters", last_move: Move | None = None) -> str:
         """The readable board with coordinates (``str(position)``); see :func:`render_othello`."""
         return render_othello(self, style=style, last_move=last_move)
 
@@ -251,7 +252,7 @@ class Othello(Position):
         return f"Othello.from_text({self.to_text()!r})"
 
     @classmethod
-    def from_text(cls, text: str, *, backend: Optional[str] = None) -> "Othello":
+    def from_text(cls, text: str, *, backend: str | None = None) -> Othello:
         """Read a position: the one-line form of :meth:`to_text` (as in Edax's OBF files, a
         trailing ``;`` and anything after it ignored; ``*`` and ``.`` also accepted) or the
         readable board of ``str()``.
@@ -269,7 +270,7 @@ class Othello(Position):
         return game
 
     @classmethod
-    def from_cells(cls, rows: Iterable[Iterable[int]], turn: int = BLACK, *, backend: Optional[str] = None) -> "Othello":
+    def from_cells(cls, rows: Iterable[Iterable[int]], turn: int = BLACK, *, backend: str | None = None) -> Othello:
         """A position from rows of ``-1``/``0``/``1`` (as :meth:`cells` returns) and the side to move."""
         try:
             grid = [list(row) for row in rows]
@@ -297,9 +298,7 @@ def _size_from_cells(count: int) -> int:
     for size in (4, 6, 8, 10):
         if size * size == count:
             return size
-    raise InvalidPositionError(
-        f"a position needs 16, 36, 64 or 100 squares (4x4 to 10x10), got {count}"
-    )
+    raise InvalidPositionError(f"a position needs 16, 36, 64 or 100 squares (4x4 to 10x10), got {count}")
 
 
 def _side(token: str) -> int:
@@ -319,9 +318,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         line = lines[0].split(";", 1)[0].strip()
         parts = line.split()
         if len(parts) != 2:
-            raise InvalidPositionError(
-                "expected the squares, a space and the side to move (e.g. '---...--- X')"
-            )
+            raise InvalidPositionError("expected the squares, a space and the side to move (e.g. '---...--- X')")
         board, side = parts
         try:
             cells = [_CELL_CHARS[ch] for ch in board]
@@ -331,7 +328,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
     # The readable board: optional column header, rows with optional numbers at both ends,
     # and a line saying whose turn it is.
     cells: list[int] = []
-    turn: Optional[int] = None
+    turn: int | None = None
     for line in lines:
         lower = line.lower()
         if "to move" in lower or "to play" in lower:
@@ -368,7 +365,7 @@ def parse_move_list(text: str, size: int = 8) -> list[int]:
         else:
             match = re.match(r"([a-j])(10|[1-9])", record[i:])
             if not match:
-                raise InvalidMoveError(f"cannot read a move at {record[i:i + 4]!r} in the record")
+                raise InvalidMoveError(f"cannot read a move at {record[i : i + 4]!r} in the record")
             out.append(parse_square(match.group(0), size))
             i += len(match.group(0))
     return out
@@ -382,7 +379,7 @@ STYLES = {
 }
 
 
-def render_othello(game: Othello, style: str = "letters", last_move: Optional[Move] = None) -> str:
+def render_othello(game: Othello, style: str = "letters", last_move: Move | None = None) -> str:
     """The board with column letters and row numbers on both sides, then whose turn it is.
 
     ``style="letters"``: ``X`` black, ``O`` white, ``-`` empty, the last move in lower case.

@@ -26,12 +26,13 @@ the centre, ``i5`` bottom-right), or the index 0..60 row by row (``a1`` = 0,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Union
+from typing import Any
 
 from .. import _backend
-from .base import Position
 from ..errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
+from .base import Position
 
 __all__ = [
     "Tetralath",
@@ -179,11 +180,11 @@ class TetralathOutcome:
     """The end of a game: ``winner`` is ``WHITE`` (0), ``BLACK`` (1) or ``None`` for a draw;
     ``reason`` is ``'four in a row'``, ``'three in a row'`` or ``'full board'``."""
 
-    winner: Optional[int]
+    winner: int | None
     reason: str
 
     @property
-    def loser(self) -> Optional[int]:
+    def loser(self) -> int | None:
         return None if self.winner is None else 1 - self.winner
 
     def __str__(self) -> str:
@@ -222,7 +223,7 @@ class Tetralath(Position):
         "centre": {"centre": 1},
     }
 
-    def __init__(self, *, swap: bool = False, backend: Optional[str] = None) -> None:
+    def __init__(self, *, swap: bool = False, backend: str | None = None) -> None:
         if not isinstance(swap, bool):
             raise ValueError(f"swap must be True or False, got {swap!r}")
         self._backend = _backend.load(backend or _backend.BACKEND)
@@ -284,7 +285,7 @@ class Tetralath(Position):
             return [TetralathMove(m) for m in moves]
         return [TetralathMove(m) for m in moves if m == SWAP or m == min(p[m] for p in group)]
 
-    def outcome(self) -> Optional[TetralathOutcome]:
+    def outcome(self) -> TetralathOutcome | None:
         """The result once the game is over (winner and reason), else ``None``."""
         if not self._core.is_game_over():
             return None
@@ -324,7 +325,7 @@ class Tetralath(Position):
         body = "/".join("".join(chars[v] for v in row) for row in self.cells())
         return f"{body} {'WB'[self.turn]}"
 
-    def render(self, last_move: Optional[TetralathMove] = None, *, colour: bool = False) -> str:
+    def render(self, last_move: TetralathMove | None = None, *, colour: bool = False) -> str:
         """The hexagon with coordinates (``str(position)``): row letters on the left, cell numbers
         along the top and bottom edges (1-5) and the right edges (6-9), ``W`` white, ``B`` black,
         ``.`` empty; the last move (``last_move``, by default the last one played) in
@@ -348,7 +349,7 @@ class Tetralath(Position):
         return f"Tetralath.from_text({self.to_text()!r})"
 
     @classmethod
-    def from_text(cls, text: str, *, swap: bool = False, backend: Optional[str] = None) -> "Tetralath":
+    def from_text(cls, text: str, *, swap: bool = False, backend: str | None = None) -> Tetralath:
         """Read a position: the one-line form of :meth:`to_text` (the ``/`` between rows optional,
         ``-`` also accepted for empty, anything after a ``;`` ignored) or the hexagon of ``str()``.
 
@@ -366,7 +367,7 @@ class Tetralath(Position):
         return game
 
     @classmethod
-    def from_moves(cls, moves: Union[str, Iterable[Any]], *, swap: bool = False, backend: Optional[str] = None) -> "Tetralath":
+    def from_moves(cls, moves: str | Iterable[Any], *, swap: bool = False, backend: str | None = None) -> Tetralath:
         """The position after a sequence of moves (``'e5 d4 c3'`` or an iterable of moves)."""
         if isinstance(moves, str):
             moves = moves.replace(",", " ").split()
@@ -393,7 +394,7 @@ def render_board(
     *,
     mark: int = -1,
     colour: bool = False,
-    footer: Optional[str] = None,
+    footer: str | None = None,
     symbols: tuple[str, str, str] = ("W", "B", "."),
 ) -> str:
     """Draw 9 rows of cells (-1/0/1) as a hexagon with coordinates; ``mark`` (a cell index)
@@ -448,9 +449,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         rows = board.split("/") if "/" in board else None
         if rows is not None:
             if len(rows) != 9 or any(len(r) != n for r, n in zip(rows, ROW_LENGTHS)):
-                raise InvalidPositionError(
-                    "expected 9 rows separated by '/', with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells"
-                )
+                raise InvalidPositionError("expected 9 rows separated by '/', with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells")
             board = "".join(rows)
         cells = []
         for ch in board:
@@ -463,7 +462,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
     # The hexagon of str(): number lines, rows with a letter in front and maybe a number
     # behind, the last move in parentheses, and a line saying whose turn it is.
     cells: list[int] = []
-    turn: Optional[int] = None
+    turn: int | None = None
     seen_rows = 0
     for line in lines:
         lower = line.lower()
@@ -479,7 +478,9 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         if tokens and tokens[-1].isdigit():
             tokens = tokens[:-1]
         if len(tokens) != ROW_LENGTHS[seen_rows]:
-            raise InvalidPositionError(f"row {ROWS[seen_rows]} must have {ROW_LENGTHS[seen_rows]} cells, got {len(tokens)}")
+            raise InvalidPositionError(
+                f"row {ROWS[seen_rows]} must have {ROW_LENGTHS[seen_rows]} cells, got {len(tokens)}"
+            )
         for token in tokens:
             if token not in _CELL_CHARS or token in ("w", "b"):
                 raise InvalidPositionError(f"stray cell {token!r} in the board (use W, B or .)")

@@ -20,10 +20,11 @@ strings the command line takes.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Optional, TextIO
+from collections.abc import Callable
+from typing import Any, Optional, TextIO
 
+from ..errors import GamecoreError, GameOverError
 from ..search._mcts_py import splitmix64_next
-from ..errors import GameOverError, GamecoreError
 
 __all__ = [
     "Player",
@@ -59,7 +60,7 @@ class Player:
 
     name = "player"
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         raise NotImplementedError
 
     def new_game(self) -> None:
@@ -82,7 +83,7 @@ class RandomPlayer(Player):
         self.seed = seed
         self.state = seed & ((1 << 64) - 1)
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         self.state, out = splitmix64_next(self.state)
         return moves[out % len(moves)]
@@ -101,7 +102,7 @@ class GreedyPlayer(Player):
 
     name = "greedy"
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         if len(moves) == 1:
             return moves[0]
@@ -129,7 +130,7 @@ class CornerPlayer(Player):
 
     name = "corner"
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         if len(moves) == 1:
             return moves[0]
@@ -144,7 +145,7 @@ class PositionalPlayer(Player):
 
     name = "positional"
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         from ..games._othello_py import square_weight
 
         moves = _legal(position)
@@ -183,11 +184,11 @@ class EnginePlayer(Player):
 
     def __init__(
         self,
-        depth: Optional[int] = None,
-        time: Optional[float] = None,
+        depth: int | None = None,
+        time: float | None = None,
         evaluation: Any = "standard",
         tt_mb: int = 16,
-        backend: Optional[str] = None,
+        backend: str | None = None,
         margin: float = 0.05,
     ) -> None:
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
@@ -219,7 +220,7 @@ class EnginePlayer(Player):
         if self._engine is not None:
             self._engine.clear()
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         if len(moves) == 1:
             self.last_result = None
@@ -254,16 +255,18 @@ class MCTSPlayer(Player):
 
     def __init__(
         self,
-        iterations: Optional[int] = None,
-        time: Optional[float] = None,
+        iterations: int | None = None,
+        time: float | None = None,
         seed: int = 0,
-        exploration: Optional[float] = None,
+        exploration: float | None = None,
         max_nodes: int = 1_000_000,
         margin: float = 0.1,
     ) -> None:
         from ..search.mcts import DEFAULT_EXPLORATION
 
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
         if time is not None and not (isinstance(time, (int, float)) and time > 0):
             raise ValueError(f"time must be a number of seconds > 0, got {time!r}")
@@ -282,7 +285,7 @@ class MCTSPlayer(Player):
         if self._mcts is not None:
             self._mcts.reset()
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         from ..search.mcts import MCTS
 
         moves = _legal(position)
@@ -314,7 +317,7 @@ class HumanPlayer(Player):
 
     name = "human"
 
-    def __init__(self, input: Optional[Callable[[str], str]] = None, output: Optional[TextIO] = None) -> None:
+    def __init__(self, input: Callable[[str], str] | None = None, output: TextIO | None = None) -> None:
         self._input = input
         self._output = output
 
@@ -332,7 +335,7 @@ class HumanPlayer(Player):
             raise EOFError
         return line
 
-    def choose_move(self, position: Any, time_budget: Optional[float] = None) -> Any:
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         names = ", ".join(str(m) for m in moves)
         side = ("black", "white")[position.turn]
@@ -401,7 +404,9 @@ def make_player(spec: str, **defaults: Any) -> Player:
         key, eq, value = item.partition("=")
         key = _ALIASES.get(key.strip().lower(), key.strip().lower())
         if not eq or key not in accepted:
-            raise ValueError(f"player {name!r} takes no option {item!r}; options: {', '.join(sorted(accepted)) or 'none'}")
+            raise ValueError(
+                f"player {name!r} takes no option {item!r}; options: {', '.join(sorted(accepted)) or 'none'}"
+            )
         value = value.strip()
         try:
             if key in _INT_OPTIONS:

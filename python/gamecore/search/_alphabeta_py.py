@@ -34,7 +34,8 @@ from __future__ import annotations
 import operator
 import time
 from array import array
-from typing import Any, Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..errors import InvalidEvaluationError
 
@@ -116,14 +117,14 @@ class Searcher:
         self,
         core: Any,
         weights: list[int],
-        evaluator: Optional[Callable[[Any], int]],
+        evaluator: Callable[[Any], int] | None,
         view: Any,
         max_depth: int,
         node_limit: int,
         time_limit: float,
         algorithm: str,
         aspiration: bool,
-        root_moves: Optional[list[int]] = None,
+        root_moves: list[int] | None = None,
     ) -> tuple[int, int, int, list[int], int, int]:
         """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
 
@@ -232,7 +233,7 @@ class Searcher:
         value = self._evaluator(self._view)
         return check_evaluation(value)
 
-    def _open_node(self, depth: int, ply: int) -> tuple[int, Optional[list[int]]]:
+    def _open_node(self, depth: int, ply: int) -> tuple[int, list[int] | None]:
         """Count the node. ``(score, None)`` for a leaf or a finished game, else
         ``(0, moves)``: the moves to search (the root's after ``root_moves``)."""
         self._enter()
@@ -290,7 +291,11 @@ class Searcher:
                 self._tt_hits += 1
                 tt_score, tt_move, tt_depth, tt_flag = _unpack(data)
                 if tt_depth == depth and ply > 0:
-                    if tt_flag == EXACT or (tt_flag == LOWER and tt_score >= beta) or (tt_flag == UPPER and tt_score <= alpha):
+                    if (
+                        tt_flag == EXACT
+                        or (tt_flag == LOWER and tt_score >= beta)
+                        or (tt_flag == UPPER and tt_score <= alpha)
+                    ):
                         if -WIN < tt_score < WIN:
                             self._hit_horizon = True  # a stored score from a search that stopped at the horizon
                         self._pv[ply][0] = tt_move
@@ -351,7 +356,9 @@ def check_evaluation(value: Any) -> int:
     try:
         value = operator.index(value)
     except TypeError:
-        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}") from None
+        raise InvalidEvaluationError(
+            f"an evaluation function must return an int, got {type(value).__name__} {value!r}"
+        ) from None
     if not -WIN < value < WIN:
         raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
     return value

@@ -25,11 +25,11 @@ import time
 from ..games._othello_py import (
     PASS,
     OthelloCore,
-    geometry_of,
-    stable_edges,
     final_score,
     flips,
+    geometry_of,
     legal_moves_mask,
+    stable_edges,
 )
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
@@ -89,7 +89,7 @@ class EndgameTables:
         self.lines = lines
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _endgame_tables(n: int) -> EndgameTables:
     """The solver's tables for an n x n board, computed once per size."""
     return EndgameTables(n)
@@ -118,11 +118,13 @@ def stable_discs(own: int, other: int, t: EndgameTables) -> int:
     free_d2 = full[3] | t.edges
     stable = stable_edges(own, geometry_of(n)) | (own & full[0] & full[1] & full[2] & full[3])
     while True:
-        grown = (own
-                 & (free_h | (stable << 1) | (stable >> 1))
-                 & (free_v | (stable << n) | (stable >> n))
-                 & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
-                 & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1))))
+        grown = (
+            own
+            & (free_h | (stable << 1) | (stable >> 1))
+            & (free_v | (stable << n) | (stable >> n))
+            & (free_d1 | (stable << (n + 1)) | (stable >> (n + 1)))
+            & (free_d2 | (stable << (n - 1)) | (stable >> (n - 1)))
+        )
         if grown == stable:
             return stable
         stable = grown
@@ -257,7 +259,9 @@ class EndgameSolver:
             return -self.solve3(opponent, player, -beta, -alpha, x1, x2, x3, True)
         return best
 
-    def solve4(self, player: int, opponent: int, alpha: int, beta: int, x1: int, x2: int, x3: int, x4: int, passed: bool) -> int:
+    def solve4(
+        self, player: int, opponent: int, alpha: int, beta: int, x1: int, x2: int, x3: int, x4: int, passed: bool
+    ) -> int:
         self.nodes += 1
         order = self.parity_order([x1, x2, x3, x4])
         best = -self.nsq - 1

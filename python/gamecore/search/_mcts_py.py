@@ -91,7 +91,9 @@ class MCTSTree:
         "_key",
     )
 
-    def __init__(self, seed: int = 0, exploration: float = DEFAULT_EXPLORATION, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+    def __init__(
+        self, seed: int = 0, exploration: float = DEFAULT_EXPLORATION, max_nodes: int = DEFAULT_MAX_NODES
+    ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
         exploration = float(exploration)
@@ -231,7 +233,14 @@ class MCTSTree:
         return done
 
     def _iterate(self, core) -> None:
-        move, first, count, visits, wins, keys = self._move, self._first, self._count, self._visits, self._wins, self._key
+        move, first, count, visits, wins, keys = (
+            self._move,
+            self._first,
+            self._count,
+            self._visits,
+            self._wins,
+            self._key,
+        )
         node = 0
         path = [0]
         c2 = self._c2

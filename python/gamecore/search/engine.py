@@ -14,12 +14,11 @@ to move; a score beyond ``WIN`` (one million) is a proven result: ``WIN + margin
 from __future__ import annotations
 
 import time
-
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Union
 
 from .. import _backend
-
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
 
@@ -53,7 +52,7 @@ class SearchResult:
         return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
     @property
-    def proven(self) -> Optional[str]:
+    def proven(self) -> str | None:
         """``"win"`` or ``"loss"`` when the search proved the result, else ``None``."""
         if self.score > WIN:
             return "win"
@@ -111,7 +110,7 @@ class Engine:
         tt_mb: float = 16,
         algorithm: str = "alphabeta",
         aspiration: bool = False,
-        endgame_empties: Optional[int] = None,
+        endgame_empties: int | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -119,7 +118,9 @@ class Engine:
             raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
         if not (isinstance(evaluation, (str, Mapping)) or callable(evaluation)):
             raise ValueError(f"evaluation must be a name, a mapping of weights or a function, got {evaluation!r}")
-        if endgame_empties is not None and (isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0):
+        if endgame_empties is not None and (
+            isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0
+        ):
             raise ValueError(f"endgame_empties must be an int >= 0 or None, got {endgame_empties!r}")
         self.evaluation = evaluation
         self.tt_mb = tt_mb
@@ -139,7 +140,7 @@ class Engine:
         for searcher in self._searchers.values():
             searcher.clear()
 
-    def _weights(self, position: Any) -> tuple[list[int], Optional[Callable[[Any], int]]]:
+    def _weights(self, position: Any) -> tuple[list[int], Callable[[Any], int] | None]:
         features = position.features()
         evaluation = self.evaluation
         if callable(evaluation) and not isinstance(evaluation, (str, Mapping)):
@@ -161,10 +162,10 @@ class Engine:
     def search(
         self,
         position: Any,
-        depth: Optional[int] = None,
-        time_limit: Optional[float] = None,
-        nodes: Optional[int] = None,
-        moves: Optional[Iterable[Any]] = None,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        nodes: int | None = None,
+        moves: Iterable[Any] | None = None,
     ) -> SearchResult:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
@@ -222,7 +223,9 @@ class Engine:
             backend=backend.name,
         )
 
-    def _try_endgame(self, position: Any, budget: float, depth: Optional[int], nodes: Optional[int], start: float) -> Optional[SearchResult]:
+    def _try_endgame(
+        self, position: Any, budget: float, depth: int | None, nodes: int | None, start: float
+    ) -> SearchResult | None:
         """Solve exactly when few squares are empty, if the game has a solver and the time allows."""
         solve_exact = position.exact_solver()
         if solve_exact is None or self.algorithm != "alphabeta":
@@ -255,7 +258,7 @@ class Engine:
         )
 
 
-def _root_moves(position: Any, moves: Optional[Iterable[Any]]) -> Optional[list[int]]:
+def _root_moves(position: Any, moves: Iterable[Any] | None) -> list[int] | None:
     """Move codes the root may play: ``moves`` checked as legal, else one move per class of
     symmetric moves where the game knows its symmetries, else ``None`` (every move)."""
     if moves is not None:
@@ -275,22 +278,24 @@ def _root_moves(position: Any, moves: Optional[Iterable[Any]]) -> Optional[list[
 def search(
     position: Any,
     *,
-    depth: Optional[int] = None,
-    time_limit: Optional[float] = None,
-    nodes: Optional[int] = None,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    nodes: int | None = None,
     evaluation: Evaluation = "standard",
     algorithm: str = "alphabeta",
     tt_mb: float = 16,
     aspiration: bool = False,
-    endgame_empties: Optional[int] = None,
-    moves: Optional[Iterable[Any]] = None,
+    endgame_empties: int | None = None,
+    moves: Iterable[Any] | None = None,
 ) -> SearchResult:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options)."""
-    engine = Engine(evaluation, tt_mb=tt_mb, algorithm=algorithm, aspiration=aspiration, endgame_empties=endgame_empties)
+    engine = Engine(
+        evaluation, tt_mb=tt_mb, algorithm=algorithm, aspiration=aspiration, endgame_empties=endgame_empties
+    )
     return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 
 
-def solve(position: Any, *, time_limit: Optional[float] = None, nodes: Optional[int] = None) -> SolveResult:
+def solve(position: Any, *, time_limit: float | None = None, nodes: int | None = None) -> SolveResult:
     """The exact result of an Othello position under perfect play.
 
     ``score`` is the final disc difference for the side to move (empty squares go to the

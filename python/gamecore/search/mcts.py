@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .. import _backend
 from ..errors import GameOverError
@@ -65,7 +65,7 @@ class MCTS:
         seed: int = 0,
         exploration: float = DEFAULT_EXPLORATION,
         max_nodes: int = 1_000_000,
-        backend: Optional[str] = None,
+        backend: str | None = None,
     ) -> None:
         self.seed = seed
         self.exploration = exploration
@@ -83,7 +83,7 @@ class MCTS:
         """The backend's ``MCTSTree`` (``None`` before the first search)."""
         return self._tree
 
-    def search(self, position: Any, iterations: Optional[int] = None, time_limit: Optional[float] = None) -> MCTSResult:
+    def search(self, position: Any, iterations: int | None = None, time_limit: float | None = None) -> MCTSResult:
         """Search ``position`` (left unchanged) for ``iterations`` iterations and/or ``time_limit`` seconds.
 
         :raises GameOverError: the game is over.
@@ -91,7 +91,9 @@ class MCTS:
         """
         if iterations is None and time_limit is None:
             raise ValueError("give iterations or time_limit")
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be a number > 0, got {time_limit!r}")

@@ -23,7 +23,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Optional, Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
 from ..errors import GamecoreError, InvalidMoveError, InvalidSquareError
 from ..games.tetralath import ROW_LENGTHS, ROWS, SWAP, Tetralath, TetralathMove, render_board
@@ -218,8 +219,8 @@ class _Game:
             self.colour = args.color == "always"
         self.game = Tetralath(swap=args.swap, backend=args.backend)
         self.engine = None
-        self.engine_last: Optional[TetralathMove] = None
-        self.last_score: Optional[tuple[int, int]] = None
+        self.engine_last: TetralathMove | None = None
+        self.last_score: tuple[int, int] | None = None
 
     @staticmethod
     def _players(args: argparse.Namespace) -> list[str]:
@@ -260,7 +261,9 @@ class _Game:
             last = self.game.peek()
             mark = last.index if last is not None and not last.is_swap else -1
         self.write("")
-        self.write(render_board(self.game.cells(), self.game.turn, mark=mark, colour=self.colour, symbols=_SYMBOLS[self.lang]))
+        self.write(
+            render_board(self.game.cells(), self.game.turn, mark=mark, colour=self.colour, symbols=_SYMBOLS[self.lang])
+        )
         if self.game.is_game_over():
             return
         white, black = self.game.counts()
@@ -268,8 +271,15 @@ class _Game:
         if self.last_score is not None:
             score = self.m["score"].format(score=self.last_score[0], depth=self.last_score[1])
         turn = self.game.turn
-        self.say("status", number=len(self.game.move_stack) + 1, side=self.side(turn), who=self.who(turn),
-                 white=white, black=black, score=score)
+        self.say(
+            "status",
+            number=len(self.game.move_stack) + 1,
+            side=self.side(turn),
+            who=self.who(turn),
+            white=white,
+            black=black,
+            score=score,
+        )
 
     def result_line(self) -> str:
         outcome = self.game.outcome()
@@ -285,8 +295,13 @@ class _Game:
     def run(self) -> int:
         self.say("title")
         depth_note = self.m["depth_note"].format(depth=self.depth) if self.depth else ""
-        self.say("players", white=self.m[self.players[0]], black=self.m[self.players[1]],
-                 time=f"{self.time:g}", depth=depth_note)
+        self.say(
+            "players",
+            white=self.m[self.players[0]],
+            black=self.m[self.players[1]],
+            time=f"{self.time:g}",
+            depth=depth_note,
+        )
         if self.game.swap_rule:
             self.say("swap_on")
         if "computer" in self.players:
@@ -322,8 +337,14 @@ class _Game:
         self.engine_last = move
         self.last_score = (result.score, result.depth)
         name = self._move_name(move)
-        self.say("computer_move", side=self.side(turn), move=name, depth=result.depth, score=result.score,
-                 seconds=result.elapsed)
+        self.say(
+            "computer_move",
+            side=self.side(turn),
+            move=name,
+            depth=result.depth,
+            score=result.score,
+            seconds=result.elapsed,
+        )
         if result.proven == "win":
             self.say("forced_win")
         elif result.proven == "loss":
@@ -334,7 +355,7 @@ class _Game:
             return "trocar" if self.lang == "pt" else "swap"
         return move.name
 
-    def human_move(self) -> Optional[int]:
+    def human_move(self) -> int | None:
         """Read commands until a move is played (None), or the game is left (exit status)."""
         turn = self.game.turn
         while True:
@@ -371,7 +392,7 @@ class _Game:
                 self.say("human_move", side=self.side(turn), move=move.name)
             return None
 
-    def parse(self, text: str, word: str) -> Optional[TetralathMove]:
+    def parse(self, text: str, word: str) -> TetralathMove | None:
         """The move typed, or None after saying what is wrong with it."""
         if word in _COMMANDS["swap"]:
             move = TetralathMove(SWAP)
@@ -417,7 +438,7 @@ class _Game:
         return True
 
 
-def main(argv: Optional[Sequence[str]] = None, *, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run the terminal game; returns the exit status (0 the game ended or was left, 1 the
     input ended mid-game, 2 bad options)."""
     argv = list(sys.argv[1:] if argv is None else argv)
