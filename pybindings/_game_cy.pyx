@@ -6,9 +6,21 @@ The cdef methods here are abstract: every game core overrides them. See
 """
 from libc.stdint cimport uint64_t
 
-__all__ = ["GameCore", "MAX_MOVES"]
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices"]
 
 MAX_MOVES = 128
+MAX_PLAYERS = 4
+ZERO_SUM_BOUNDS = (-(2**30), 0)
+
+
+def bit_indices(bitboard):
+    """The indices of the set bits of ``bitboard``, ascending (squares or cells of a board)."""
+    out = []
+    while bitboard:
+        bit = bitboard & -bitboard
+        bitboard ^= bit
+        out.append(bit.bit_length() - 1)
+    return out
 
 
 cdef class GameCore:
@@ -26,6 +38,12 @@ cdef class GameCore:
     cdef void unmake_move(self) noexcept nogil:
         pass
 
+    cdef int num_players(self) noexcept nogil:
+        return 2
+
+    cdef int to_move(self) noexcept nogil:
+        return 0
+
     cdef bint is_terminal(self) noexcept nogil:
         return True
 
@@ -34,6 +52,21 @@ cdef class GameCore:
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
         return 0
+
+    cdef void terminal_values(self, int* out) noexcept nogil:
+        # Two-player default: the side-to-move value and its negation.
+        cdef int value = self.terminal_value(), mover = self.to_move()
+        out[mover] = value
+        out[1 - mover] = -value
+
+    cdef void evaluate_players(self, const int* weights, int* out) noexcept nogil:
+        cdef int value = self.evaluate(weights), mover = self.to_move()
+        out[mover] = value
+        out[1 - mover] = -value
+
+    cdef void value_bounds(self, int* lowest, int* highest_sum) noexcept nogil:
+        lowest[0] = -(1 << 30)
+        highest_sum[0] = 0
 
     cdef int order_key(self, int move) noexcept nogil:
         return 0

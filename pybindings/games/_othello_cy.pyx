@@ -283,6 +283,9 @@ cdef class OthelloCore(GameCore):
     cdef int order_key(self, int move) noexcept nogil:
         return 0 if move == C_PASS else self.g.square_weight[move]
 
+    cdef int to_move(self) noexcept nogil:
+        return self.turn
+
     cdef uint64_t key(self) noexcept nogil:
         return self.zhash
 

@@ -396,6 +396,9 @@ cdef class TetralathCore(GameCore):
         self.order_masks[1] = cells[2]
         self.order_masks[2] = cells[1]
 
+    cdef int to_move(self) noexcept nogil:
+        return self.turn
+
     cdef uint64_t key(self) noexcept nogil:
         """64-bit Zobrist hash of the stones and the side to move."""
         return self.hash_

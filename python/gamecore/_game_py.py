@@ -1,9 +1,19 @@
 """The game protocol every search runs on (pure-Python twin of ``_game_cy``).
 
-A game core is a mutable position with a move stack. The searches in
-``_search_py`` / ``_search_cy`` use only these methods, so one search serves every
-game. Moves are small ints chosen by the game (Othello: the square index, or
-``PASS``). Values are integers from the point of view of the side to move.
+A game core is a mutable position with a move stack. The searches in ``gamecore.search``
+use only these methods, so one search serves every game. Moves are small ints chosen by
+the game (Othello: the square index, or ``PASS``).
+
+Values are integers. A game has ``num_players()`` players (2 to ``MAX_PLAYERS``), numbered
+from 0 in playing order; ``to_move()`` is the one whose turn it is. Two views of a value:
+
+- for the side to move (``terminal_value``, ``evaluate``): the negamax fast path of
+  two-player zero-sum games (alpha-beta);
+- per player (``terminal_values``, ``evaluate_players``): one int per player, the form
+  Max^n, paranoid, Best-Reply Search and multi-player MCTS need. Every value a player can
+  get is at least ``value_bounds()[0]`` and the values of all players add up to at most
+  ``value_bounds()[1]`` (Max^n's shallow pruning needs both bounds). For two players the
+  default is the zero-sum pair ``(v, -v)`` of the side-to-move view.
 
 Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 ``gen_moves`` fills a C buffer and returns the count instead of returning a list.
@@ -11,10 +21,14 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 
 from __future__ import annotations
 
-__all__ = ["GameCore", "MAX_MOVES", "bit_indices"]
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices"]
 
 #: Upper bound on the number of legal moves of any game (10x10 Othello: 96, Tetralath: 61).
 MAX_MOVES = 128
+#: Most players a game may have (Rolit: 4).
+MAX_PLAYERS = 4
+#: ``value_bounds()`` of a two-player zero-sum game: no lower bound worth the name, sum 0.
+ZERO_SUM_BOUNDS = (-(2**30), 0)
 
 
 def bit_indices(bitboard: int) -> list[int]:
@@ -51,6 +65,14 @@ class GameCore:
         """Take back the last move made (no checks)."""
         raise NotImplementedError
 
+    def num_players(self) -> int:
+        """How many players take turns (2 unless the game says otherwise)."""
+        return 2
+
+    def to_move(self) -> int:
+        """The player whose turn it is, from 0 to ``num_players() - 1``."""
+        raise NotImplementedError
+
     def is_terminal(self) -> bool:
         """True when the game is over."""
         raise NotImplementedError
@@ -62,6 +84,23 @@ class GameCore:
     def evaluate(self, weights: list[int]) -> int:
         """Heuristic value for the side to move: ``sum(weights[i] * feature_i)`` over the game's features."""
         raise NotImplementedError
+
+    def terminal_values(self) -> list[int]:
+        """The final result per player (index = player), for a finished game. Two-player
+        default: ``terminal_value()`` for the side to move, its negation for the other."""
+        value, mover = self.terminal_value(), self.to_move()
+        return [value, -value] if mover == 0 else [-value, value]
+
+    def evaluate_players(self, weights: list[int]) -> list[int]:
+        """Heuristic value per player (index = player). Two-player default: ``evaluate()``
+        for the side to move, its negation for the other."""
+        value, mover = self.evaluate(weights), self.to_move()
+        return [value, -value] if mover == 0 else [-value, value]
+
+    def value_bounds(self) -> tuple[int, int]:
+        """``(lowest value of any player, highest sum over the players)`` for every value of
+        ``terminal_values`` and ``evaluate_players``; zero-sum two-player games: sum 0."""
+        return ZERO_SUM_BOUNDS
 
     def order_key(self, move: int) -> int:
         """Static move-ordering key: the search tries larger keys first."""

@@ -353,6 +353,10 @@ class OthelloCore(GameCore):
         """Positional weight of the move's square (corners first); 0 for a pass."""
         return 0 if move == PASS else self._geometry.weights[move]
 
+    def to_move(self) -> int:
+        """The player to move (the same as ``turn``)."""
+        return self.turn
+
     def key(self) -> int:
         """64-bit Zobrist hash of the discs and the side to move."""
         return self._hash

@@ -35,5 +35,6 @@ cdef class TetralathCore(GameCore):
     cdef int order_key(self, int move) noexcept nogil
     cdef void window_features(self, int* f) noexcept nogil
     cdef void window_order_masks(self) noexcept nogil
+    cdef int to_move(self) noexcept nogil
     cdef uint64_t key(self) noexcept nogil
     cdef int num_empty(self) noexcept nogil

@@ -552,6 +552,10 @@ class TetralathCore(GameCore):
                 key += _ORDER_OPP[b.bit_count()]
         return key
 
+    def to_move(self) -> int:
+        """The player to move (the same as ``turn``)."""
+        return self.turn
+
     def key(self) -> int:
         """64-bit Zobrist hash of the stones and the side to move."""
         return self._hash

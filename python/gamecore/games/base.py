@@ -8,10 +8,73 @@ codes become move objects (``move_from_code``) and how text becomes a move
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = ["Position"]
+__all__ = ["Position", "Color", "Termination", "Outcome"]
+
+
+class Color(enum.IntEnum):
+    """Base of every game's colours: an int (the player number, 0 moves first unless the game
+    says otherwise) whose repr names the colour (``Othello.BLACK``) and whose str is the
+    colour in words (``black``). Each game subclasses it with its own members."""
+
+    def __repr__(self) -> str:
+        return f"{self._game_name()}.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def _game_name(cls) -> str:
+        # OthelloColor -> Othello: the colours are offered on the game class (Othello.BLACK).
+        name = cls.__qualname__.split(".")[0]
+        return name[: -len("Color")] if name.endswith("Color") and len(name) > 5 else name
+
+
+class Termination(enum.Enum):
+    """Why a game ended (python-chess style)."""
+
+    #: Othello: neither side can move (two passes), the board not full.
+    NO_MOVES = "no legal move for either side"
+    #: Every square is taken (Othello, Rolit after 60 plies, a Tetralath draw).
+    FULL_BOARD = "the board is full"
+    #: Tetralath: the mover made four (or more) in a row and won.
+    FOUR_IN_A_ROW = "four in a row"
+    #: Tetralath: the mover made three in a row without four and lost.
+    THREE_IN_A_ROW = "three in a row"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game, the same shape in every game.
+
+    ``winner`` is a colour of the game, or ``None`` for a draw; ``termination`` says why the
+    game ended; ``scores`` maps each colour that plays to its final count (discs, balls or
+    stones); ``tied`` lists the colours level at the top when a tie rule picked the winner
+    (Rolit), else it is empty.
+    """
+
+    winner: Color | None
+    termination: Termination
+    scores: Mapping[Color, int] = field(default_factory=dict)
+    tied: tuple[Color, ...] = ()
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def __str__(self) -> str:
+        counts = "-".join(str(v) for v in self.scores.values())
+        if self.winner is None:
+            head = "draw"
+        else:
+            head = f"{self.winner} wins"
+            if self.tied:
+                head += " on the tie rule (" + ", ".join(str(c) for c in self.tied) + " level)"
+        return f"{head} {counts} ({self.termination.value})" if counts else f"{head} ({self.termination.value})"
 
 P = TypeVar("P", bound="Position")
 
