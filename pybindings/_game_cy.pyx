@@ -6,7 +6,9 @@ The cdef methods here are abstract: every game core overrides them. See
 """
 from libc.stdint cimport uint64_t
 
-__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices"]
+from bits cimport gc_splitmix64
+
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
 
 MAX_MOVES = 128
 MAX_PLAYERS = 4
@@ -76,3 +78,11 @@ cdef class GameCore:
 
     cdef int num_empty(self) noexcept nogil:
         return 0
+
+
+def splitmix64(state):
+    """One step of splitmix64: ``(next_state, output)``, both 64-bit (``state`` is taken modulo
+    2**64); the compiled generator of MCTS, here to check it against ``gamecore._rng``."""
+    cdef uint64_t s = <uint64_t>(state & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t out = gc_splitmix64(&s)
+    return s, out

@@ -48,3 +48,13 @@ cdef inline int lowest_bit(bb_t x) noexcept nogil:
         return gc_ctz64(x)
     else:
         return gc_ctz128(x)
+
+
+cdef inline uint64_t gc_splitmix64(uint64_t* state) noexcept nogil:
+    """One step of splitmix64 (the twin of ``gamecore._rng.splitmix64``): advances ``state``
+    and returns the output."""
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)

@@ -52,7 +52,7 @@ def test_splitmix64_reference_values(both):
     for mods in both:
         state, out = 0, []
         for _ in range(3):
-            state, value = mods.mcts.splitmix64_next(state)
+            state, value = mods.game.splitmix64(state)
             out.append(value)
         assert out == expected, mods.name
 

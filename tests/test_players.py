@@ -141,6 +141,11 @@ def test_engine_depth_limited_is_the_same_in_both_backends(backends):
     assert results[0] == results[1]
 
 
+# A shared machine may deschedule the process for a moment: the checks allow SCHEDULING_SLACK
+# beyond the budget. A player that ignored its budget would overshoot by seconds.
+SCHEDULING_SLACK = 0.1
+
+
 @pytest.mark.parametrize("budget", [0.2, 1.0])
 def test_engine_answers_within_its_budget(backend, budget):
     player = EnginePlayer(time=budget)
@@ -149,7 +154,7 @@ def test_engine_answers_within_its_budget(backend, budget):
         move = player.choose_move(game)
         elapsed = time.perf_counter() - start
         assert move in game.legal_moves()
-        assert elapsed < budget
+        assert elapsed < budget + SCHEDULING_SLACK
         assert player.last_result.depth >= 1
 
 
@@ -158,7 +163,7 @@ def test_time_budget_argument_overrides(backend):
     game = midgame_positions(backend, count=1)[0]
     start = time.perf_counter()
     player.choose_move(game, time_budget=0.15)
-    assert time.perf_counter() - start < 0.15
+    assert time.perf_counter() - start < 0.15 + SCHEDULING_SLACK
 
 
 def test_mcts_player_within_budget(backend):
@@ -166,7 +171,7 @@ def test_mcts_player_within_budget(backend):
     for game in midgame_positions(backend, count=2):
         start = time.perf_counter()
         move = player.choose_move(game)
-        assert time.perf_counter() - start < 0.2
+        assert time.perf_counter() - start < 0.2 + SCHEDULING_SLACK
         assert move in game.legal_moves()
 
 

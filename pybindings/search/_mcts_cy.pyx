@@ -10,12 +10,13 @@ from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
+from bits cimport gc_splitmix64
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER
 
 import math
 import time
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "splitmix64_next"]
+__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES"]
 
 DEFAULT_EXPLORATION = 1.4142135623730951
 DEFAULT_MAX_NODES = 1_000_000
@@ -37,20 +38,6 @@ ctypedef struct Node:
     int visits
     long long wins    # half points for the player who made the node's move
 
-
-cdef inline uint64_t splitmix64_step(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-def splitmix64_next(state):
-    """One step of splitmix64: ``(next_state, output)``; the generator of MCTS and of the random players."""
-    cdef uint64_t s = <uint64_t>(state & 0xFFFFFFFFFFFFFFFF)
-    cdef uint64_t out = splitmix64_step(&s)
-    return s, out
 
 
 cdef class MCTSTree:
@@ -340,7 +327,7 @@ cdef class MCTSTree:
             n = core.gen_moves(legal)
             if n == 0:
                 break
-            r = splitmix64_step(&self.rng)
+            r = gc_splitmix64(&self.rng)
             core.make_move(legal[r % <uint64_t>n])
             plies += 1
         value = core.terminal_value()

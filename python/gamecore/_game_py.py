@@ -21,7 +21,9 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 
 from __future__ import annotations
 
-__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices"]
+from ._rng import splitmix64
+
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
 
 #: Upper bound on the number of legal moves of any game (10x10 Othello: 96, Tetralath: 61).
 MAX_MOVES = 128

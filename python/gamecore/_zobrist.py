@@ -7,23 +7,14 @@ compiled modules copy these tables into C arrays when they are imported.
 
 from __future__ import annotations
 
-__all__ = ["MASK64", "splitmix64", "SQUARE_KEYS", "TURN_KEYS", "MAX_PLAYERS", "MAX_CELLS"]
+from ._game_py import MAX_PLAYERS
+from ._rng import splitmix64
 
-MASK64 = (1 << 64) - 1
-#: Players a key table covers (Rolit has up to four colours).
-MAX_PLAYERS = 4
+__all__ = ["SQUARE_KEYS", "TURN_KEYS", "MAX_PLAYERS", "MAX_CELLS"]
+
 #: Cells a key table covers (10x10 Othello has 100).
 MAX_CELLS = 128
 _SEED = 0x6A09E667F3BCC908  # first 64 bits of the fractional part of sqrt(2)
-
-
-def splitmix64(state: int) -> tuple[int, int]:
-    """One step of splitmix64: ``(next_state, output)``, both 64-bit."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
 
 
 def _make_keys() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:

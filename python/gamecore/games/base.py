@@ -76,6 +76,7 @@ class Outcome:
                 head += " on the tie rule (" + ", ".join(str(c) for c in self.tied) + " level)"
         return f"{head} {counts} ({self.termination.value})" if counts else f"{head} ({self.termination.value})"
 
+
 P = TypeVar("P", bound="Position")
 
 

@@ -23,8 +23,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, Optional, TextIO
 
+from .._rng import splitmix64
 from ..errors import GamecoreError, GameOverError
-from ..search._mcts_py import splitmix64_next
 
 __all__ = [
     "Player",
@@ -85,7 +85,7 @@ class RandomPlayer(Player):
 
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
-        self.state, out = splitmix64_next(self.state)
+        self.state, out = splitmix64(self.state)
         return moves[out % len(moves)]
 
     def __repr__(self) -> str:

@@ -44,10 +44,10 @@ from __future__ import annotations
 import math
 import time
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "splitmix64_next"]
+from .._rng import MASK64, splitmix64
 
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
+__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES"]
+
 #: The classic UCB1 constant sqrt(2) (results are win rates in [0, 1]).
 DEFAULT_EXPLORATION = 1.4142135623730951
 #: Default bound on the tree's size (about 40 MB in the compiled backend).
@@ -56,15 +56,6 @@ DEFAULT_MAX_NODES = 1_000_000
 TIME_CHECK_EVERY = 16
 #: How far below the root a reused subtree may start (our move and the opponent's reply).
 REUSE_DEPTH = 2
-
-
-def splitmix64_next(state: int) -> tuple[int, int]:
-    """One step of splitmix64: ``(next_state, output)``; the generator of MCTS and of the random players."""
-    state = (state + GOLDEN) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
 
 
 class MCTSTree:
@@ -140,7 +131,7 @@ class MCTSTree:
         return 32 * len(self._move)
 
     def _next(self) -> int:
-        self.rng_state, out = splitmix64_next(self.rng_state)
+        self.rng_state, out = splitmix64(self.rng_state)
         return out
 
     # -- tree reuse ----------------------------------------------------------
@@ -310,7 +301,7 @@ class MCTSTree:
             legal = core.gen_moves()
             if not legal:
                 break
-            self.rng_state, r = splitmix64_next(self.rng_state)
+            self.rng_state, r = splitmix64(self.rng_state)
             core.make_move(legal[r % len(legal)])
             plies += 1
         value = core.terminal_value()

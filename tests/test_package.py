@@ -1,0 +1,66 @@
+"""The package as a whole: every module imports alone, every pure/compiled pair mirrors.
+
+- Each module of gamecore imports in a fresh interpreter on its own (``python -I -W error``),
+  so no module depends on another having been imported first and no import cycle hides.
+- Every core module exists in both backends (``pybindings/<path>_cy.pyx`` and
+  ``python/gamecore/<path>_py.py``), and each pair exports the same public names.
+"""
+
+from __future__ import annotations
+
+import os
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+from conftest import cython_required
+
+import gamecore
+from gamecore import _backend
+
+
+def all_modules() -> list[str]:
+    """Every module of the installed package that Python can import (compiled ones included)."""
+    names = ["gamecore"]
+    for info in pkgutil.walk_packages(gamecore.__path__, "gamecore."):
+        names.append(info.name)
+    return sorted(names)
+
+
+def test_the_package_lists_its_modules():
+    names = all_modules()
+    for expected in ("gamecore.games.othello", "gamecore.search.engine", "gamecore.cli", "gamecore.players"):
+        assert expected in names
+
+
+# Modules whose import is allowed to fail for a documented reason (optional extras).
+OPTIONAL = {"gamecore.referee.dask_runner": "dask", "gamecore.report.pdf": "matplotlib"}
+
+
+@pytest.mark.parametrize("module", all_modules())
+def test_every_module_imports_alone(module):
+    if module.endswith("_cy") and not cython_required():
+        try:
+            _backend.load("cython")
+        except ImportError:
+            pytest.skip("compiled backend not installed")
+    env = dict(os.environ)
+    env.setdefault("GAMECORE_BACKEND", "auto")
+    # -I ignores PYTHONPATH: in a source checkout the package is found through it, so keep it.
+    flags = ["-W", "error"] if env.get("PYTHONPATH") else ["-I", "-W", "error"]
+    run = subprocess.run([sys.executable, *flags, "-c", f"import {module}"], capture_output=True, text=True, env=env)
+    if run.returncode and module in OPTIONAL and f"No module named '{OPTIONAL[module]}" in run.stderr:
+        pytest.skip(f"{module} needs the optional {OPTIONAL[module]}")
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("name", sorted(_backend.MODULES))
+def test_twins_export_the_same_public_names(backends, name):
+    py, cy = backends
+    pure, compiled = getattr(py, name), getattr(cy, name)
+    assert pure.__name__.endswith("_py") and compiled.__name__.endswith("_cy")
+    assert pure.__name__[:-3] == compiled.__name__[:-3] == _backend.MODULES[name]
+    assert sorted(pure.__all__) == sorted(compiled.__all__), name
+    for public in pure.__all__:
+        assert hasattr(pure, public) and hasattr(compiled, public), (name, public)
