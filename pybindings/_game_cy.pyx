@@ -70,6 +70,10 @@ cdef class GameCore:
         lowest[0] = -(1 << 30)
         highest_sum[0] = 0
 
+    cdef bint set_turn(self, int player) noexcept nogil:
+        # A pushed turn change for Best-Reply Search; by default the game cannot.
+        return False
+
     cdef int order_key(self, int move) noexcept nogil:
         return 0
 

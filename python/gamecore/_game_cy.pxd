@@ -19,6 +19,7 @@ cdef class GameCore:
     cdef void terminal_values(self, int* out) noexcept nogil
     cdef void evaluate_players(self, const int* weights, int* out) noexcept nogil
     cdef void value_bounds(self, int* lowest, int* highest_sum) noexcept nogil
+    cdef bint set_turn(self, int player) noexcept nogil
     cdef int order_key(self, int move) noexcept nogil
     cdef uint64_t key(self) noexcept nogil
     cdef int num_empty(self) noexcept nogil

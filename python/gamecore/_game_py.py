@@ -15,6 +15,11 @@ from 0 in playing order; ``to_move()`` is the one whose turn it is. Two views of
   ``value_bounds()[1]`` (Max^n's shallow pruning needs both bounds). For two players the
   default is the zero-sum pair ``(v, -v)`` of the side-to-move view.
 
+Best-Reply Search lets one opponent move out of turn: ``set_turn(player)`` pushes a
+turn change (a "null move" undone by ``unmake_move``). A game that cannot do that keeps the
+default, which returns False and changes nothing; BRS then runs only on two-player games
+(where the opponent always moves in turn).
+
 Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 ``gen_moves`` fills a C buffer and returns the count instead of returning a list.
 """
@@ -103,6 +108,12 @@ class GameCore:
         """``(lowest value of any player, highest sum over the players)`` for every value of
         ``terminal_values`` and ``evaluate_players``; zero-sum two-player games: sum 0."""
         return ZERO_SUM_BOUNDS
+
+    def set_turn(self, player: int) -> bool:
+        """Make ``player`` the side to move without playing a move, as one entry of the move
+        stack (``unmake_move`` takes it back; the key changes with the side to move). For
+        Best-Reply Search. Default: the game cannot, returns False and changes nothing."""
+        return False
 
     def order_key(self, move: int) -> int:
         """Static move-ordering key: the search tries larger keys first."""
