@@ -1,0 +1,55 @@
+"""The tournament referee: round robins of untrusted bots under hard limits, resumable from SQLite.
+
+``gamecore tournament PLAYERS... --game othello --sizes 6 8 10 --time 5 --out DIR --db FILE``
+(see :mod:`gamecore.referee.cli`). The parts:
+
+- :mod:`~gamecore.referee.bots`: what a player argument names (built-in, CTU, UFRJ, external);
+- :mod:`~gamecore.referee.host`: the process that loads one bot and speaks the protocol;
+- :mod:`~gamecore.referee.sandbox`: isolation (namespaces, limits, killing, orphan sweeping);
+- :mod:`~gamecore.referee.play`: one game of a table of bots, forfeits and their reasons;
+- :mod:`~gamecore.referee.tournament`: schedule, identity, workers, resume;
+- :mod:`~gamecore.referee.db`: the SQLite results; :mod:`~gamecore.referee.report`: standings,
+  Elo-style ratings, crosstable, CSV/JSON/Markdown/HTML;
+- :mod:`~gamecore.referee.cluster`: Dask distributed (the only module that imports dask);
+- :mod:`~gamecore.referee.check`: the compliance check; :mod:`~gamecore.referee.bench`: overhead figures.
+
+The protocol
+------------
+One bot process per game. It reads **requests on its standard input** and writes **replies
+on file descriptor 3** (``GAMECORE_REPLY_FD``), one JSON object per line (UTF-8, ``\\n``
+ended); its standard output and error go to ``/dev/null``, so prints never reach the referee.
+Python bots never see the protocol: the host speaks it for them. Requests:
+
+``{"type": "start", "game": "othello", "size": 8, "seat": 0, "seats": 2, "time": 5.0, "seed": 17}``
+    Load and get ready; reply ``{"type": "ready", "name": "..."}`` within the start-up limit.
+    ``seat`` is the bot's colour: seat 0 moves first (Othello: black; Tetralath: white).
+``{"type": "move", "game": ..., "size": 8, "seat": 0, "turn": 0, "board": [[-1, 0, 1, ...], ...],
+"legal": ["d3", "c4", ...], "history": ["f5", "d6", ...], "time": 5.0, "bank": 0.0}``
+    Reply ``{"type": "move", "move": "d3"}`` (a name from ``legal``) within ``time`` (+ bank,
+    + grace). ``board`` holds -1 for empty and the seat number of each stone (Othello: n rows
+    of n; Tetralath: 9 rows of 5..9 cells, ``a1`` first). A bot is never asked for a forced pass.
+``{"type": "end"}``
+    The game is over: exit (the referee kills the process group anyway).
+
+A reply ``{"type": "error", "reason": "...", "detail": "..."}`` forfeits with that reason
+(the Python host sends ``exception``, ``exit``, ``memory``, ``bad_return``, ``load_error``).
+Optional reply fields ``elapsed`` (seconds) and ``printed`` (characters printed) are recorded.
+"""
+
+__all__ = ["TournamentConfig", "run_tournament", "play_game", "check_bot"]
+
+
+def __getattr__(name: str):  # lazy: the host process imports this package too
+    if name in ("TournamentConfig", "run_tournament"):
+        from . import tournament
+
+        return getattr(tournament, name)
+    if name == "play_game":
+        from .play import play_game
+
+        return play_game
+    if name == "check_bot":
+        from .check import check_bot
+
+        return check_bot
+    raise AttributeError(name)

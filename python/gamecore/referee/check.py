@@ -1,0 +1,82 @@
+"""``gamecore tournament check player.py``: the compliance check a student runs before submitting.
+
+It loads the bot exactly as the tournament does (same host, same sandbox, same limits), plays
+a few games against the built-in random player, taking each colour, and says in plain words
+what would forfeit a match (and what merely deserves a warning, like printing).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Optional, TextIO
+
+from ..errors import GamecoreError
+from .bots import resolve
+from .games import rules_for
+from .play import FORFEIT_REASONS, play_game
+
+__all__ = ["check_bot"]
+
+_ADVICE = {
+    "timeout": "answer within the time per move (measure your search, keep a margin for the grace)",
+    "startup_timeout": "load faster: do heavy set-up lazily or keep imports light",
+    "load_error": "the file must load and MyPlayer(my_color, opponent_color, board_size) must construct",
+    "crash": "do not exit the process or kill it; catch your own errors",
+    "exception": "move() raised: see the traceback",
+    "exit": "never call sys.exit()/exit() inside the bot",
+    "memory": "stay under the memory cap",
+    "bad_return": "return a tuple of two ints (row, col), or None only when you have no move",
+    "illegal_move": "return only legal moves",
+    "protocol": "speak the JSON-lines protocol exactly",
+}
+
+
+def check_bot(path: str, *, game: str = "othello", size: Optional[int] = None, time_limit: float = 5.0,
+              grace: float = 0.5, startup: float = 20.0, games: int = 2, isolation: str = "auto",
+              memory_mb: int = 1024, out: TextIO) -> int:
+    """Run the check; print the verdict to ``out``. Returns 0 when nothing would forfeit, else 1."""
+    rules = rules_for(game)
+    size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
+    bot = resolve(path, game)
+    opponent = resolve("random", game)
+    print(f"Checking {bot['name']} ({bot['kind']} bot) at {game} {size}, {time_limit:g} s a move "
+          f"(+{grace:g} s grace), start-up limit {startup:g} s.", file=out)
+    problems, warnings = [], []
+    slowest = 0.0
+    for g in range(games):
+        seats = [bot, opponent] if g % 2 == 0 else [opponent, bot]
+        seat = seats.index(bot)
+        task = {"key": f"check/{size}/g{g}", "game": game, "size": size, "seed": g, "bots": seats,
+                "rules": {"time": time_limit, "grace": grace, "startup": startup, "bank": 0.0, "isolation": isolation,
+                          "memory_mb": memory_mb, "disk_mb": 64}}
+        start = time.perf_counter()
+        record = play_game(task)
+        mine = [m for m in record["moves"] if m["seat"] == seat and m["move"] != "pass"]
+        slowest = max([slowest] + [m["time"] for m in mine])
+        side = "first" if seat == 0 else "second"
+        for f in record["forfeits"]:
+            if f["seat"] == seat:
+                problems.append((f["reason"], f["detail"], side))
+        if record["printed"][seat]:
+            warnings.append(f"it printed {record['printed'][seat]} characters in the game as {side} player; "
+                            "prints are thrown away (they cannot hurt you, but they cost time)")
+        outcome = "forfeited" if any(f["seat"] == seat for f in record["forfeits"]) else (
+            "won" if record["winner"] == bot["name"] else "drew" if record["winner"] is None else "lost")
+        print(f"  game {g + 1} ({side}): {len(mine)} moves, {outcome} against random "
+              f"[{time.perf_counter() - start:.1f} s]", file=out)
+    if slowest > 0.8 * time_limit:
+        warnings.append(f"its slowest move took {slowest:.2f} s of the {time_limit:g} s limit: a loaded machine could make it late")
+    for w in warnings:
+        print(f"WARNING: {w}", file=out)
+    if not problems:
+        print(f"OK: nothing would forfeit (slowest move {slowest:.3f} s).", file=out)
+        return 0
+    for reason, detail, side in problems:
+        print(f"FORFEIT ({reason}: {FORFEIT_REASONS.get(reason, reason)}) as {side} player: "
+              f"{detail.strip().splitlines()[-1] if detail.strip() else ''}", file=out)
+        print(f"  fix: {_ADVICE.get(reason, '')}", file=out)
+    return 1
+
+
+def describe_error(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, GamecoreError) else f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,232 @@
+"""The round robin: schedule, identity, running the games (threads or Dask), resuming.
+
+Every table of ``seats`` players (two for Othello and Tetralath) meets once per size; a
+match is ``games`` games (default 2) and game ``g`` of a match seats the players rotated
+by ``g`` (for two players: the colours swapped, each starts one). Games are keyed
+``game/size/i-j/g<g>`` over the players' order on the command line, so a run, a resumed run
+and a parallel run play the very same games with the very same seeds.
+
+``workers`` games run at once on this machine (default: one per core, so that a bot thinking
+for 5 s gets a core to itself and timing stays fair; each game's referee work is a thread of
+this process, the bots are their own processes). With ``scheduler`` (a Dask address, or
+``"local"`` for a ``LocalCluster``) the games run on Dask workers, see
+:mod:`gamecore.referee.cluster`; either way the results are written here, into the one
+database, as each game ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, TextIO
+
+from ..errors import GamecoreError
+from .bots import resolve
+from .db import ResultsDB
+from .games import rules_for
+from .play import play_game
+from .sandbox import become_subreaper
+
+__all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
+
+
+@dataclass
+class TournamentConfig:
+    players: list[str]
+    game: str = "othello"
+    sizes: Optional[list[int]] = None
+    time: float = 5.0
+    grace: float = 0.5
+    startup: float = 20.0
+    bank: float = 0.0
+    games: int = 2
+    points: tuple[float, float, float] = (2.0, 1.0, 0.0)
+    seed: int = 0
+    memory_mb: int = 1024
+    disk_mb: int = 64
+    isolation: str = "auto"
+    workers: Optional[int] = None
+    scheduler: Optional[str] = None
+    db: str = "tournament.sqlite"
+    out: Optional[str] = None
+    progress: Optional[bool] = None
+    bots: list[dict] = field(default_factory=list)
+
+    def resolve(self) -> None:
+        rules = rules_for(self.game)
+        self.sizes = [rules.check_size(s) for s in (self.sizes or rules.default_sizes)]
+        if len(set(self.sizes)) != len(self.sizes):
+            raise GamecoreError("a size is given twice in --sizes")
+        if not (self.time > 0 and self.grace >= 0 and self.startup > 0 and self.bank >= 0):
+            raise GamecoreError("time and start-up limits must be > 0, grace and bank >= 0")
+        if self.games < 1:
+            raise GamecoreError("a match has at least one game")
+        self.bots = [resolve(p, self.game) for p in self.players]
+        if len(self.bots) < rules.seats:
+            raise GamecoreError(f"a {self.game} tournament needs at least {rules.seats} players")
+        names = [b["name"] for b in self.bots]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise GamecoreError(f"two players are called {', '.join(twice)}: name them with NAME=SPEC")
+
+
+def identity(config: TournamentConfig) -> dict:
+    """What makes a tournament itself: everything that changes which games are played or how
+    they come out (not the number of workers, the output folder or the progress bar)."""
+    return {
+        "game": config.game,
+        "sizes": list(config.sizes or []),
+        "players": [[b["name"], b["kind"], b["digest"]] for b in config.bots],
+        "time": config.time,
+        "grace": config.grace,
+        "startup": config.startup,
+        "bank": config.bank,
+        "games": config.games,
+        "points": list(config.points),
+        "seed": config.seed,
+        "memory_mb": config.memory_mb,
+        "disk_mb": config.disk_mb,
+        "isolation": config.isolation,
+    }
+
+
+def _seed(base: int, key: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{base}:{key}".encode()).digest()[:4], "big")
+
+
+def _hidden_paths(config: TournamentConfig) -> list[str]:
+    paths = []
+    db = os.path.abspath(config.db)
+    paths += [db, db + "-wal", db + "-shm", db + "-journal"]
+    if config.out:
+        paths.append(os.path.abspath(config.out))
+    for bot in config.bots:
+        if bot["kind"] != "builtin":
+            source = os.path.abspath(os.path.expanduser(bot["source"]))
+            paths.append(os.path.dirname(source) if os.path.basename(source) == "player.py" else source)
+    return paths
+
+
+def schedule(config: TournamentConfig) -> list[dict]:
+    """Every game of the tournament as a task for :func:`gamecore.referee.play.play_game`, in order."""
+    seats = rules_for(config.game).seats
+    rules = {"time": config.time, "grace": config.grace, "startup": config.startup, "bank": config.bank,
+             "isolation": config.isolation, "memory_mb": config.memory_mb, "disk_mb": config.disk_mb}
+    hide = _hidden_paths(config)
+    tasks = []
+    for size in config.sizes or []:
+        for table in itertools.combinations(range(len(config.bots)), seats):
+            for g in range(config.games):
+                order = table[g % seats:] + table[:g % seats]
+                key = f"{config.game}/{size}/{'-'.join(map(str, table))}/g{g}"
+                tasks.append({
+                    "key": key, "ordinal": len(tasks), "game": config.game, "size": size,
+                    "seed": _seed(config.seed, key), "table": list(table), "seats": list(order),
+                    "bots": [config.bots[i] for i in order], "rules": rules, "hide": hide,
+                })
+    return tasks
+
+
+class Progress:
+    """A one-line progress bar on a terminal (games done/total, leader, time left); silent
+    when the stream is not a terminal unless forced."""
+
+    def __init__(self, total: int, done: int, stream: TextIO, enabled: Optional[bool]) -> None:
+        self.total = total
+        self.done = done
+        self.first = done
+        self.stream = stream
+        self.enabled = stream.isatty() if enabled is None else enabled
+        self.start = time.monotonic()
+        self._shown = 0.0
+
+    def update(self, done: int, leader: Callable[[], str]) -> None:
+        """Redraw (at most a few times a second; ``leader()`` is only called then)."""
+        self.done = done
+        now = time.monotonic()
+        if not self.enabled or (now - self._shown < 0.5 and done < self.total):
+            return
+        self._shown = now
+        width = 24
+        filled = int(width * done / max(1, self.total))
+        rate_games = done - self.first
+        elapsed = time.monotonic() - self.start
+        eta = "?"
+        if rate_games:
+            left = elapsed / rate_games * (self.total - done)
+            eta = f"{int(left // 3600)}h{int(left % 3600 // 60):02d}m{int(left % 60):02d}s"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+                          f"  leader: {leader()}  ETA {eta}   ")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _leader(config: TournamentConfig, records: list[dict]) -> str:
+    from .report import standings
+
+    table = standings(config, records)
+    if not table:
+        return "-"
+    top = table[0]
+    return f"{top['player']} ({top['points']:g} pts)"
+
+
+def _run_local(tasks: list[dict], workers: int, store: Callable[[dict], None]) -> None:
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="referee-game") as pool:
+        pending = iter(tasks)
+        running = {pool.submit(play_game, t) for t in itertools.islice(pending, workers)}
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                store(future.result())
+                nxt = next(pending, None)
+                if nxt is not None:
+                    running.add(pool.submit(play_game, nxt))
+
+
+def run_tournament(config: TournamentConfig, *, stream: TextIO = sys.stderr,
+                   after_game: Optional[Callable[[dict], None]] = None) -> list[dict]:
+    """Play every game not yet in the database, then return all records in schedule order."""
+    config.resolve()
+    tasks = schedule(config)
+    db = ResultsDB(config.db)
+    try:
+        db.claim(identity(config))
+        done = db.done()
+        todo = [t for t in tasks if t["key"] not in done]
+        records = list(db.records())
+        progress = Progress(len(tasks), len(done), stream, config.progress)
+        progress.update(len(done), lambda: _leader(config, records))
+        lock = threading.Lock()
+        ordinals = {t["key"]: t["ordinal"] for t in tasks}
+
+        def store(record: dict) -> None:
+            with lock:
+                db.add(ordinals[record["key"]], record)
+                records.append(record)
+                progress.update(len(records), lambda: _leader(config, records))
+                if after_game:
+                    after_game(record)
+
+        if todo:
+            if config.scheduler:
+                from .cluster import run_on_dask
+
+                run_on_dask(todo, config.scheduler, store, workers=config.workers)
+            else:
+                become_subreaper()
+                _run_local(todo, config.workers or os.cpu_count() or 1, store)
+        progress.finish()
+        return list(db.records())
+    finally:
+        db.close()
