@@ -406,6 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.add_argument("--standalone", action="store_true", help="CTU: one flat pure-Python file that needs no gamecore")
 
+    from .referee.cli import add_subparser as add_tournament  # gamecore tournament: the referee's own parser
+    add_tournament(sub)
+
     p = sub.add_parser("tetralath", help="play Tetralath in the terminal (options: gamecore tetralath --help)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
@@ -439,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_bench(args, out)
         if args.command == "export":
             return _cmd_export(args, out)
+        if args.command == "tournament":
+            return args.referee_handler(args, out)
         return _cmd_tetralath(args.rest, out)
     except (GamecoreError, ValueError, OSError) as exc:
         print(f"gamecore: error: {exc}", file=sys.stderr)

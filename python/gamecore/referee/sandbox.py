@@ -206,6 +206,8 @@ class BotProcess:
         command = [sys.executable, "-m", "gamecore.referee.host", json.dumps(config)]
         if use_ns:
             command = _UNSHARE + command
+        if shutil.which("setpriv"):  # the bot dies with the referee's thread, even if the referee is SIGKILLed
+            command = ["setpriv", "--pdeathsig", "KILL"] + command
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
             command,

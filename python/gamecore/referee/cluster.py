@@ -1,0 +1,52 @@
+"""Games on a Dask distributed cluster: the only module of gamecore that imports dask.
+
+Install the extra on the referee's machine and on every worker: ``pip install "gamecore[cluster]"``.
+Start a scheduler and workers, one thread per worker process so that each game has a core::
+
+    dask scheduler                                   # prints tcp://HOST:8786
+    dask worker tcp://HOST:8786 --nworkers 8 --nthreads 1   # on each machine (as root for namespaces)
+    gamecore tournament ... --scheduler tcp://HOST:8786
+
+Each task carries its game's bots (their files travel inside the task, so the workers need no
+shared filesystem, only gamecore); the worker plays the game in its own sandbox and returns
+the record, which the referee writes into its database as it arrives. ``--scheduler local``
+starts a ``LocalCluster`` on this machine (``--workers`` processes, one thread each).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..errors import GamecoreError
+
+__all__ = ["run_on_dask"]
+
+
+def _play_on_worker(task: dict) -> dict:
+    from .play import play_game
+    from .sandbox import become_subreaper
+
+    become_subreaper()
+    return play_game(task)
+
+
+def run_on_dask(tasks: list[dict], scheduler: str, store: Callable[[dict], None], *, workers: Optional[int] = None) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise GamecoreError('--scheduler needs Dask distributed: pip install "gamecore[cluster]"') from None
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = [client.submit(_play_on_worker, task, key=f"gamecore-game-{task['key']}-{task['seed']}", pure=False)
+                   for task in tasks]
+        for future in as_completed(futures):
+            store(future.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,121 @@
+"""The referee against hostile bots (issue 12): every misbehaviour loses its own match with the
+right reason, nuisances get nowhere and go unpunished, honest results stay intact, and no
+process is left behind."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from gamecore.othello import Othello
+from gamecore.referee.play import play_game
+from gamecore.referee.report import matches, standings
+from gamecore.referee.sandbox import namespaces_available
+from gamecore.referee.tournament import TournamentConfig, run_tournament
+from referee_bots import EXPECTED_REASON, NUISANCES, stray_processes, write_bot
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
+needs_namespaces = pytest.mark.skipif(not namespaces_available(), reason="needs root and unshare (network/mount namespaces)")
+
+FAST = dict(time=0.5, grace=0.3, startup=20.0, sizes=[6], progress=False, workers=2)
+
+
+def _replays_legally(record: dict) -> bool:
+    game = Othello(record["size"])
+    for move in record["moves"]:
+        game.push(move["move"])
+    return record["termination"] == "forfeit" or game.is_game_over()
+
+
+def test_forfeits_are_attributed_with_their_reasons(tmp_path):
+    bots = [write_bot(tmp_path / "bots", name) for name in EXPECTED_REASON]
+    honest = write_bot(tmp_path / "bots", "honest")
+    config = TournamentConfig(["random", honest] + bots, db=str(tmp_path / "t.sqlite"), memory_mb=512, **FAST)
+    records = run_tournament(config)
+    assert len(records) == 10 * 9  # 45 pairs, two games each
+    for record in records:
+        assert _replays_legally(record)
+        for forfeit in record["forfeits"]:
+            assert forfeit["reason"] == EXPECTED_REASON[forfeit["player"]], (record["key"], forfeit)
+        for seat, name in enumerate(record["players"]):
+            moved = any(m["seat"] == seat and m["move"] != "pass" for m in record["moves"])
+            if name in EXPECTED_REASON and moved is False and not record["forfeits"]:
+                pytest.fail(f"{name} never had to move in {record['key']}")  # pragma: no cover
+    rows = {r["player"]: r for r in standings(config, records)}
+    for name, reason in EXPECTED_REASON.items():
+        row = rows[name]
+        assert row["forfeits_by_reason"] == {reason: row["forfeits"]} and row["forfeits"] >= 2
+        # a hostile bot loses every match against an honest one
+        assert row["matches_won"] <= len(EXPECTED_REASON) - 1
+    # The honest bots lost nothing to the hostile ones and were never charged a forfeit.
+    for name in ("random", "honest"):
+        assert rows[name]["forfeits"] == 0
+        assert rows[name]["matches_won"] >= len(EXPECTED_REASON)
+    # honest vs honest: the same result as the two playing with nobody else around
+    alone = TournamentConfig(["random", honest], db=str(tmp_path / "alone.sqlite"), **FAST)
+    alone_records = run_tournament(alone)
+    pair = [r for r in records if set(r["players"]) == {"random", "honest"}]
+    assert [(r["players"], r["moves"] and [m["move"] for m in r["moves"]], r["places"]) for r in pair] == [
+        (r["players"], [m["move"] for m in r["moves"]], r["places"]) for r in alone_records]
+    assert stray_processes() == []
+
+
+@needs_namespaces
+def test_nuisances_get_nowhere_and_are_not_punished(tmp_path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.01)
+    port = server.getsockname()[1]
+    db = tmp_path / "t.sqlite"
+    bots_dir = tmp_path / "bots"
+    honest = write_bot(bots_dir, "honest")
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text("the referee's secrets")
+    secret_file.chmod(0o644)
+    marker = tmp_path / "escaped.txt"
+    constants = {"PORT": port, "SECRETS": [str(db), str(honest) + "/player.py", str(secret_file), "/root/.bashrc", "/etc/shadow"],
+                 "MARKER": str(marker)}
+    bots = [write_bot(bots_dir, name, **constants) for name in NUISANCES]
+    config = TournamentConfig(["random", honest] + bots, db=str(db), **FAST)
+    records = run_tournament(config)
+    assert len(records) == 8 * 7
+    assert all(r["forfeits"] == [] for r in records), [r["forfeits"] for r in records if r["forfeits"]]
+    assert all(_replays_legally(r) for r in records)
+    spammer_printed = [r["printed"][r["players"].index("spammer")] for r in records if "spammer" in r["players"]]
+    assert min(spammer_printed) > 10_000
+    assert not marker.exists()
+    with pytest.raises(socket.timeout):
+        server.accept()
+    server.close()
+    # the board writer changed only its copy: its games replay move by move from the rules
+    assert stray_processes() == []
+
+
+@needs_namespaces
+def test_fork_bot_children_exist_during_the_game_and_die_with_it(tmp_path):
+    from gamecore.referee.bots import resolve
+
+    forker = resolve(write_bot(tmp_path, "forker"))
+    seen = []
+    task = {"key": "t/6/0-1/g0", "game": "othello", "size": 6, "seed": 0, "bots": [forker, resolve("random")],
+            "rules": {"time": 0.5, "grace": 0.3, "startup": 20.0}}
+    record = play_game(task, on_move=lambda move: seen.append(len([p for p in stray_processes() if p.endswith("sleep 987")])))
+    assert record["forfeits"] == []
+    assert max(seen) == 3  # the three setsid grandchildren were alive
+    assert stray_processes() == []
+
+
+@pytest.mark.parametrize("isolation", ["basic", "auto"])
+def test_no_stray_process_in_either_isolation(tmp_path, isolation):
+    bots = [write_bot(tmp_path, name) for name in ("forker", "hang", "crasher")]
+    config = TournamentConfig(bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, **FAST)
+    records = run_tournament(config)
+    reasons = {f["player"]: f["reason"] for r in records for f in r["forfeits"]}
+    assert reasons == {"hang": "timeout", "crasher": "crash"}
+    assert stray_processes() == []
+    rows = {r["player"]: r for r in standings(config, records)}
+    assert rows["forker"]["forfeits"] == 0
+    assert all(len(m["players"]) == 2 for m in matches(config, records))
