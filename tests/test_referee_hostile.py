@@ -29,12 +29,14 @@ def _replays_legally(record: dict) -> bool:
     return record["termination"] == "forfeit" or game.is_game_over()
 
 
-def test_forfeits_are_attributed_with_their_reasons(tmp_path):
+# The default run plays one game a match (every pair still meets); the CTU two-game matches are slow.
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_forfeits_are_attributed_with_their_reasons(tmp_path, games):
     bots = [write_bot(tmp_path / "bots", name) for name in EXPECTED_REASON]
     honest = write_bot(tmp_path / "bots", "honest")
-    config = TournamentConfig(["random", honest] + bots, db=str(tmp_path / "t.sqlite"), memory_mb=512, **FAST)
+    config = TournamentConfig(["random", honest] + bots, db=str(tmp_path / "t.sqlite"), memory_mb=512, games=games, **FAST)
     records = run_tournament(config)
-    assert len(records) == 10 * 9  # 45 pairs, two games each
+    assert len(records) == 45 * games  # every pair of the ten meets
     for record in records:
         assert _replays_legally(record)
         for forfeit in record["forfeits"]:
@@ -46,7 +48,7 @@ def test_forfeits_are_attributed_with_their_reasons(tmp_path):
     rows = {r["player"]: r for r in standings(config, records)}
     for name, reason in EXPECTED_REASON.items():
         row = rows[name]
-        assert row["forfeits_by_reason"] == {reason: row["forfeits"]} and row["forfeits"] >= 2
+        assert row["forfeits_by_reason"] == {reason: row["forfeits"]} and row["forfeits"] >= games
         # a hostile bot loses every match against an honest one
         assert row["matches_won"] <= len(EXPECTED_REASON) - 1
     # The honest bots lost nothing to the hostile ones and were never charged a forfeit.
@@ -54,7 +56,7 @@ def test_forfeits_are_attributed_with_their_reasons(tmp_path):
         assert rows[name]["forfeits"] == 0
         assert rows[name]["matches_won"] >= len(EXPECTED_REASON)
     # honest vs honest: the same result as the two playing with nobody else around
-    alone = TournamentConfig(["random", honest], db=str(tmp_path / "alone.sqlite"), **FAST)
+    alone = TournamentConfig(["random", honest], db=str(tmp_path / "alone.sqlite"), games=games, **FAST)
     alone_records = run_tournament(alone)
     pair = [r for r in records if set(r["players"]) == {"random", "honest"}]
     assert [(r["players"], r["moves"] and [m["move"] for m in r["moves"]], r["places"]) for r in pair] == [
@@ -63,7 +65,8 @@ def test_forfeits_are_attributed_with_their_reasons(tmp_path):
 
 
 @needs_namespaces
-def test_nuisances_get_nowhere_and_are_not_punished(tmp_path):
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_nuisances_get_nowhere_and_are_not_punished(tmp_path, games):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(5)
@@ -79,9 +82,9 @@ def test_nuisances_get_nowhere_and_are_not_punished(tmp_path):
     constants = {"PORT": port, "SECRETS": [str(db), str(honest) + "/player.py", str(secret_file), "/root/.bashrc", "/etc/shadow"],
                  "MARKER": str(marker)}
     bots = [write_bot(bots_dir, name, **constants) for name in NUISANCES]
-    config = TournamentConfig(["random", honest] + bots, db=str(db), **FAST)
+    config = TournamentConfig(["random", honest] + bots, db=str(db), games=games, **FAST)
     records = run_tournament(config)
-    assert len(records) == 8 * 7
+    assert len(records) == 28 * games
     assert all(r["forfeits"] == [] for r in records), [r["forfeits"] for r in records if r["forfeits"]]
     assert all(_replays_legally(r) for r in records)
     spammer_printed = [r["printed"][r["players"].index("spammer")] for r in records if "spammer" in r["players"]]
@@ -111,7 +114,7 @@ def test_fork_bot_children_exist_during_the_game_and_die_with_it(tmp_path):
 @pytest.mark.parametrize("isolation", ["basic", "auto"])
 def test_no_stray_process_in_either_isolation(tmp_path, isolation):
     bots = [write_bot(tmp_path, name) for name in ("forker", "hang", "crasher")]
-    config = TournamentConfig(bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, **FAST)
+    config = TournamentConfig(bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, games=1, **FAST)
     records = run_tournament(config)
     reasons = {f["player"]: f["reason"] for r in records for f in r["forfeits"]}
     assert reasons == {"hang": "timeout", "crasher": "crash"}

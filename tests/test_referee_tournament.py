@@ -1,0 +1,249 @@
+"""The referee's tournament: resume after SIGKILL, refusing a changed command, workers and Dask
+giving the same results, course-framework bots and external programs taking part, the CLI and
+its reports, the compliance check, ratings."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamecore.errors import GamecoreError
+from gamecore.referee.check import check_bot
+from gamecore.referee.report import ratings, standings
+from gamecore.referee.tournament import TournamentConfig, run_tournament
+from referee_bots import EXPECTED_REASON, stray_processes, write_bot
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
+
+PYTHON_DIR = str(Path(__import__("gamecore").__file__).resolve().parent.parent)
+DETERMINISTIC = ["random:seed=3", "greedy", "corner"]
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _referee(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "gamecore.referee", *args], env=_env(), capture_output=True,
+                          text=True, timeout=300, **kwargs)
+
+
+def _summary(records):
+    return [(r["key"], r["players"], [m["move"] for m in r["moves"]], r["places"], r["forfeits"]) for r in records]
+
+
+def _rows(path):
+    return list(csv.reader(open(path, newline="", encoding="utf-8")))
+
+
+def test_resume_after_sigkill_loses_and_repeats_nothing(tmp_path):
+    common = [*DETERMINISTIC, "--sizes", "4", "--time", "2", "--workers", "1", "--no-progress"]
+    total = 3 * 2
+    db = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "gamecore.referee", *common, "--db", str(db)], env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    done = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as conn:
+                    done = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                continue
+            if done >= 2:
+                break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 2 <= done < total, "the referee should have been killed mid-tournament"
+    with sqlite3.connect(db) as conn:
+        before = dict(conn.execute("SELECT key, record FROM games"))
+    time.sleep(0.5)  # bots die with the referee (parent-death signal, PID namespace)
+    assert stray_processes() == []
+    resumed = _referee(*common, "--db", str(db), "--out", str(tmp_path / "resumed"))
+    assert resumed.returncode == 0, resumed.stderr
+    with sqlite3.connect(db) as conn:
+        keys = [k for (k,) in conn.execute("SELECT key FROM games")]
+        after = dict(conn.execute("SELECT key, record FROM games"))
+    assert len(keys) == len(set(keys)) == total
+    assert all(after[k] == v for k, v in before.items())  # finished games kept as they were, not replayed
+    straight = _referee(*common, "--db", str(tmp_path / "straight.sqlite"), "--out", str(tmp_path / "straight"))
+    assert straight.returncode == 0, straight.stderr
+    assert _rows(tmp_path / "resumed" / "standings.csv") == _rows(tmp_path / "straight" / "standings.csv")
+    resumed_games = json.loads((tmp_path / "resumed" / "games.json").read_text())
+    straight_games = json.loads((tmp_path / "straight" / "games.json").read_text())
+    assert [(g["key"], [m["move"] for m in g["moves"]]) for g in resumed_games] == [
+        (g["key"], [m["move"] for m in g["moves"]]) for g in straight_games]
+
+
+def test_a_changed_command_is_refused(tmp_path):
+    db = str(tmp_path / "t.sqlite")
+    first = _referee("random", "greedy", "--sizes", "4", "--time", "1", "--db", db, "--no-progress")
+    assert first.returncode == 0, first.stderr
+    changed = _referee("random", "greedy", "--sizes", "4", "--time", "2", "--db", db, "--no-progress")
+    assert changed.returncode == 1
+    assert "holds a different tournament" in changed.stderr and "time" in changed.stderr
+    again = _referee("random", "greedy", "--sizes", "4", "--time", "1", "--db", db, "--no-progress", "--workers", "2")
+    assert again.returncode == 0  # the same tournament (workers do not change results): resumes, nothing to play
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+
+
+def _play(tmp_path, name, **kwargs):
+    config = TournamentConfig(DETERMINISTIC, sizes=[4], time=2.0, db=str(tmp_path / f"{name}.sqlite"), progress=False, **kwargs)
+    records = run_tournament(config)
+    return standings(config, records), _summary(records)
+
+
+def test_two_workers_and_dask_give_the_same_results_as_one(tmp_path):
+    one = _play(tmp_path, "one", workers=1)
+    assert _play(tmp_path, "two", workers=2) == one
+    pytest.importorskip("dask.distributed")
+    assert _play(tmp_path, "dask", scheduler="local", workers=2) == one
+
+
+UFRJ_RANDOM = '''
+import random
+
+
+class RandomPlayer:
+    def __init__(self, color):
+        self.color = color
+        self.rng = random.Random(7)
+
+    def play(self, board):
+        return self.rng.choice(board.valid_moves(self.color))
+'''
+
+SHELL_BOT = r'''#!/bin/sh
+# A bot in another language: requests on stdin, replies on fd 3 (the first legal move).
+while IFS= read -r line; do
+  case "$line" in
+    *'"type":"start"'*) echo "printing is harmless"; echo '{"type":"ready","name":"sh"}' >&3 ;;
+    *'"type":"move"'*) m=$(printf '%s' "$line" | sed 's/.*"legal":\["\([^"]*\)".*/\1/')
+                       printf '{"type":"move","move":"%s"}\n' "$m" >&3 ;;
+    *) exit 0 ;;
+  esac
+done
+'''
+
+
+def test_course_framework_bots_exports_and_programs_take_part(tmp_path):
+    from gamecore.adapters import ctu, ufrj
+
+    ctu.export_player(str(tmp_path / "exported" / "player.py"), time=0.2, depth=2)
+    ctu.export_player(str(tmp_path / "standalone" / "player.py"), time=0.2, depth=2, standalone=True)
+    ufrj.export_player(str(tmp_path / "ufrj" / "gamecore_player.py"), time=0.2, depth=2)
+    (tmp_path / "ufrj" / "random_player.py").write_text(UFRJ_RANDOM)
+    honest = write_bot(tmp_path, "honest")
+    shell = tmp_path / "shbot"
+    shell.write_text(SHELL_BOT)
+    shell.chmod(0o755)
+    players = [str(tmp_path / "exported"), str(tmp_path / "standalone" / "player.py"),
+               str(tmp_path / "ufrj" / "gamecore_player.py"), str(tmp_path / "ufrj" / "random_player.py"), honest,
+               str(shell)]
+    config = TournamentConfig(players, sizes=[6], time=1.0, grace=0.5, games=1, db=str(tmp_path / "t.sqlite"),
+                              progress=False, workers=2)
+    records = run_tournament(config)
+    names = [b["name"] for b in config.bots]
+    assert names == ["exported", "standalone", "gamecore_player.py", "random_player.py", "honest", "shbot"]
+    assert [b["kind"] for b in config.bots] == ["ctu", "ctu", "ufrj", "ufrj", "ctu", "external"]
+    assert len(records) == 15
+    assert [r["forfeits"] for r in records if r["forfeits"]] == []
+    rows = {r["player"]: r for r in standings(config, records)}
+    assert rows["shbot"]["games"] == 5
+    # the searching exports beat the random UFRJ player
+    assert all(r["winner"] != "random_player.py" for r in records
+               if "random_player.py" in r["players"] and {"exported", "standalone"} & set(r["players"]))
+
+
+def test_tetralath_tournament(tmp_path):
+    config = TournamentConfig(["random:seed=1", "random:seed=2", "engine:depth=2"], game="tetralath", time=2.0,
+                              db=str(tmp_path / "t.sqlite"), progress=False, workers=2)
+    records = run_tournament(config)
+    assert len(records) == 6 and all(r["size"] == 61 and not r["forfeits"] for r in records)
+    assert all(r["reason"] in ("four in a row", "three in a row", "full board") for r in records)
+
+
+def test_cli_reports(tmp_path):
+    out = tmp_path / "out"
+    bot = write_bot(tmp_path, "raiser")
+    result = subprocess.run([sys.executable, "-m", "gamecore", "tournament", "random", f"champ=greedy", bot,
+                             "--sizes", "4", "6", "--time", "1", "--out", str(out), "--no-progress"],
+                            env=_env(), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "games" not in result.stderr  # no progress bar when not on a terminal
+    rows = _rows(out / "standings.csv")
+    assert rows[0] == ["player", "points", "matches_won", "matches_drawn", "matches_lost", "forfeits"]
+    table = {r[0]: r for r in rows[1:]}
+    assert table["raiser"][1:] == ["0", "0", "0", "4", "8"]  # it raises in all eight games: four matches lost
+    assert float(table["champ"][1]) + float(table["random"][1]) == 2 * 4 + 2 * 2  # their own 2 matches + 4 won
+    games = json.loads((out / "games.json").read_text())
+    assert len(games) == 12
+    for g in games:
+        assert {"players", "size", "first", "moves", "result", "termination", "reason"} <= set(g)
+        assert g["first"] == g["players"][0]
+    assert {g["reason"] for g in games if g["termination"] == "forfeit"} == {"raiser: exception"}
+    assert (out / "tournament.sqlite").exists() and oct((out / "tournament.sqlite").stat().st_mode & 0o777) == "0o600"
+    assert "| 1 |" in (out / "tournament.md").read_text()
+    html_text = (out / "tournament.html").read_text()
+    assert "<script" in html_text and "src=" not in html_text  # self-contained
+
+
+def test_compliance_check_flags_each_hostile_bot(tmp_path, capsys):
+    import io
+
+    for name, reason in EXPECTED_REASON.items():
+        out = io.StringIO()
+        code = check_bot(write_bot(tmp_path, name), size=6, time_limit=0.5, grace=0.3, games=1, memory_mb=512, out=out)
+        assert code == 1 and f"FORFEIT ({reason}:" in out.getvalue(), out.getvalue()
+    out = io.StringIO()
+    assert check_bot(write_bot(tmp_path, "spammer"), size=6, time_limit=0.5, grace=0.3, games=1, out=out) == 0
+    assert "OK: nothing would forfeit" in out.getvalue() and "WARNING: it printed" in out.getvalue()
+    cli = subprocess.run([sys.executable, "-m", "gamecore", "tournament", "check", write_bot(tmp_path, "honest"),
+                          "--size", "6", "--time", "1"], env=_env(), capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0 and "OK: nothing would forfeit" in cli.stdout, cli.stdout + cli.stderr
+    assert stray_processes() == []
+
+
+def test_bad_players_are_refused_clearly(tmp_path):
+    for players, message in ((["random"], "at least 2"), (["random", "nosuchplayer"], "unknown player"),
+                             (["random", "random"], "called random"), (["random", str(tmp_path / "x.py")], "no such file")):
+        with pytest.raises(GamecoreError, match=message):
+            TournamentConfig(players, db=str(tmp_path / "t.sqlite")).resolve()
+
+
+def _likelihood_root(wins: float, games: int) -> float:
+    """The rating difference (natural units) of two players, one scoring ``wins`` of ``games``
+    against the other, each with a virtual win and loss against a reference at 0: solved by
+    bisection on the symmetric solution r, -r of the likelihood equations."""
+    lo, hi = -20.0, 20.0
+    for _ in range(200):
+        r = (lo + hi) / 2
+        p_ab = 1 / (1 + math.exp(-2 * r))
+        p_ref = 1 / (1 + math.exp(-r))
+        grad = (wins - games * p_ab) + (1 - 2 * p_ref)
+        lo, hi = (r, hi) if grad > 0 else (lo, r)
+    return 2 * r
+
+
+def test_ratings_match_the_likelihood_equations():
+    records = [{"players": ["a", "b"], "places": [0, 1]}] * 3 + [{"players": ["b", "a"], "places": [0, 1]}]
+    result = ratings(["a", "b"], records)
+    expected = _likelihood_root(3, 4) * 400 / math.log(10)
+    assert result["a"][0] - result["b"][0] == pytest.approx(expected, abs=1e-6)
+    assert result["a"][0] == pytest.approx(-result["b"][0])
+    assert result["a"][1] == pytest.approx(result["b"][1]) and result["a"][1] > 0
