@@ -11,7 +11,7 @@ import os
 import textwrap
 
 # Legal moves of a CTU board, first in row-major order: the honest core every bot shares.
-HONEST = '''
+HONEST = """
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
 
@@ -46,54 +46,54 @@ class MyPlayer:
 
     def move(self, board):
         return self.honest(board)
-'''
+"""
 
 #: body of ``class Bot(MyPlayer)`` overriding ``move`` (or ``setup``), by bot name.
 HOSTILE = {
-    "hang": '''
+    "hang": """
     def move(self, board):
         while True:
             pass
-''',
-    "sleeper": '''
+""",
+    "sleeper": """
     def move(self, board):
         import time
         time.sleep(30)
         return self.honest(board)
-''',
-    "crasher": '''
+""",
+    "crasher": """
     def move(self, board):
         import os
         os._exit(3)
-''',
-    "raiser": '''
+""",
+    "raiser": """
     def move(self, board):
         raise ValueError("the student's bug")
-''',
-    "exiter": '''
+""",
+    "exiter": """
     def move(self, board):
         import sys
         sys.exit(0)
-''',
-    "wrongtype": '''
+""",
+    "wrongtype": """
     def move(self, board):
         r, c = self.honest(board)
         return "%d,%d" % (r, c)
-''',
-    "illegal": '''
+""",
+    "illegal": """
     def move(self, board):
         for r in range(self.size):
             for c in range(self.size):
                 if board[r][c] != -1:
                     return (r, c)
-''',
-    "memhog": '''
+""",
+    "memhog": """
     def move(self, board):
         self.hoard = bytearray(4 << 30)
         return self.honest(board)
-''',
+""",
     # Nuisances: they must get nowhere, and are not punished for trying.
-    "forker": '''
+    "forker": """
     def setup(self):
         import os
         for _ in range(3):
@@ -104,8 +104,8 @@ HOSTILE = {
                         os.execv("/bin/sleep", ["sleep", "987"])
                 finally:
                     os._exit(0)
-''',
-    "diskfiller": '''
+""",
+    "diskfiller": """
     def setup(self):
         chunk = b"x" * (1 << 20)
         written = 0
@@ -118,8 +118,8 @@ HOSTILE = {
         except OSError:
             return
         raise RuntimeError("wrote 100 MB: the disk is not capped")
-''',
-    "socketeer": '''
+""",
+    "socketeer": """
     def setup(self):
         import socket
         for address in (("127.0.0.1", PORT), ("1.1.1.1", 53)):
@@ -132,8 +132,8 @@ HOSTILE = {
             finally:
                 s.close()
             raise RuntimeError("reached %s:%d" % address)
-''',
-    "snooper": '''
+""",
+    "snooper": """
     def setup(self):
         for path in SECRETS:
             try:
@@ -148,16 +148,16 @@ HOSTILE = {
         except OSError:
             return
         raise RuntimeError("wrote outside its folder")
-''',
-    "spammer": '''
+""",
+    "spammer": """
     def move(self, board):
         import os, sys
         print("{\\"type\\": \\"move\\", \\"move\\": \\"a1\\"}" * 2000)
         sys.stderr.write("noise\\n" * 1000)
         os.write(1, b"raw fd 1 noise\\n" * 100)
         return self.honest(board)
-''',
-    "boardwriter": '''
+""",
+    "boardwriter": """
     def move(self, board):
         choice = self.honest(board)
         for row in board:
@@ -165,7 +165,7 @@ HOSTILE = {
                 row[c] = self.me
         board.append([self.me] * len(board))
         return choice
-''',
+""",
 }
 
 #: The reason each forfeiting bot must be recorded with.

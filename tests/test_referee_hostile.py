@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from gamecore.othello import Othello
+from gamecore import Othello
+from gamecore.referee.bots import resolve
 from gamecore.referee.play import play_game
 from gamecore.referee.report import matches, standings
 from gamecore.referee.sandbox import namespaces_available
@@ -17,7 +18,9 @@ from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, NUISANCES, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
-needs_namespaces = pytest.mark.skipif(not namespaces_available(), reason="needs root and unshare (network/mount namespaces)")
+needs_namespaces = pytest.mark.skipif(
+    not namespaces_available(), reason="needs root and unshare (network/mount namespaces)"
+)
 
 FAST = dict(time=0.5, grace=0.3, startup=20.0, sizes=[6], progress=False, workers=2)
 
@@ -34,7 +37,9 @@ def _replays_legally(record: dict) -> bool:
 def test_forfeits_are_attributed_with_their_reasons(tmp_path, games):
     bots = [write_bot(tmp_path / "bots", name) for name in EXPECTED_REASON]
     honest = write_bot(tmp_path / "bots", "honest")
-    config = TournamentConfig(["random", honest] + bots, db=str(tmp_path / "t.sqlite"), memory_mb=512, games=games, **FAST)
+    config = TournamentConfig(
+        ["random", honest] + bots, db=str(tmp_path / "t.sqlite"), memory_mb=512, games=games, **FAST
+    )
     records = run_tournament(config)
     assert len(records) == 45 * games  # every pair of the ten meets
     for record in records:
@@ -60,7 +65,8 @@ def test_forfeits_are_attributed_with_their_reasons(tmp_path, games):
     alone_records = run_tournament(alone)
     pair = [r for r in records if set(r["players"]) == {"random", "honest"}]
     assert [(r["players"], r["moves"] and [m["move"] for m in r["moves"]], r["places"]) for r in pair] == [
-        (r["players"], [m["move"] for m in r["moves"]], r["places"]) for r in alone_records]
+        (r["players"], [m["move"] for m in r["moves"]], r["places"]) for r in alone_records
+    ]
     assert stray_processes() == []
 
 
@@ -79,8 +85,11 @@ def test_nuisances_get_nowhere_and_are_not_punished(tmp_path, games):
     secret_file.write_text("the referee's secrets")
     secret_file.chmod(0o644)
     marker = tmp_path / "escaped.txt"
-    constants = {"PORT": port, "SECRETS": [str(db), str(honest) + "/player.py", str(secret_file), "/root/.bashrc", "/etc/shadow"],
-                 "MARKER": str(marker)}
+    constants = {
+        "PORT": port,
+        "SECRETS": [str(db), str(honest) + "/player.py", str(secret_file), "/root/.bashrc", "/etc/shadow"],
+        "MARKER": str(marker),
+    }
     bots = [write_bot(bots_dir, name, **constants) for name in NUISANCES]
     config = TournamentConfig(["random", honest] + bots, db=str(db), games=games, **FAST)
     records = run_tournament(config)
@@ -99,13 +108,19 @@ def test_nuisances_get_nowhere_and_are_not_punished(tmp_path, games):
 
 @needs_namespaces
 def test_fork_bot_children_exist_during_the_game_and_die_with_it(tmp_path):
-    from gamecore.referee.bots import resolve
-
     forker = resolve(write_bot(tmp_path, "forker"))
     seen = []
-    task = {"key": "t/6/0-1/g0", "game": "othello", "size": 6, "seed": 0, "bots": [forker, resolve("random")],
-            "rules": {"time": 0.5, "grace": 0.3, "startup": 20.0}}
-    record = play_game(task, on_move=lambda move: seen.append(len([p for p in stray_processes() if p.endswith("sleep 987")])))
+    task = {
+        "key": "t/6/0-1/g0",
+        "game": "othello",
+        "size": 6,
+        "seed": 0,
+        "bots": [forker, resolve("random")],
+        "rules": {"time": 0.5, "grace": 0.3, "startup": 20.0},
+    }
+    record = play_game(
+        task, on_move=lambda move: seen.append(len([p for p in stray_processes() if p.endswith("sleep 987")]))
+    )
     assert record["forfeits"] == []
     assert max(seen) == 3  # the three setsid grandchildren were alive
     assert stray_processes() == []
@@ -114,7 +129,9 @@ def test_fork_bot_children_exist_during_the_game_and_die_with_it(tmp_path):
 @pytest.mark.parametrize("isolation", ["basic", "auto"])
 def test_no_stray_process_in_either_isolation(tmp_path, isolation):
     bots = [write_bot(tmp_path, name) for name in ("forker", "hang", "crasher")]
-    config = TournamentConfig(bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, games=1, **FAST)
+    config = TournamentConfig(
+        bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, games=1, **FAST
+    )
     records = run_tournament(config)
     reasons = {f["player"]: f["reason"] for r in records for f in r["forfeits"]}
     assert reasons == {"hang": "timeout", "crasher": "crash"}

@@ -5,6 +5,7 @@ its reports, the compliance check, ratings."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gamecore.adapters import ctu, ufrj
 from gamecore.errors import GamecoreError
 from gamecore.referee.check import check_bot
 from gamecore.referee.report import ratings, standings
@@ -36,8 +38,14 @@ def _env():
 
 
 def _referee(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "gamecore.referee", *args], env=_env(), capture_output=True,
-                          text=True, timeout=300, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "gamecore.referee", *args],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
 
 
 def _summary(records):
@@ -52,8 +60,12 @@ def test_resume_after_sigkill_loses_and_repeats_nothing(tmp_path):
     common = [*DETERMINISTIC, "--sizes", "4", "--time", "2", "--workers", "1", "--no-progress"]
     total = 3 * 2
     db = tmp_path / "killed.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "gamecore.referee", *common, "--db", str(db)], env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecore.referee", *common, "--db", str(db)],
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     done = 0
     while time.monotonic() < deadline and proc.poll() is None:
@@ -86,7 +98,8 @@ def test_resume_after_sigkill_loses_and_repeats_nothing(tmp_path):
     resumed_games = json.loads((tmp_path / "resumed" / "games.json").read_text())
     straight_games = json.loads((tmp_path / "straight" / "games.json").read_text())
     assert [(g["key"], [m["move"] for m in g["moves"]]) for g in resumed_games] == [
-        (g["key"], [m["move"] for m in g["moves"]]) for g in straight_games]
+        (g["key"], [m["move"] for m in g["moves"]]) for g in straight_games
+    ]
 
 
 def test_a_changed_command_is_refused(tmp_path):
@@ -103,7 +116,9 @@ def test_a_changed_command_is_refused(tmp_path):
 
 
 def _play(tmp_path, name, **kwargs):
-    config = TournamentConfig(DETERMINISTIC, sizes=[4], time=2.0, db=str(tmp_path / f"{name}.sqlite"), progress=False, **kwargs)
+    config = TournamentConfig(
+        DETERMINISTIC, sizes=[4], time=2.0, db=str(tmp_path / f"{name}.sqlite"), progress=False, **kwargs
+    )
     records = run_tournament(config)
     return standings(config, records), _summary(records)
 
@@ -115,7 +130,7 @@ def test_two_workers_and_dask_give_the_same_results_as_one(tmp_path):
     assert _play(tmp_path, "dask", scheduler="local", workers=2) == one
 
 
-UFRJ_RANDOM = '''
+UFRJ_RANDOM = """
 import random
 
 
@@ -126,9 +141,9 @@ class RandomPlayer:
 
     def play(self, board):
         return self.rng.choice(board.valid_moves(self.color))
-'''
+"""
 
-SHELL_BOT = r'''#!/bin/sh
+SHELL_BOT = r"""#!/bin/sh
 # A bot in another language: requests on stdin, replies on fd 3 (the first legal move).
 while IFS= read -r line; do
   case "$line" in
@@ -138,12 +153,10 @@ while IFS= read -r line; do
     *) exit 0 ;;
   esac
 done
-'''
+"""
 
 
 def test_course_framework_bots_exports_and_programs_take_part(tmp_path):
-    from gamecore.adapters import ctu, ufrj
-
     ctu.export_player(str(tmp_path / "exported" / "player.py"), time=0.2, depth=2)
     ctu.export_player(str(tmp_path / "standalone" / "player.py"), time=0.2, depth=2, standalone=True)
     ufrj.export_player(str(tmp_path / "ufrj" / "gamecore_player.py"), time=0.2, depth=2)
@@ -152,11 +165,17 @@ def test_course_framework_bots_exports_and_programs_take_part(tmp_path):
     shell = tmp_path / "shbot"
     shell.write_text(SHELL_BOT)
     shell.chmod(0o755)
-    players = [str(tmp_path / "exported"), str(tmp_path / "standalone" / "player.py"),
-               str(tmp_path / "ufrj" / "gamecore_player.py"), str(tmp_path / "ufrj" / "random_player.py"), honest,
-               str(shell)]
-    config = TournamentConfig(players, sizes=[6], time=1.0, grace=0.5, games=1, db=str(tmp_path / "t.sqlite"),
-                              progress=False, workers=2)
+    players = [
+        str(tmp_path / "exported"),
+        str(tmp_path / "standalone" / "player.py"),
+        str(tmp_path / "ufrj" / "gamecore_player.py"),
+        str(tmp_path / "ufrj" / "random_player.py"),
+        honest,
+        str(shell),
+    ]
+    config = TournamentConfig(
+        players, sizes=[6], time=1.0, grace=0.5, games=1, db=str(tmp_path / "t.sqlite"), progress=False, workers=2
+    )
     records = run_tournament(config)
     names = [b["name"] for b in config.bots]
     assert names == ["exported", "standalone", "gamecore_player.py", "random_player.py", "honest", "shbot"]
@@ -166,13 +185,22 @@ def test_course_framework_bots_exports_and_programs_take_part(tmp_path):
     rows = {r["player"]: r for r in standings(config, records)}
     assert rows["shbot"]["games"] == 5
     # the searching exports beat the random UFRJ player
-    assert all(r["winner"] != "random_player.py" for r in records
-               if "random_player.py" in r["players"] and {"exported", "standalone"} & set(r["players"]))
+    assert all(
+        r["winner"] != "random_player.py"
+        for r in records
+        if "random_player.py" in r["players"] and {"exported", "standalone"} & set(r["players"])
+    )
 
 
 def test_tetralath_tournament(tmp_path):
-    config = TournamentConfig(["random:seed=1", "random:seed=2", "engine:depth=2"], game="tetralath", time=2.0,
-                              db=str(tmp_path / "t.sqlite"), progress=False, workers=2)
+    config = TournamentConfig(
+        ["random:seed=1", "random:seed=2", "engine:depth=2"],
+        game="tetralath",
+        time=2.0,
+        db=str(tmp_path / "t.sqlite"),
+        progress=False,
+        workers=2,
+    )
     records = run_tournament(config)
     assert len(records) == 6 and all(r["size"] == 61 and not r["forfeits"] for r in records)
     assert all(r["reason"] in ("four in a row", "three in a row", "full board") for r in records)
@@ -181,9 +209,29 @@ def test_tetralath_tournament(tmp_path):
 def test_cli_reports(tmp_path):
     out = tmp_path / "out"
     bot = write_bot(tmp_path, "raiser")
-    result = subprocess.run([sys.executable, "-m", "gamecore", "tournament", "random", f"champ=greedy", bot,
-                             "--sizes", "4", "6", "--time", "1", "--out", str(out), "--no-progress"],
-                            env=_env(), capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecore",
+            "tournament",
+            "random",
+            "champ=greedy",
+            bot,
+            "--sizes",
+            "4",
+            "6",
+            "--time",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert "games" not in result.stderr  # no progress bar when not on a terminal
     rows = _rows(out / "standings.csv")
@@ -204,8 +252,6 @@ def test_cli_reports(tmp_path):
 
 
 def test_compliance_check_flags_each_hostile_bot(tmp_path, capsys):
-    import io
-
     for name, reason in EXPECTED_REASON.items():
         out = io.StringIO()
         code = check_bot(write_bot(tmp_path, name), size=6, time_limit=0.5, grace=0.3, games=1, memory_mb=512, out=out)
@@ -213,15 +259,35 @@ def test_compliance_check_flags_each_hostile_bot(tmp_path, capsys):
     out = io.StringIO()
     assert check_bot(write_bot(tmp_path, "spammer"), size=6, time_limit=0.5, grace=0.3, games=1, out=out) == 0
     assert "OK: nothing would forfeit" in out.getvalue() and "WARNING: it printed" in out.getvalue()
-    cli = subprocess.run([sys.executable, "-m", "gamecore", "tournament", "check", write_bot(tmp_path, "honest"),
-                          "--size", "6", "--time", "1"], env=_env(), capture_output=True, text=True, timeout=300)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamecore",
+            "tournament",
+            "check",
+            write_bot(tmp_path, "honest"),
+            "--size",
+            "6",
+            "--time",
+            "1",
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert cli.returncode == 0 and "OK: nothing would forfeit" in cli.stdout, cli.stdout + cli.stderr
     assert stray_processes() == []
 
 
 def test_bad_players_are_refused_clearly(tmp_path):
-    for players, message in ((["random"], "at least 2"), (["random", "nosuchplayer"], "unknown player"),
-                             (["random", "random"], "called random"), (["random", str(tmp_path / "x.py")], "no such file")):
+    for players, message in (
+        (["random"], "at least 2"),
+        (["random", "nosuchplayer"], "unknown player"),
+        (["random", "random"], "called random"),
+        (["random", str(tmp_path / "x.py")], "no such file"),
+    ):
         with pytest.raises(GamecoreError, match=message):
             TournamentConfig(players, db=str(tmp_path / "t.sqlite")).resolve()
 

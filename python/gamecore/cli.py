@@ -33,6 +33,7 @@ from .adapters import ctu, ufrj
 from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
+from .referee.cli import add_subparser as add_tournament_parser
 from .ui import tetralath as tetralath_ui
 
 __all__ = ["main", "run_game", "format_record", "load_record"]
@@ -406,8 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.add_argument("--standalone", action="store_true", help="CTU: one flat pure-Python file that needs no gamecore")
 
-    from .referee.cli import add_subparser as add_tournament  # gamecore tournament: the referee's own parser
-    add_tournament(sub)
+    add_tournament_parser(sub)  # gamecore tournament: the referee's own parser (gamecore.referee.cli)
 
     p = sub.add_parser("tetralath", help="play Tetralath in the terminal (options: gamecore tetralath --help)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)

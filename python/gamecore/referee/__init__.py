@@ -41,15 +41,15 @@ __all__ = ["TournamentConfig", "run_tournament", "play_game", "check_bot"]
 
 def __getattr__(name: str):  # lazy: the host process imports this package too
     if name in ("TournamentConfig", "run_tournament"):
-        from . import tournament
+        from . import tournament  # noqa: PLC0415 (lazy: bot hosts import this package)
 
         return getattr(tournament, name)
     if name == "play_game":
-        from .play import play_game
+        from .play import play_game  # noqa: PLC0415 (lazy: bot hosts import this package)
 
         return play_game
     if name == "check_bot":
-        from .check import check_bot
+        from .check import check_bot  # noqa: PLC0415 (lazy: bot hosts import this package)
 
         return check_bot
     raise AttributeError(name)

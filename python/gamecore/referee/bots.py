@@ -21,9 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from typing import Optional
 
 from ..errors import GamecoreError
+from ..players import make_player
 
 __all__ = ["resolve", "MAX_BYTES"]
 
@@ -75,7 +75,7 @@ def resolve(argument: str, game: str = "othello") -> dict:
     """
     if not isinstance(argument, str) or not argument.strip():
         raise GamecoreError("a player is a built-in spec, a player file or folder, or NAME=SPEC")
-    name: Optional[str] = None
+    name: str | None = None
     spec = argument.strip()
     head, eq, tail = spec.partition("=")
     if eq and ":" not in head and not os.path.exists(spec) and _NAME.match(head):
@@ -109,8 +109,6 @@ def resolve(argument: str, game: str = "othello") -> dict:
         else:
             raise GamecoreError(f"{spec}: not a .py player, a bot folder or an executable program")
     else:
-        from ..players import make_player
-
         if os.sep in spec or spec.endswith(".py"):
             raise GamecoreError(f"{spec}: no such file or folder")
         try:

@@ -8,7 +8,7 @@ what would forfeit a match (and what merely deserves a warning, like printing).
 from __future__ import annotations
 
 import time
-from typing import Optional, TextIO
+from typing import TextIO
 
 from ..errors import GamecoreError
 from .bots import resolve
@@ -31,24 +31,50 @@ _ADVICE = {
 }
 
 
-def check_bot(path: str, *, game: str = "othello", size: Optional[int] = None, time_limit: float = 5.0,
-              grace: float = 0.5, startup: float = 20.0, games: int = 2, isolation: str = "auto",
-              memory_mb: int = 1024, out: TextIO) -> int:
+def check_bot(
+    path: str,
+    *,
+    game: str = "othello",
+    size: int | None = None,
+    time_limit: float = 5.0,
+    grace: float = 0.5,
+    startup: float = 20.0,
+    games: int = 2,
+    isolation: str = "auto",
+    memory_mb: int = 1024,
+    out: TextIO,
+) -> int:
     """Run the check; print the verdict to ``out``. Returns 0 when nothing would forfeit, else 1."""
     rules = rules_for(game)
     size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
     bot = resolve(path, game)
     opponent = resolve("random", game)
-    print(f"Checking {bot['name']} ({bot['kind']} bot) at {game} {size}, {time_limit:g} s a move "
-          f"(+{grace:g} s grace), start-up limit {startup:g} s.", file=out)
+    print(
+        f"Checking {bot['name']} ({bot['kind']} bot) at {game} {size}, {time_limit:g} s a move "
+        f"(+{grace:g} s grace), start-up limit {startup:g} s.",
+        file=out,
+    )
     problems, warnings = [], []
     slowest = 0.0
     for g in range(games):
         seats = [bot, opponent] if g % 2 == 0 else [opponent, bot]
         seat = seats.index(bot)
-        task = {"key": f"check/{size}/g{g}", "game": game, "size": size, "seed": g, "bots": seats,
-                "rules": {"time": time_limit, "grace": grace, "startup": startup, "bank": 0.0, "isolation": isolation,
-                          "memory_mb": memory_mb, "disk_mb": 64}}
+        task = {
+            "key": f"check/{size}/g{g}",
+            "game": game,
+            "size": size,
+            "seed": g,
+            "bots": seats,
+            "rules": {
+                "time": time_limit,
+                "grace": grace,
+                "startup": startup,
+                "bank": 0.0,
+                "isolation": isolation,
+                "memory_mb": memory_mb,
+                "disk_mb": 64,
+            },
+        }
         start = time.perf_counter()
         record = play_game(task)
         mine = [m for m in record["moves"] if m["seat"] == seat and m["move"] != "pass"]
@@ -58,22 +84,35 @@ def check_bot(path: str, *, game: str = "othello", size: Optional[int] = None, t
             if f["seat"] == seat:
                 problems.append((f["reason"], f["detail"], side))
         if record["printed"][seat]:
-            warnings.append(f"it printed {record['printed'][seat]} characters in the game as {side} player; "
-                            "prints are thrown away (they cannot hurt you, but they cost time)")
-        outcome = "forfeited" if any(f["seat"] == seat for f in record["forfeits"]) else (
-            "won" if record["winner"] == bot["name"] else "drew" if record["winner"] is None else "lost")
-        print(f"  game {g + 1} ({side}): {len(mine)} moves, {outcome} against random "
-              f"[{time.perf_counter() - start:.1f} s]", file=out)
+            warnings.append(
+                f"it printed {record['printed'][seat]} characters in the game as {side} player; "
+                "prints are thrown away (they cannot hurt you, but they cost time)"
+            )
+        outcome = (
+            "forfeited"
+            if any(f["seat"] == seat for f in record["forfeits"])
+            else ("won" if record["winner"] == bot["name"] else "drew" if record["winner"] is None else "lost")
+        )
+        print(
+            f"  game {g + 1} ({side}): {len(mine)} moves, {outcome} against random "
+            f"[{time.perf_counter() - start:.1f} s]",
+            file=out,
+        )
     if slowest > 0.8 * time_limit:
-        warnings.append(f"its slowest move took {slowest:.2f} s of the {time_limit:g} s limit: a loaded machine could make it late")
+        warnings.append(
+            f"its slowest move took {slowest:.2f} s of the {time_limit:g} s limit: a loaded machine could make it late"
+        )
     for w in warnings:
         print(f"WARNING: {w}", file=out)
     if not problems:
         print(f"OK: nothing would forfeit (slowest move {slowest:.3f} s).", file=out)
         return 0
     for reason, detail, side in problems:
-        print(f"FORFEIT ({reason}: {FORFEIT_REASONS.get(reason, reason)}) as {side} player: "
-              f"{detail.strip().splitlines()[-1] if detail.strip() else ''}", file=out)
+        print(
+            f"FORFEIT ({reason}: {FORFEIT_REASONS.get(reason, reason)}) as {side} player: "
+            f"{detail.strip().splitlines()[-1] if detail.strip() else ''}",
+            file=out,
+        )
         print(f"  fix: {_ADVICE.get(reason, '')}", file=out)
     return 1
 

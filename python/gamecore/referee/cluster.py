@@ -15,24 +15,25 @@ starts a ``LocalCluster`` on this machine (``--workers`` processes, one thread e
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..errors import GamecoreError
+from .play import play_game
+from .sandbox import become_subreaper
 
 __all__ = ["run_on_dask"]
 
 
 def _play_on_worker(task: dict) -> dict:
-    from .play import play_game
-    from .sandbox import become_subreaper
-
     become_subreaper()
     return play_game(task)
 
 
-def run_on_dask(tasks: list[dict], scheduler: str, store: Callable[[dict], None], *, workers: Optional[int] = None) -> None:
+def run_on_dask(
+    tasks: list[dict], scheduler: str, store: Callable[[dict], None], *, workers: int | None = None
+) -> None:
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415 (optional extra)
     except ImportError:
         raise GamecoreError('--scheduler needs Dask distributed: pip install "gamecore[cluster]"') from None
     cluster = None
@@ -42,8 +43,10 @@ def run_on_dask(tasks: list[dict], scheduler: str, store: Callable[[dict], None]
     else:
         client = Client(scheduler)
     try:
-        futures = [client.submit(_play_on_worker, task, key=f"gamecore-game-{task['key']}-{task['seed']}", pure=False)
-                   for task in tasks]
+        futures = [
+            client.submit(_play_on_worker, task, key=f"gamecore-game-{task['key']}-{task['seed']}", pure=False)
+            for task in tasks
+        ]
         for future in as_completed(futures):
             store(future.result())
     finally:

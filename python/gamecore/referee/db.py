@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from ..errors import GamecoreError
 
@@ -51,7 +51,7 @@ class ResultsDB:
             except OSError:
                 pass
 
-    def identity(self) -> Optional[dict]:
+    def identity(self) -> dict | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
         return json.loads(row[0]) if row else None
 
@@ -62,7 +62,9 @@ class ResultsDB:
             self.conn.execute("INSERT INTO meta VALUES ('identity', ?)", (json.dumps(identity, sort_keys=True),))
             return
         if existing != json.loads(json.dumps(identity)):
-            fields = sorted(k for k in set(existing) | set(identity) if existing.get(k) != json.loads(json.dumps(identity.get(k))))
+            fields = sorted(
+                k for k in set(existing) | set(identity) if existing.get(k) != json.loads(json.dumps(identity.get(k)))
+            )
             raise GamecoreError(
                 f"the database {self.path} holds a different tournament (it differs in: {', '.join(fields)}); "
                 "run the same command to resume it, or give another --db for a new tournament"
@@ -75,8 +77,10 @@ class ResultsDB:
         """Store a finished game (one transaction)."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.execute("INSERT INTO games (key, ordinal, record) VALUES (?, ?, ?)",
-                              (record["key"], ordinal, json.dumps(record, sort_keys=True)))
+            self.conn.execute(
+                "INSERT INTO games (key, ordinal, record) VALUES (?, ?, ?)",
+                (record["key"], ordinal, json.dumps(record, sort_keys=True)),
+            )
 
     def records(self) -> Iterator[dict]:
         for (text,) in self.conn.execute("SELECT record FROM games ORDER BY ordinal"):

@@ -12,10 +12,13 @@ with its ``seats`` and ``places``. The referee only needs, from a game:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from ..errors import GamecoreError
+from ..games.othello import Othello
+from ..games.tetralath import Tetralath
 
 __all__ = ["Rules", "RULES", "rules_for"]
 
@@ -37,33 +40,37 @@ class Rules:
         return size
 
 
-def _two_places(winner: Optional[int]) -> list[int]:
+def _two_places(winner: int | None) -> list[int]:
     if winner is None:
         return [0, 0]
     return [0, 1] if winner == 0 else [1, 0]
 
 
 def _othello(size: int) -> Any:
-    from ..othello import Othello
-
     return Othello(size)
 
 
 def _tetralath(size: int) -> Any:
-    from ..tetralath import Tetralath
-
     return Tetralath()
 
 
 RULES: dict[str, Rules] = {
     "othello": Rules(
-        "othello", 2, (4, 6, 8, 10), (6, 8, 10), _othello,
+        "othello",
+        2,
+        (4, 6, 8, 10),
+        (6, 8, 10),
+        _othello,
         places=lambda p: _two_places(p.outcome().winner),
         score=lambda p: list(p.score()),
     ),
     # Tetralath has one board (61 cells); its "size" is recorded as 61.
     "tetralath": Rules(
-        "tetralath", 2, (61,), (61,), _tetralath,
+        "tetralath",
+        2,
+        (61,),
+        (61,),
+        _tetralath,
         places=lambda p: _two_places(p.outcome().winner),
         score=lambda p: list(p.counts()),
     ),

@@ -25,13 +25,21 @@ The protocol (JSON lines) is documented in :mod:`gamecore.referee`.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import json
 import os
+import resource
 import shutil
 import sys
 import time
 import traceback
-from typing import Any, Optional
+from typing import Any
+
+# Everything the host needs is imported here, before the sandbox hides paths and drops root.
+from ..adapters.ufrj import BLACK_STONE, WHITE_STONE, board_to_position, position_to_board
+from ..games.othello import Move
+from ..players import make_player
+from .games import rules_for
 
 REQUEST_FD = 0
 REPLY_FD = 3
@@ -82,7 +90,7 @@ class Channel:
         self._out = write_fd
         self._buffer = b""
 
-    def receive(self) -> Optional[dict]:
+    def receive(self) -> dict | None:
         while b"\n" not in self._buffer:
             chunk = self._in.read(65536)
             if not chunk:
@@ -94,7 +102,7 @@ class Channel:
     def send(self, message: dict) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         while data:
-            data = data[os.write(self._out, data):]
+            data = data[os.write(self._out, data) :]
 
 
 # -- sandbox set-up (runs as the referee's trusted code, before the bot is loaded) ---------------
@@ -104,11 +112,12 @@ def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _mount(source: str, target: str, fstype: Optional[str], flags: int, data: Optional[str]) -> None:
+def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
     libc = _libc()
     libc.mount.argtypes = (ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p)
-    result = libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None, flags,
-                        data.encode() if data else None)
+    result = libc.mount(
+        source.encode(), target.encode(), fstype.encode() if fstype else None, flags, data.encode() if data else None
+    )
     if result != 0:
         errno = ctypes.get_errno()
         raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
@@ -160,9 +169,8 @@ def _reopen_for_others(needed: list[str], stash: str) -> None:
 
 
 def _set_limits(limits: dict, nproc: bool) -> None:
-    import resource
 
-    def put(which: int, soft: int, hard: Optional[int] = None) -> None:
+    def put(which: int, soft: int, hard: int | None = None) -> None:
         try:
             resource.setrlimit(which, (soft, soft if hard is None else hard))
         except (ValueError, OSError):
@@ -250,7 +258,6 @@ class BotError(Exception):
 
 
 def _position(game: str, size: int, history: list[str]) -> Any:
-    from .games import rules_for
 
     position = rules_for(game).new(size)
     for name in history:
@@ -260,7 +267,6 @@ def _position(game: str, size: int, history: list[str]) -> Any:
 
 class BuiltinBot:
     def __init__(self, spec: dict, start: dict) -> None:
-        from ..players import make_player
 
         self.player = make_player(spec["spec"], seed=start.get("seed", 0))
         self.name = self.player.name
@@ -273,7 +279,10 @@ def _check_ctu_move(value: Any, size: int, legal: list) -> Any:
     if value is None:
         return None
     if type(value) is not tuple:
-        raise BotError("bad_return", f"move() returned {type(value).__name__} {value!r:.80}; the CTU framework expects a tuple (row, col) or None")
+        raise BotError(
+            "bad_return",
+            f"move() returned {type(value).__name__} {value!r:.80}; the CTU framework expects a tuple (row, col) or None",
+        )
     if len(value) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
         raise BotError("bad_return", f"move() returned {value!r:.80}; expected a tuple of two ints (row, col)")
     return value
@@ -283,7 +292,6 @@ class CTUBot:
     """``player.py`` with ``MyPlayer(my_color, opponent_color, board_size)``; colours are the seats."""
 
     def __init__(self, spec: dict, start: dict) -> None:
-        import importlib
 
         module_name = os.path.splitext(spec["entry"])[0]
         sys.path.insert(0, os.getcwd())
@@ -303,7 +311,6 @@ class CTUBot:
         self.name = str(getattr(self.player, "name", "MyPlayer"))
 
     def move(self, request: dict, position: Any) -> str:
-        from ..othello import Move
 
         value = _check_ctu_move(self.method(request["board"]), self.size, request["legal"])
         if value is None:
@@ -333,7 +340,6 @@ class FrameworkBoard:
         self.board = [list(row) for row in grid]
 
     def _position(self, color: str) -> Any:
-        from ..adapters.ufrj import board_to_position
 
         return board_to_position(self.board, color)
 
@@ -342,13 +348,12 @@ class FrameworkBoard:
         return [_FrameworkMove(m.row + 1, m.col + 1) for m in moves]
 
     def play(self, move: Any, color: str) -> None:
-        from ..adapters.ufrj import position_to_board
 
         position = self._position(color)
         position.push((move.x - 1, move.y - 1))
         self.board = position_to_board(position)
 
-    def get_clone(self) -> "FrameworkBoard":
+    def get_clone(self) -> FrameworkBoard:
         return FrameworkBoard(self.board)
 
     def score(self) -> list:
@@ -360,7 +365,6 @@ class UFRJBot:
     """A UFRJ ``*_player.py``: run with ``exec``, the last name it defines is the class."""
 
     def __init__(self, spec: dict, start: dict) -> None:
-        from ..adapters.ufrj import BLACK_STONE, WHITE_STONE
 
         if start["game"] != "othello":
             raise BotError("load_error", "UFRJ players play Othello only")
@@ -376,9 +380,6 @@ class UFRJBot:
         self.name = names[-1]
 
     def move(self, request: dict, position: Any) -> str:
-        from ..adapters.ufrj import position_to_board
-        from ..othello import Move
-
         board = FrameworkBoard(position_to_board(position))
         offered = board.valid_moves(self.color)
         board.valid_moves = lambda color, _offered=offered: list(_offered)  # the objects it may return
@@ -445,26 +446,25 @@ def serve(channel: Channel, config: dict) -> int:
             return 1
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config = json.loads(argv[0])
-    if config["bot"]["kind"] == "builtin":
-        from .. import players  # noqa: F401  (imported before the limits and hiding)
-    elif config["bot"]["kind"] == "ufrj":
-        from ..adapters import ufrj  # noqa: F401
-    from . import games  # noqa: F401
-    from .. import othello, tetralath  # noqa: F401
-
     kept = prepare(config)
     if config["bot"]["kind"] == "external":
         os.dup2(kept["request_fd"], REQUEST_FD)
         os.dup2(kept["reply_fd"], REPLY_FD)
         command = config["bot"]["command"]
         try:
-            os.execve(command[0], command, {k: os.environ[k] for k in ("PATH", "HOME", "TMPDIR", "LANG") if k in os.environ}
-                      | {"GAMECORE_REPLY_FD": str(REPLY_FD)})
+            os.execve(
+                command[0],
+                command,
+                {k: os.environ[k] for k in ("PATH", "HOME", "TMPDIR", "LANG") if k in os.environ}
+                | {"GAMECORE_REPLY_FD": str(REPLY_FD)},
+            )
         except OSError as exc:
-            Channel(REQUEST_FD, REPLY_FD).send({"type": "error", "reason": "load_error", "detail": f"cannot run {command[0]}: {exc}"})
+            Channel(REQUEST_FD, REPLY_FD).send(
+                {"type": "error", "reason": "load_error", "detail": f"cannot run {command[0]}: {exc}"}
+            )
             return 1
     channel = Channel(kept["request_fd"], kept["reply_fd"])
     return serve(channel, config)

@@ -21,7 +21,7 @@ played by the referee without asking the bot.
 from __future__ import annotations
 
 import time
-from typing import Any, Optional
+from typing import Any
 
 from .games import rules_for
 from .sandbox import BotProcess, Limits, ReplyError
@@ -57,14 +57,23 @@ class _Forfeit(Exception):
         self.detail = detail
 
 
-def _start(bots: list[BotProcess], task: dict) -> list[Optional[_Forfeit]]:
+def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
     rules = task["rules"]
     limit = float(rules.get("startup", 20.0))
-    failures: list[Optional[_Forfeit]] = [None] * len(bots)
+    failures: list[_Forfeit | None] = [None] * len(bots)
     for seat, bot in enumerate(bots):
         try:
-            bot.send({"type": "start", "game": task["game"], "size": task["size"], "seat": seat,
-                      "seats": len(bots), "time": float(rules["time"]), "seed": task["seed"] + seat})
+            bot.send(
+                {
+                    "type": "start",
+                    "game": task["game"],
+                    "size": task["size"],
+                    "seat": seat,
+                    "seats": len(bots),
+                    "time": float(rules["time"]),
+                    "seed": task["seed"] + seat,
+                }
+            )
         except ReplyError as exc:
             failures[seat] = _Forfeit(seat, exc.reason, exc.detail)
     for seat, bot in enumerate(bots):
@@ -78,7 +87,9 @@ def _start(bots: list[BotProcess], task: dict) -> list[Optional[_Forfeit]]:
             continue
         if reply.get("type") == "error":
             reason = reply.get("reason") if reply.get("reason") in FORFEIT_REASONS else "load_error"
-            failures[seat] = _Forfeit(seat, "load_error" if reason == "exception" else reason, str(reply.get("detail", ""))[-2000:])
+            failures[seat] = _Forfeit(
+                seat, "load_error" if reason == "exception" else reason, str(reply.get("detail", ""))[-2000:]
+            )
         elif reply.get("type") != "ready":
             failures[seat] = _Forfeit(seat, "protocol", f"expected a ready reply, got {str(reply)[:120]}")
     return failures
@@ -90,9 +101,16 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
     grace = float(rules.get("grace", 0.5))
     legal = position.legal_moves()
     request = {
-        "type": "move", "game": task["game"], "size": task["size"], "seat": seat, "turn": position.turn,
-        "board": position.cells(), "legal": [m.name for m in legal],
-        "history": [m.name for m in position.move_stack], "time": per_move, "bank": round(bank_left, 6),
+        "type": "move",
+        "game": task["game"],
+        "size": task["size"],
+        "seat": seat,
+        "turn": position.turn,
+        "board": position.cells(),
+        "legal": [m.name for m in legal],
+        "history": [m.name for m in position.move_stack],
+        "time": per_move,
+        "bank": round(bank_left, 6),
     }
     sent = time.perf_counter()
     try:
@@ -108,7 +126,9 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
         raise _Forfeit(seat, reason if reason in FORFEIT_REASONS else "exception", str(reply.get("detail", ""))[-2000:])
     text = reply.get("move")
     if reply.get("type") != "move" or not isinstance(text, str):
-        raise _Forfeit(seat, "bad_return" if reply.get("type") == "move" else "protocol", f"not a move: {str(reply)[:120]}")
+        raise _Forfeit(
+            seat, "bad_return" if reply.get("type") == "move" else "protocol", f"not a move: {str(reply)[:120]}"
+        )
     try:
         move = position.parse_move(text)
     except ValueError as exc:
@@ -135,7 +155,9 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
     forfeits: list[dict] = []
     try:
         for spec in specs:
-            bots.append(BotProcess(spec, isolation=rules.get("isolation", "auto"), limits=limits, hide=task.get("hide")))
+            bots.append(
+                BotProcess(spec, isolation=rules.get("isolation", "auto"), limits=limits, hide=task.get("hide"))
+            )
         for failure in _start(bots, task):
             if failure:
                 forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})

@@ -22,7 +22,9 @@ import json
 import math
 import os
 from collections import defaultdict
-from typing import Any, Optional
+from typing import Any
+
+from .games import rules_for
 
 __all__ = ["standings", "ratings", "crosstable", "write_reports", "STANDINGS_COLUMNS"]
 
@@ -97,11 +99,13 @@ def ratings(names: list[str], records: list[dict]) -> dict[str, tuple[float, flo
             info[j][i] -= w
         cov = _inverse(info)
         step = [sum(cov[i][k] * grad[k] for k in range(n)) for i in range(n)]
-        rating = [r + s for r, s in zip(rating, step)]
+        rating = [r + s for r, s in zip(rating, step, strict=True)]
         if max((abs(s) for s in step), default=0.0) < 1e-9:
             break
     mean = sum(rating) / n if n else 0.0
-    return {name: (_ELO * (rating[i] - mean), 1.96 * _ELO * math.sqrt(max(0.0, cov[i][i]))) for name, i in index.items()}
+    return {
+        name: (_ELO * (rating[i] - mean), 1.96 * _ELO * math.sqrt(max(0.0, cov[i][i]))) for name, i in index.items()
+    }
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
@@ -116,16 +120,29 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
         for r in range(n):
             if r != col and a[r][col]:
                 f = a[r][col]
-                a[r] = [v - f * w for v, w in zip(a[r], a[col])]
+                a[r] = [v - f * w for v, w in zip(a[r], a[col], strict=True)]
     return [row[n:] for row in a]
 
 
 def standings(config: Any, records: list[dict]) -> list[dict]:
     """One row per player, best first (points, then rating, then name)."""
     names = [b["name"] for b in config.bots]
-    rows = {n: {"player": n, "points": 0.0, "matches_won": 0, "matches_drawn": 0, "matches_lost": 0,
-                "forfeits": 0, "forfeits_by_reason": {}, "games": 0, "games_won": 0, "games_drawn": 0,
-                "games_lost": 0} for n in names}
+    rows = {
+        n: {
+            "player": n,
+            "points": 0.0,
+            "matches_won": 0,
+            "matches_drawn": 0,
+            "matches_lost": 0,
+            "forfeits": 0,
+            "forfeits_by_reason": {},
+            "games": 0,
+            "games_won": 0,
+            "games_drawn": 0,
+            "games_lost": 0,
+        }
+        for n in names
+    }
     for m in matches(config, records):
         for n in m["players"]:
             rows[n]["points"] += m["points"][n]
@@ -188,29 +205,46 @@ def markdown(config: Any, records: list[dict]) -> str:
     rows = standings(config, records)
     names = [r["player"] for r in rows]
     cross = crosstable(config, records)
-    lines = [f"# Tournament: {config.game}, sizes {', '.join(map(str, config.sizes))}, {config.time:g} s a move", "",
-             "## Standings", "",
-             "| # | player | points | won | drawn | lost | forfeits | by reason | games W-D-L | Elo (95 %) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Tournament: {config.game}, sizes {', '.join(map(str, config.sizes))}, {config.time:g} s a move",
+        "",
+        "## Standings",
+        "",
+        "| # | player | points | won | drawn | lost | forfeits | by reason | games W-D-L | Elo (95 %) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for place, r in enumerate(rows, 1):
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["forfeits_by_reason"].items())) or "-"
-        lines.append(f"| {place} | {r['player']} | {_fmt(r['points'])} | {r['matches_won']} | {r['matches_drawn']} | "
-                     f"{r['matches_lost']} | {r['forfeits']} | {reasons} | {r['games_won']}-{r['games_drawn']}-{r['games_lost']} | "
-                     f"{r['elo']:+.0f} ± {r['elo_95']:.0f} |")
-    lines += ["", "## Crosstable (match points of the row against the column)", "",
-              "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        lines.append(
+            f"| {place} | {r['player']} | {_fmt(r['points'])} | {r['matches_won']} | {r['matches_drawn']} | "
+            f"{r['matches_lost']} | {r['forfeits']} | {reasons} | {r['games_won']}-{r['games_drawn']}-{r['games_lost']} | "
+            f"{r['elo']:+.0f} ± {r['elo_95']:.0f} |"
+        )
+    lines += [
+        "",
+        "## Crosstable (match points of the row against the column)",
+        "",
+        "| | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
     for a in names:
         lines.append(f"| {a} | " + " | ".join("x" if a == b else _fmt(cross[a][b]) for b in names) + " |")
-    lines += ["", "## Games", "", "| game | size | first | second | result | termination | moves |", "|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Games",
+        "",
+        "| game | size | first | second | result | termination | moves |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in records:
-        lines.append(f"| {r['key']} | {r['size']} | {r['players'][0]} | {r['players'][1] if len(r['players']) > 1 else ''} | "
-                     f"{_result_text(r)} | {_reason(r)} | {' '.join(m['move'] for m in r['moves'])} |")
+        lines.append(
+            f"| {r['key']} | {r['size']} | {r['players'][0]} | {r['players'][1] if len(r['players']) > 1 else ''} | "
+            f"{_result_text(r)} | {_reason(r)} | {' '.join(m['move'] for m in r['moves'])} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def _initial_boards(config: Any) -> dict:
-    from .games import rules_for
-
     rules = rules_for(config.game)
     return {str(size): rules.new(size).cells() for size in config.sizes}
 
@@ -225,21 +259,39 @@ def html_page(config: Any, records: list[dict]) -> str:
         f"<td>{r['matches_won']}</td><td>{r['matches_drawn']}</td><td>{r['matches_lost']}</td><td>{r['forfeits']}</td>"
         f"<td>{esc(', '.join(f'{k} {v}' for k, v in sorted(r['forfeits_by_reason'].items())) or '-')}</td>"
         f"<td>{r['elo']:+.0f} &plusmn; {r['elo_95']:.0f}</td></tr>"
-        for i, r in enumerate(rows, 1))
+        for i, r in enumerate(rows, 1)
+    )
     cross_rows = "".join(
-        f"<tr><th>{esc(a)}</th>" + "".join("<td>&times;</td>" if a == b else f"<td>{_fmt(cross[a][b])}</td>" for b in names) + "</tr>"
-        for a in names)
+        f"<tr><th>{esc(a)}</th>"
+        + "".join("<td>&times;</td>" if a == b else f"<td>{_fmt(cross[a][b])}</td>" for b in names)
+        + "</tr>"
+        for a in names
+    )
     data = {
         "game": config.game,
         "initial": _initial_boards(config),
-        "games": [{"key": r["key"], "players": r["players"], "size": r["size"], "moves": [m["move"] for m in r["moves"]],
-                   "times": [m["time"] for m in r["moves"]], "result": _result_text(r), "reason": _reason(r)} for r in records],
+        "games": [
+            {
+                "key": r["key"],
+                "players": r["players"],
+                "size": r["size"],
+                "moves": [m["move"] for m in r["moves"]],
+                "times": [m["time"] for m in r["moves"]],
+                "result": _result_text(r),
+                "reason": _reason(r),
+            }
+            for r in records
+        ],
     }
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = f"Tournament: {config.game}, sizes {', '.join(map(str, config.sizes))}"
-    return _HTML.replace("%TITLE%", esc(title)).replace("%STANDINGS%", standing_rows).replace(
-        "%CROSSHEAD%", "".join(f"<th>{esc(n)}</th>" for n in names)).replace("%CROSS%", cross_rows).replace(
-        "%DATA%", payload)
+    return (
+        _HTML.replace("%TITLE%", esc(title))
+        .replace("%STANDINGS%", standing_rows)
+        .replace("%CROSSHEAD%", "".join(f"<th>{esc(n)}</th>" for n in names))
+        .replace("%CROSS%", cross_rows)
+        .replace("%DATA%", payload)
+    )
 
 
 def write_reports(config: Any, records: list[dict], out: str) -> list[str]:
@@ -256,7 +308,9 @@ def write_reports(config: Any, records: list[dict], out: str) -> list[str]:
         writer = csv.writer(fh)
         writer.writerow(STANDINGS_COLUMNS)
         for r in rows:
-            writer.writerow([r["player"], _fmt(r["points"]), r["matches_won"], r["matches_drawn"], r["matches_lost"], r["forfeits"]])
+            writer.writerow(
+                [r["player"], _fmt(r["points"]), r["matches_won"], r["matches_drawn"], r["matches_lost"], r["forfeits"]]
+            )
     with open(path("standings.json"), "w", encoding="utf-8") as fh:
         json.dump(rows, fh, indent=1)
     cross = crosstable(config, records)
@@ -266,10 +320,24 @@ def write_reports(config: Any, records: list[dict], out: str) -> list[str]:
         writer.writerow(["player"] + names)
         for a in names:
             writer.writerow([a] + ["" if a == b else _fmt(cross[a][b]) for b in names])
-    games = [{"key": r["key"], "game": r["game"], "size": r["size"], "players": r["players"], "first": r["first"],
-              "moves": r["moves"], "result": {"winner": r["winner"], "places": r["places"], "score": r["score"]},
-              "termination": r["termination"], "reason": _reason(r), "forfeits": r["forfeits"],
-              "printed": r.get("printed"), "started": r.get("started"), "duration": r.get("duration")} for r in records]
+    games = [
+        {
+            "key": r["key"],
+            "game": r["game"],
+            "size": r["size"],
+            "players": r["players"],
+            "first": r["first"],
+            "moves": r["moves"],
+            "result": {"winner": r["winner"], "places": r["places"], "score": r["score"]},
+            "termination": r["termination"],
+            "reason": _reason(r),
+            "forfeits": r["forfeits"],
+            "printed": r.get("printed"),
+            "started": r.get("started"),
+            "duration": r.get("duration"),
+        }
+        for r in records
+    ]
     with open(path("games.json"), "w", encoding="utf-8") as fh:
         json.dump(games, fh, indent=1)
     with open(path("tournament.md"), "w", encoding="utf-8") as fh:

@@ -34,14 +34,14 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any, Optional
+from typing import Any
 
 __all__ = ["Limits", "BotProcess", "namespaces_available", "sweep_orphans", "become_subreaper", "ReplyError"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 _MAX_LINE = 1 << 16
 _UNSHARE = ["unshare", "--pid", "--fork", "--kill-child", "--net", "--mount", "--mount-proc"]
-_namespaces: Optional[bool] = None
+_namespaces: bool | None = None
 _live_lock = threading.Lock()
 _live: set[int] = set()  # pids of the hosts this process started and has not reaped yet
 _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,7 +50,9 @@ _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspat
 class Limits:
     """Resource limits of a bot host (bytes and seconds)."""
 
-    def __init__(self, memory_mb: int = 1024, cpu_s: int = 600, file_mb: int = 16, disk_mb: int = 64, nproc: int = 64) -> None:
+    def __init__(
+        self, memory_mb: int = 1024, cpu_s: int = 600, file_mb: int = 16, disk_mb: int = 64, nproc: int = 64
+    ) -> None:
         self.memory_mb = memory_mb
         self.cpu_s = cpu_s
         self.file_mb = file_mb
@@ -96,7 +98,7 @@ def _children(pid: int) -> list[int]:
                 stat = fh.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 1 and int(fields[1]) == pid:
             found.append(int(entry))
     return found
@@ -152,8 +154,15 @@ class BotProcess:
     """One running bot host and its channel (requests to its fd 0, replies from the fd named in its
     configuration; an external program gets that channel on fd 3)."""
 
-    def __init__(self, bot: dict, *, isolation: str = "auto", limits: Optional[Limits] = None,
-                 hide: Optional[list[str]] = None, uid: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        bot: dict,
+        *,
+        isolation: str = "auto",
+        limits: Limits | None = None,
+        hide: list[str] | None = None,
+        uid: int | None = None,
+    ) -> None:
         limits = limits or Limits()
         use_ns = isolation != "basic" and namespaces_available()
         if isolation == "namespaces" and not use_ns:
@@ -231,7 +240,7 @@ class BotProcess:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         try:
             while data:
-                data = data[os.write(self._req_write, data):]
+                data = data[os.write(self._req_write, data) :]
         except (BrokenPipeError, OSError) as exc:
             raise ReplyError("crash", f"the bot closed its input ({exc})") from None
 
@@ -314,4 +323,3 @@ def _counter() -> Any:
 
 
 _uids = _counter()
-

@@ -22,15 +22,18 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, TextIO
+from typing import TextIO
 
 from ..errors import GamecoreError
 from .bots import resolve
+from .cluster import run_on_dask
 from .db import ResultsDB
 from .games import rules_for
 from .play import play_game
+from .report import standings
 from .sandbox import become_subreaper
 
 __all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
@@ -40,7 +43,7 @@ __all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
 class TournamentConfig:
     players: list[str]
     game: str = "othello"
-    sizes: Optional[list[int]] = None
+    sizes: list[int] | None = None
     time: float = 5.0
     grace: float = 0.5
     startup: float = 20.0
@@ -51,11 +54,11 @@ class TournamentConfig:
     memory_mb: int = 1024
     disk_mb: int = 64
     isolation: str = "auto"
-    workers: Optional[int] = None
-    scheduler: Optional[str] = None
+    workers: int | None = None
+    scheduler: str | None = None
     db: str = "tournament.sqlite"
-    out: Optional[str] = None
-    progress: Optional[bool] = None
+    out: str | None = None
+    progress: bool | None = None
     bots: list[dict] = field(default_factory=list)
 
     def resolve(self) -> None:
@@ -116,20 +119,36 @@ def _hidden_paths(config: TournamentConfig) -> list[str]:
 def schedule(config: TournamentConfig) -> list[dict]:
     """Every game of the tournament as a task for :func:`gamecore.referee.play.play_game`, in order."""
     seats = rules_for(config.game).seats
-    rules = {"time": config.time, "grace": config.grace, "startup": config.startup, "bank": config.bank,
-             "isolation": config.isolation, "memory_mb": config.memory_mb, "disk_mb": config.disk_mb}
+    rules = {
+        "time": config.time,
+        "grace": config.grace,
+        "startup": config.startup,
+        "bank": config.bank,
+        "isolation": config.isolation,
+        "memory_mb": config.memory_mb,
+        "disk_mb": config.disk_mb,
+    }
     hide = _hidden_paths(config)
     tasks = []
     for size in config.sizes or []:
         for table in itertools.combinations(range(len(config.bots)), seats):
             for g in range(config.games):
-                order = table[g % seats:] + table[:g % seats]
+                order = table[g % seats :] + table[: g % seats]
                 key = f"{config.game}/{size}/{'-'.join(map(str, table))}/g{g}"
-                tasks.append({
-                    "key": key, "ordinal": len(tasks), "game": config.game, "size": size,
-                    "seed": _seed(config.seed, key), "table": list(table), "seats": list(order),
-                    "bots": [config.bots[i] for i in order], "rules": rules, "hide": hide,
-                })
+                tasks.append(
+                    {
+                        "key": key,
+                        "ordinal": len(tasks),
+                        "game": config.game,
+                        "size": size,
+                        "seed": _seed(config.seed, key),
+                        "table": list(table),
+                        "seats": list(order),
+                        "bots": [config.bots[i] for i in order],
+                        "rules": rules,
+                        "hide": hide,
+                    }
+                )
     return tasks
 
 
@@ -137,7 +156,7 @@ class Progress:
     """A one-line progress bar on a terminal (games done/total, leader, time left); silent
     when the stream is not a terminal unless forced."""
 
-    def __init__(self, total: int, done: int, stream: TextIO, enabled: Optional[bool]) -> None:
+    def __init__(self, total: int, done: int, stream: TextIO, enabled: bool | None) -> None:
         self.total = total
         self.done = done
         self.first = done
@@ -161,8 +180,9 @@ class Progress:
         if rate_games:
             left = elapsed / rate_games * (self.total - done)
             eta = f"{int(left // 3600)}h{int(left % 3600 // 60):02d}m{int(left % 60):02d}s"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
-                          f"  leader: {leader()}  ETA {eta}   ")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games  leader: {leader()}  ETA {eta}   "
+        )
         self.stream.flush()
 
     def finish(self) -> None:
@@ -172,8 +192,6 @@ class Progress:
 
 
 def _leader(config: TournamentConfig, records: list[dict]) -> str:
-    from .report import standings
-
     table = standings(config, records)
     if not table:
         return "-"
@@ -194,8 +212,9 @@ def _run_local(tasks: list[dict], workers: int, store: Callable[[dict], None]) -
                     running.add(pool.submit(play_game, nxt))
 
 
-def run_tournament(config: TournamentConfig, *, stream: TextIO = sys.stderr,
-                   after_game: Optional[Callable[[dict], None]] = None) -> list[dict]:
+def run_tournament(
+    config: TournamentConfig, *, stream: TextIO = sys.stderr, after_game: Callable[[dict], None] | None = None
+) -> list[dict]:
     """Play every game not yet in the database, then return all records in schedule order."""
     config.resolve()
     tasks = schedule(config)
@@ -220,8 +239,6 @@ def run_tournament(config: TournamentConfig, *, stream: TextIO = sys.stderr,
 
         if todo:
             if config.scheduler:
-                from .cluster import run_on_dask
-
                 run_on_dask(todo, config.scheduler, store, workers=config.workers)
             else:
                 become_subreaper()
