@@ -14,9 +14,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cython_required
 
 import gamecore
+from conftest import cython_required
 from gamecore import _backend
 
 

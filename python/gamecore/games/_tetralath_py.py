@@ -123,7 +123,7 @@ def _build_geometry() -> tuple:
         for x in range(max(0, 4 - y), min(8, 12 - y) + 1):
             xy.append((x, y))
     neighbours = tuple(tuple(cell_index(x + dx, y + dy) for dx, dy in DIRECTIONS) for x, y in xy)
-    windows = {3: [], 4: []}
+    windows: dict[int, list[int]] = {3: [], 4: []}
     for cell in range(NUM_CELLS):
         for d in range(3):
             for length in (3, 4):

@@ -84,6 +84,8 @@ class Position:
     """A game position on one backend: a core (``_core``) and the backend's modules."""
 
     __slots__ = ("_core", "_backend")
+    _core: Any  # the backend's core object (games/_<game>_py or _cy)
+    _backend: Any  # the backend's modules (gamecore._backend.load)
 
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
