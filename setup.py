@@ -29,8 +29,8 @@ if mode == "auto" and platform.python_implementation() != "CPython":
 def compile_args():
     if os.environ.get("GAMECORE_CFLAGS"):
         return os.environ["GAMECORE_CFLAGS"].split()
-    if sys.platform == "win32":
-        return ["/O2"]
+    # The kernel needs GCC or Clang (unsigned __int128 for 10x10 boards); with another
+    # compiler the build fails and "auto" installs pure Python.
     args = ["-O3"]
     # popcount is the hottest instruction of the kernel; every x86-64 CPU since 2009 has it.
     if platform.machine().lower() in ("x86_64", "amd64"):

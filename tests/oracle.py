@@ -5,7 +5,7 @@ rows, each cell ``EMPTY``, ``BLACK`` or ``WHITE``, and a move walks the 8 direct
 square at a time. Both gamecore backends are checked against it, so a bug the two
 backends share (they port one algorithm) still shows up.
 
-Conventions (DESIGN.md §3): ``a1`` is ``(0, 0)``, the top-left corner; square index
+Conventions: ``a1`` is ``(0, 0)``, the top-left corner; square index
 ``row * n + col``; white on d4/e5 and black on e4/d5 at the start (the four centre
 squares for any n); black moves first; no move means a pass (a ply in perft); a game
 that ends before the full depth is one leaf.

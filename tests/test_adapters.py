@@ -1,5 +1,5 @@
 """The course adapters, exercised by harnesses written here that reproduce each framework's
-calling convention as DESIGN.md §5 describes it.
+calling convention as the course frameworks document it.
 
 - UFRJ tabuleiro-othello: the player file is run with ``exec`` (no ``__file__``) and the
   last name it defines is the class, called with the colour ``'○'``/``'●'``; ``play``

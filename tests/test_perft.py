@@ -1,6 +1,6 @@
 """Perft: the move generator counted against published numbers, the oracle and the other backend.
 
-A pass is a ply and a game that ends before the full depth is one leaf (DESIGN.md §3).
+A pass is a ply and a game that ends before the full depth is one leaf.
 The default run goes to depth 9 on cython and 6 on python for 8x8; deeper cases are
 marked ``slow``.
 """
@@ -24,7 +24,7 @@ SLOW_DEPTH = {"cython": 11, "python": 8}
 
 
 def test_data_file_has_the_published_8x8_sequence():
-    # OEIS A124004 / DESIGN.md §3: guards against a damaged copy of the data file.
+    # OEIS A124004: guards against a damaged copy of the data file.
     published = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800]
     assert [PERFT[8, d] for d in range(1, 12)] == published
     assert {size for size, _ in PERFT} == {4, 6, 8, 10}

@@ -109,7 +109,7 @@ def test_geometry_identical_in_both_backends(backends):
     assert py.CENTRALITY[30] == 4 and py.CENTRALITY[0] == 0 and py.CENTRALITY[60] == 0
 
 
-# -- the checked cases of DESIGN.md -----------------------------------------
+# -- the checked cases of the rules -------------------------------------------
 
 
 def play(backend, moves: str, swap: bool = False) -> Tetralath:

@@ -1,6 +1,6 @@
 """The CTU "Reversi" course framework: board converters and a drop-in ``MyPlayer``.
 
-The framework's conventions (DESIGN.md §5):
+The framework's conventions:
 
 - the module ``player.py`` holds ``MyPlayer(my_color, opponent_color, board_size=8)``
   with exactly those parameter names;

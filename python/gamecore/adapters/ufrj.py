@@ -1,6 +1,6 @@
 """The UFRJ "tabuleiro-othello" course framework: board converters and a drop-in player.
 
-The framework's conventions (DESIGN.md §5):
+The framework's conventions:
 
 - a player is a class called with its colour, the framework's ``Board.BLACK`` (``'○'``)
   or ``Board.WHITE`` (``'●'``), and kept in ``self.color``;

@@ -22,7 +22,8 @@ from .. import _backend
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
 
-WIN = 1_000_000
+#: Scores beyond WIN are proven results (as the searchers of either backend define it).
+WIN: int = _backend.load("python").alphabeta.WIN
 ALGORITHMS = ("alphabeta", "minimax")
 #: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
 MAX_DEPTH = 100

@@ -23,7 +23,8 @@ from ..errors import GameOverError
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
-DEFAULT_EXPLORATION = 1.4142135623730951
+#: UCT's exploration constant (sqrt 2), as the tree of either backend defines it.
+DEFAULT_EXPLORATION: float = _backend.load("python").mcts.DEFAULT_EXPLORATION
 
 
 @dataclass
