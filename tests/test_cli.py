@@ -6,9 +6,11 @@ import io
 import os
 import subprocess
 import sys
+import types
 
 import pytest
 
+import gamecore.cli as gamecore_cli
 from gamecore import _backend
 from gamecore.cli import format_record, load_record, main
 from gamecore.games.othello import Othello
@@ -256,14 +258,10 @@ def test_python_dash_m(tmp_path):
 
 
 def test_tetralath_dispatch(monkeypatch):
-    import types
-
     calls = []
     fake = types.ModuleType("fake_tetralath_ui")
     fake.main = lambda argv: calls.append(argv) or 0
-    import gamecore.cli
-
-    monkeypatch.setattr(gamecore.cli, "tetralath_ui", fake)
+    monkeypatch.setattr(gamecore_cli, "tetralath_ui", fake)
     assert main(["tetralath", "--lang", "pt"]) == 0
     assert main(["play", "tetralath", "--depth", "3"]) == 0
     assert calls == [["--lang", "pt"], ["--depth", "3"]]

@@ -9,6 +9,7 @@ import pytest
 from gamecore import _backend
 from gamecore.errors import GameOverError
 from gamecore.games.othello import Othello
+from gamecore.players import MCTSPlayer, RandomPlayer
 from gamecore.search.mcts import MCTS
 
 
@@ -159,8 +160,6 @@ def _exact_value(game):
 
 def _endgames(backend, count, empties):
     """4x4 positions a few empties from the end where the choice of move matters."""
-    from gamecore.players import RandomPlayer
-
     found = []
     seed = 0
     while len(found) < count:
@@ -222,8 +221,6 @@ def test_errors(backend):
 
 
 def test_mcts_beats_random(backend):
-    from gamecore.players import MCTSPlayer, RandomPlayer
-
     wins = 0
     games = 4
     for seed in range(games):

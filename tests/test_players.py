@@ -118,7 +118,7 @@ def test_positional_maximises_the_weight_table(backend):
     for game in midgame_positions(backend):
         me = game.turn
 
-        def value(move):
+        def value(move, game=game, me=me):
             cells = game.play(move).cells()
             return sum(
                 (TABLE_8[r][c] if v == me else -TABLE_8[r][c])

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamecore import Othello, errors
+from gamecore import Othello, errors, solve
 from gamecore.search import WIN, Engine, search
 
 
@@ -136,7 +136,7 @@ def test_engines_of_both_backends_play_the_same_game(backends):
             mine = Othello.from_text(position.to_text(), backend=name)
             return engine.search(mine, depth=3).move
 
-        def theirs(position):
+        def theirs(position, opponent=opponent):
             return opponent.search(Othello.from_text(position.to_text(), backend="python"), depth=2).move
 
         records.append(play_game(ours, theirs, 6))
@@ -281,8 +281,6 @@ def test_backends_use_tables_of_the_same_size(backends):
 
 
 def test_search_hands_over_to_the_exact_solver_near_the_end(backend):
-    from gamecore import solve
-
     game = random_position(8, 200, 21, backend.name)
     while game.is_game_over() or 64 - sum(game.score()) > 8:
         game = random_position(8, 52 + len(game.move_stack) % 3, len(game.move_stack) + 1, backend.name)

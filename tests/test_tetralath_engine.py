@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from gamecore.games.tetralath import Tetralath
+from gamecore.games.tetralath import SYMMETRIES, Tetralath
 from gamecore.search import WIN, Engine, search
-from tetralath_oracle import board_of, oracle_cells, oracle_is_forced_win_in_two
+from tetralath_oracle import LINES, board_of, oracle_cells, oracle_is_forced_win_in_two
 
 POSITIONS = ["", "e5", "e5 d4 f3 c3", "e1 a1 e2 a3 e4", "e5 d5 e4 d3 c4 f3 g2 b4"]
 
@@ -96,9 +96,6 @@ def test_never_loses_to_a_random_player(backend):
 
 
 def test_symmetries_map_every_line_to_a_line():
-    from gamecore.games.tetralath import SYMMETRIES
-    from tetralath_oracle import LINES
-
     lines = {frozenset(line) for line in LINES}
     assert len(SYMMETRIES) == 12 and len(set(SYMMETRIES)) == 12
     for perm in SYMMETRIES:

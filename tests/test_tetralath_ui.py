@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamecore.ui.tetralath import MESSAGES, main
+from gamecore.ui.tetralath import MESSAGES, build_parser, main
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -130,8 +130,6 @@ def test_messages_exist_in_both_languages():
 
 
 def test_default_time_is_five_seconds():
-    from gamecore.ui.tetralath import build_parser
-
     assert build_parser().parse_args([]).time == 5.0
     status, text = run(["--color", "never"], ["quit"])
     assert "up to 5 s a move" in text

@@ -21,7 +21,7 @@ AXES = ((0, 2), (1, 1), (1, -1))
 def _lines() -> list[list[int]]:
     lines = []
     for dr, dc in AXES:
-        for i, (r, c) in enumerate(POS):
+        for r, c in POS:
             if (r - dr, c - dc) in AT:
                 continue  # not the first cell of its line
             line = []
