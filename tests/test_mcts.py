@@ -119,7 +119,7 @@ def test_visit_accounting(backend):
     assert [m for m, _, _ in children] == core.legal_moves()
     assert tree.root_visits == 500
     assert sum(v for _, v, _ in children) == 500  # every iteration goes through one root move
-    assert all(0 <= w <= 2 * v for _, v, w in children)
+    assert all(0 <= w <= tree.REWARD_UNIT * v for _, v, w in children)
     best = max(children, key=lambda c: c[1])
     assert tree.best_move() == best[0]
 
@@ -234,3 +234,35 @@ def test_mcts_beats_random(backend):
         mcts_side = 0 if seed % 2 == 0 else 1
         wins += outcome.winner == mcts_side
     assert wins >= 3
+
+
+def test_reused_subtree_carries_visits_and_rewards(both):
+    """After our move and the reply, the kept node's visits and per-player rewards are the
+    new root's, on both backends alike."""
+    seen = []
+    for mods in both:
+        tree = mods.mcts.MCTSTree(seed=6)
+        core = _othello_core(mods, 6)
+        tree.search(core, 1500)
+        ours = tree.best_move()
+        core.push(ours)
+        replies = core.legal_moves()
+        stats = {m: tree.node_rewards([ours, m]) for m in replies if _in_tree(tree, [ours, m])}
+        reply = max(stats, key=lambda m: stats[m][0])
+        kept_visits, kept_rewards = stats[reply]
+        core.push(reply)
+        tree.search(core, 1)
+        assert tree.reused_visits == kept_visits > 0
+        visits, rewards = tree.node_rewards()
+        assert visits == kept_visits + 1
+        assert sum(rewards) - sum(kept_rewards) == tree.REWARD_UNIT  # one more finished game paid out
+        seen.append((ours, reply, kept_visits, kept_rewards, rewards))
+    assert seen[0] == seen[1]
+
+
+def _in_tree(tree, path):
+    try:
+        tree.node_rewards(path)
+    except ValueError:
+        return False
+    return True

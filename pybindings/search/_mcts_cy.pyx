@@ -1,33 +1,34 @@
 # cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Monte-Carlo tree search (UCT) over the game protocol: the compiled twin of ``_mcts_py``.
+"""Monte-Carlo tree search (UCT) for n players over the game protocol: the compiled twin of ``_mcts_py``.
 
-The same steps in the same order as the pure twin (see ``python/gamecore/_mcts_py.py``
-for the full description), on C arrays and the cdef methods of the game core: for the
-same seed and iteration budget both backends return the same move, visit counts and
-number of iterations.
+The same steps in the same order as the pure twin (see ``python/gamecore/search/_mcts_py.py``
+for the full description: rewards, selection, max^n backups, tree reuse), on C arrays and
+the cdef methods of the game core: for the same seed and iteration budget both backends
+return the same move, visit counts, rewards and number of iterations.
 """
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 from bits cimport gc_splitmix64
-from gamecore._game_cy cimport GameCore, MOVE_BUFFER
+from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
 
 import math
 import time
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES"]
+__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
 
 DEFAULT_EXPLORATION = 1.4142135623730951
 DEFAULT_MAX_NODES = 1_000_000
 TIME_CHECK_EVERY = 16
-REUSE_DEPTH = 2
+REWARD_UNIT = 12
 
 cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
     MAX_PATH = 1024
     C_TIME_CHECK_EVERY = 16
-    C_REUSE_DEPTH = 2
+    C_REWARD_UNIT = 12
 
 
 ctypedef struct Node:
@@ -36,17 +37,39 @@ ctypedef struct Node:
     int first         # index of the first child, -1 while not expanded
     int count         # number of children (0 once expanded: the game is over there)
     int visits
-    long long wins    # half points for the player who made the node's move
+# A node's rewards (one long long per player) live in a parallel array, `players` a node.
 
+
+cdef inline void c_reward_shares(const int* values, int players, long long* out) noexcept nogil:
+    """REWARD_UNIT shared equally among the players with the highest value."""
+    cdef int p, top = values[0], tied = 0
+    for p in range(1, players):
+        if values[p] > top:
+            top = values[p]
+    for p in range(players):
+        if values[p] == top:
+            tied += 1
+    for p in range(players):
+        out[p] = C_REWARD_UNIT // tied if values[p] == top else 0
+
+
+def reward_shares(values):
+    """The reward of each player for a finished game with ``terminal_values() == values``:
+    ``REWARD_UNIT`` shared equally among the players with the highest value."""
+    top = max(values)
+    share = REWARD_UNIT // list(values).count(top)
+    return [share if v == top else 0 for v in values]
 
 
 cdef class MCTSTree:
-    """A UCT search tree that lives across the moves of one game.
+    """A UCT search tree for n players that lives across the moves of one game.
 
     :param seed: seed of the splitmix64 generator (any int; taken modulo 2**64).
     :param exploration: the UCB1 exploration constant (> 0).
     :param max_nodes: the largest number of nodes the tree may hold (>= 1).
     """
+
+    REWARD_UNIT = REWARD_UNIT
 
     cdef readonly object seed
     cdef readonly double exploration
@@ -54,15 +77,21 @@ cdef class MCTSTree:
     cdef uint64_t rng
     cdef readonly int iterations
     cdef readonly int max_depth
+    cdef readonly long long reused_visits
     cdef double c2
+    cdef int players
+    cdef int root_mover
     cdef Node* nodes
+    cdef long long* rewards
     cdef int size
     cdef int capacity
 
     def __cinit__(self):
         self.nodes = NULL
+        self.rewards = NULL
         self.size = 0
         self.capacity = 0
+        self.players = 2
 
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES):
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -81,16 +110,20 @@ cdef class MCTSTree:
         self.rng = <uint64_t>self.seed
         self.iterations = 0
         self.max_depth = 0
+        self.reused_visits = 0
+        self.root_mover = 0
         self._clear()
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.rewards)
 
-    # -- tree storage: an array of nodes, node 0 is the root ------------------
+    # -- tree storage: an array of nodes and one of rewards, node 0 is the root ---
 
     cdef int reserve(self, int wanted) except -1:
         cdef int capacity
         cdef Node* grown
+        cdef long long* grown_rewards
         if wanted <= self.capacity:
             return 0
         capacity = self.capacity * 2 if self.capacity else 1024
@@ -100,6 +133,10 @@ cdef class MCTSTree:
         if grown == NULL:
             raise MemoryError("MCTS tree: out of memory")
         self.nodes = grown
+        grown_rewards = <long long*>realloc(self.rewards, capacity * PLAYER_BUFFER * sizeof(long long))
+        if grown_rewards == NULL:
+            raise MemoryError("MCTS tree: out of memory")
+        self.rewards = grown_rewards
         self.capacity = capacity
         return 0
 
@@ -112,7 +149,7 @@ cdef class MCTSTree:
         self.nodes[i].first = -1
         self.nodes[i].count = 0
         self.nodes[i].visits = 0
-        self.nodes[i].wins = 0
+        memset(&self.rewards[i * self.players], 0, self.players * sizeof(long long))
         self.size = i + 1
         return i
 
@@ -137,9 +174,15 @@ cdef class MCTSTree:
     def root_visits(self):
         return self.nodes[0].visits
 
+    @property
+    def num_players(self):
+        """Players of the game the tree was last searched on."""
+        return self.players
+
     def memory_bytes(self):
-        """Bytes allocated for the tree (32 a node; the array grows by doubling)."""
-        return self.capacity * sizeof(Node)
+        """Bytes of the tree: 24 a node and 8 per player of its rewards (the arrays grow by
+        doubling; this counts the nodes in use, as the pure twin does)."""
+        return (sizeof(Node) + sizeof(long long) * self.players) * self.size
 
     # -- tree reuse ------------------------------------------------------------
 
@@ -152,7 +195,7 @@ cdef class MCTSTree:
         if nodes[0].key == key:
             return 0
         level = [0]
-        for depth in range(C_REUSE_DEPTH):
+        for depth in range(self.players):
             below = []
             for node in level:
                 f = nodes[node].first
@@ -170,22 +213,28 @@ cdef class MCTSTree:
     cdef int reroot(self, int root) except -1:
         cdef Node* old
         cdef Node* new
+        cdef long long* old_rewards
+        cdef long long* new_rewards
         cdef int* queue_old
         cdef int* queue_new
-        cdef int head = 0, tail = 1, size = 1, o, n, f, child
+        cdef int head = 0, tail = 1, size = 1, o, n, f, child, players = self.players
         if root == 0:
             return 0
         old = self.nodes
+        old_rewards = self.rewards
         new = <Node*>malloc(self.capacity * sizeof(Node))
+        new_rewards = <long long*>malloc(self.capacity * PLAYER_BUFFER * sizeof(long long))
         queue_old = <int*>malloc(self.size * sizeof(int))
         queue_new = <int*>malloc(self.size * sizeof(int))
-        if new == NULL or queue_old == NULL or queue_new == NULL:
+        if new == NULL or new_rewards == NULL or queue_old == NULL or queue_new == NULL:
             free(new)
+            free(new_rewards)
             free(queue_old)
             free(queue_new)
             raise MemoryError("MCTS tree: out of memory")
         new[0] = old[root]
         new[0].first = -1
+        memcpy(new_rewards, &old_rewards[root * players], players * sizeof(long long))
         queue_old[0] = root
         queue_new[0] = 0
         while head < tail:
@@ -202,11 +251,14 @@ cdef class MCTSTree:
                 tail += 1
                 new[size] = old[child]
                 new[size].first = -1
+                memcpy(&new_rewards[size * players], &old_rewards[child * players], players * sizeof(long long))
                 size += 1
         free(old)
+        free(old_rewards)
         free(queue_old)
         free(queue_new)
         self.nodes = new
+        self.rewards = new_rewards
         self.size = size
         return 0
 
@@ -226,18 +278,24 @@ cdef class MCTSTree:
             raise ValueError(f"time_limit must be >= 0, got {time_limit!r}")
         if iterations == 0 and time_limit == 0.0:
             raise ValueError("give an iteration budget or a time limit")
+        cdef int players = core.num_players()
+        if not 1 <= players <= PLAYER_BUFFER:
+            raise ValueError(f"MCTS handles 1 to {PLAYER_BUFFER} players, the game has {players}")
         cdef double start = time.perf_counter()
         cdef double deadline = start + <double>time_limit
         cdef long long budget = iterations
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
-        cdef int root = self.find(key)
+        cdef int root = self.find(key) if players == self.players else -1
         cdef long long done = 0
+        self.players = players
         if root < 0:
             self._clear()
         else:
             self.reroot(root)
         self.nodes[0].key = key
+        self.root_mover = core.to_move()
+        self.reused_visits = self.nodes[0].visits
         self.max_depth = 0
         while True:
             self.iterate(core)
@@ -252,19 +310,22 @@ cdef class MCTSTree:
     cdef int iterate(self, GameCore core) except -1:
         cdef int path[MAX_PATH]
         cdef int legal[MOVE_BUFFER]
-        cdef int node = 0, depth = 0, n, f, child, chosen, i, value, result
+        cdef int values[PLAYER_BUFFER]
+        cdef long long result[PLAYER_BUFFER]
+        cdef int node = 0, depth = 0, n, f, child, chosen, i, p, mover, players = self.players
         cdef double log_n, score, best_score, c2 = self.c2
         cdef Node* nodes
+        cdef long long* rewards
         path[0] = 0
         while True:
             nodes = self.nodes
             if nodes[node].first < 0:
                 if self.size >= self.max_nodes:
-                    result = self.rollout(core)  # tree full: simulate from here
+                    self.rollout(core, result)  # tree full: simulate from here
                     break
                 n = core.gen_moves(legal)
                 if self.size + n > self.max_nodes:
-                    result = self.rollout(core)
+                    self.rollout(core, result)
                     break
                 self.reserve(self.size + n)
                 nodes = self.nodes
@@ -274,8 +335,8 @@ cdef class MCTSTree:
                     self.add_node(legal[i])
             n = nodes[node].count
             if n == 0:  # the game is over here: no simulation
-                value = core.terminal_value()
-                result = (value > 0) - (value < 0)
+                core.terminal_values(values)
+                c_reward_shares(values, players, result)
                 break
             f = nodes[node].first
             chosen = -1
@@ -288,12 +349,14 @@ cdef class MCTSTree:
                 nodes[chosen].key = core.key()
                 depth += 1
                 path[depth] = chosen
-                result = self.rollout(core)
+                self.rollout(core, result)
                 break
             log_n = log(<double>nodes[node].visits)
+            mover = core.to_move()
+            rewards = self.rewards
             best_score = -1.0
             for child in range(f, f + n):
-                score = <double>nodes[child].wins / (2.0 * <double>nodes[child].visits) + sqrt(c2 * log_n / <double>nodes[child].visits)
+                score = <double>rewards[child * players + mover] / (C_REWARD_UNIT * <double>nodes[child].visits) + sqrt(c2 * log_n / <double>nodes[child].visits)
                 if score > best_score:
                     best_score = score
                     chosen = child
@@ -305,23 +368,25 @@ cdef class MCTSTree:
             node = chosen
         if depth > self.max_depth:
             self.max_depth = depth
+        # Max^n backup: every node of the path adds every player's reward.
         nodes = self.nodes
+        rewards = self.rewards
         i = depth
         while i >= 0:
             node = path[i]
             nodes[node].visits += 1
-            nodes[node].wins += 1 - result
-            result = -result
+            for p in range(players):
+                rewards[node * players + p] += result[p]
             if i:
                 core.unmake_move()
             i -= 1
         return 0
 
-    cdef int rollout(self, GameCore core) noexcept:
-        """Random moves to the end and back; the result (+1/0/-1) for the side to move now."""
+    cdef void rollout(self, GameCore core, long long* result) noexcept:
+        """Random moves to the end and back; the reward of each player in `result`."""
         cdef int legal[MOVE_BUFFER]
-        cdef int plies = 0, n, value, result
-        cdef bint odd
+        cdef int values[PLAYER_BUFFER]
+        cdef int plies = 0, n
         cdef uint64_t r
         while True:
             n = core.gen_moves(legal)
@@ -330,22 +395,42 @@ cdef class MCTSTree:
             r = gc_splitmix64(&self.rng)
             core.make_move(legal[r % <uint64_t>n])
             plies += 1
-        value = core.terminal_value()
-        result = (value > 0) - (value < 0)
-        odd = plies & 1
+        core.terminal_values(values)
+        c_reward_shares(values, self.players, result)
         while plies > 0:
             core.unmake_move()
             plies -= 1
-        return -result if odd else result
 
     # -- reading the tree ----------------------------------------------------------
 
     def root_children(self):
-        """``(move, visits, half-point wins)`` of every root child, in move order."""
+        """``(move, visits, reward)`` of every root child, in move order; ``reward`` is that
+        of the player to move at the root, in reward units (``REWARD_UNIT`` per point)."""
         cdef int f = self.nodes[0].first, c
         if f < 0:
             return []
-        return [(self.nodes[c].move, self.nodes[c].visits, self.nodes[c].wins) for c in range(f, f + self.nodes[0].count)]
+        return [(self.nodes[c].move, self.nodes[c].visits, self.rewards[c * self.players + self.root_mover])
+                for c in range(f, f + self.nodes[0].count)]
+
+    def node_rewards(self, path=()):
+        """``(visits, reward per player)`` of the node reached from the root by the moves
+        of ``path`` (the root for an empty path).
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        cdef int node = 0, f, child, found, p
+        for m in path:
+            f = self.nodes[node].first
+            found = -1
+            if f >= 0:
+                for child in range(f, f + self.nodes[node].count):
+                    if self.nodes[child].move == m:
+                        found = child
+                        break
+            if found < 0:
+                raise ValueError(f"move {m!r} is not in the tree at this node")
+            node = found
+        return self.nodes[node].visits, [self.rewards[node * self.players + p] for p in range(self.players)]
 
     cdef int best_child(self, int node) noexcept:
         cdef int f = self.nodes[node].first, child, best = -1, best_visits = 0

@@ -1,10 +1,19 @@
-"""Monte-Carlo tree search (UCT) over the game protocol: the pure-Python twin of ``_mcts_cy``.
+"""Monte-Carlo tree search (UCT) for n players over the game protocol: the pure-Python twin of ``_mcts_cy``.
 
-One tree serves every two-player game of ``_game_py`` (every move, a pass included,
-hands the turn to the other player). The compiled twin runs the same steps in the
-same order with the same integer bookkeeping and the same floating-point formula,
-so for the same seed and iteration budget both return the same move, the same
-visit counts and the same number of iterations.
+One tree serves every game of ``_game_py``, whatever its number of players. Every node
+keeps, besides its visit count, a reward per player (the "max^n" backup policy of
+multi-player MCTS: each player maximises its own share). The compiled twin runs the same
+steps in the same order with the same integer bookkeeping and the same floating-point
+formula, so for the same seed and iteration budget both return the same move, the same
+visit counts and rewards and the same number of iterations.
+
+Rewards
+-------
+A finished game pays ``REWARD_UNIT`` (12) reward units in all: the players whose
+``terminal_values()`` are the highest share it equally (12 to a lone winner, 6 each to
+two tied players, 4 to three, 3 to four), the others get 0. For two players this is
+6 times the half points of a win/draw/loss. Rolit's tie rule (who first reached the top
+score) is not used here: tied players share.
 
 The steps of one iteration
 --------------------------
@@ -13,17 +22,21 @@ The steps of one iteration
    been visited, the first such child in move order is taken and selection stops.
    Otherwise the child with the largest UCB1 score is taken (the first one on ties)::
 
-       score = wins / (2 * visits) + sqrt(c2 * log(parent_visits) / visits)
+       score = reward / (REWARD_UNIT * visits) + sqrt(c2 * log(parent_visits) / visits)
 
-   where ``wins`` counts half points (2 for a win, 1 for a draw) from the point of
-   view of the player who made the child's move, and ``c2`` is the square of the
-   exploration constant (written this way so that no compiler can fuse a multiply
-   and an add into one FMA instruction and round differently from Python).
+   where ``reward`` is the child's reward of the player to move at the node (the one
+   who chooses), and ``c2`` is the square of the exploration constant (written this way
+   so that no compiler can fuse a multiply and an add into one FMA instruction and
+   round differently from Python).
 2. *Simulation.* From that node, uniformly random legal moves until the game ends:
    the move is ``moves[r % count]`` where ``r`` is the next output of the splitmix64
    generator. A node reached that is already terminal is not simulated.
-3. *Backup.* The result (win/draw/loss by the sign of ``terminal_value``) is added
-   to every node of the path, switching sides at every ply.
+3. *Backup.* The reward vector of the finished game is added to every node of the
+   path, and each node's visit count goes up by one.
+
+With two players the selection and the counts are those of the classic two-player
+UCT (wins/draws in half points): ``reward / (12 * v)`` is the same double as
+``half_points / (2 * v)`` because the two quotients are the same real number.
 
 Memory is bounded by ``max_nodes``: when the tree is full, leaves stop being expanded
 and iterations simulate from where selection ends.
@@ -32,8 +45,10 @@ Tree reuse
 ----------
 Every visited node remembers the Zobrist key of its position. When ``search`` is
 called again, the tree keeps the subtree whose key matches the new position (the
-root itself, or a node one or two plies below it, searched breadth first in move
-order); everything else is dropped. Otherwise the tree starts afresh.
+root itself, or a node up to ``num_players()`` plies below it -- our move and every
+other player's reply -- searched breadth first in move order); everything else is
+dropped, and the kept node's visits and rewards are the new root's. Otherwise (or
+when the number of players changed) the tree starts afresh.
 
 The random generator keeps its state across searches: the n-th search of a tree is
 reproducible from the seed and the positions it was given.
@@ -46,25 +61,38 @@ import time
 
 from .._rng import MASK64, splitmix64
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES"]
+__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
 
 #: The classic UCB1 constant sqrt(2) (results are win rates in [0, 1]).
 DEFAULT_EXPLORATION = 1.4142135623730951
-#: Default bound on the tree's size (about 40 MB in the compiled backend).
+#: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
 DEFAULT_MAX_NODES = 1_000_000
 #: The clock is read once every this many iterations when a time limit is set.
 TIME_CHECK_EVERY = 16
-#: How far below the root a reused subtree may start (our move and the opponent's reply).
-REUSE_DEPTH = 2
+#: Reward units one finished game pays out (divisible by 1, 2, 3 and 4 tied winners).
+REWARD_UNIT = 12
+#: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
+NODE_BYTES = 24
+REWARD_BYTES = 8
+
+
+def reward_shares(values: list[int]) -> list[int]:
+    """The reward of each player for a finished game with ``terminal_values() == values``:
+    ``REWARD_UNIT`` shared equally among the players with the highest value."""
+    top = max(values)
+    share = REWARD_UNIT // values.count(top)
+    return [share if v == top else 0 for v in values]
 
 
 class MCTSTree:
-    """A UCT search tree that lives across the moves of one game.
+    """A UCT search tree for n players that lives across the moves of one game.
 
     :param seed: seed of the splitmix64 generator (any int; taken modulo 2**64).
     :param exploration: the UCB1 exploration constant (> 0).
     :param max_nodes: the largest number of nodes the tree may hold (>= 1).
     """
+
+    REWARD_UNIT = REWARD_UNIT
 
     __slots__ = (
         "seed",
@@ -73,12 +101,15 @@ class MCTSTree:
         "rng_state",
         "iterations",
         "max_depth",
+        "reused_visits",
         "_c2",
+        "_players",
+        "_root_mover",
         "_move",
         "_first",
         "_count",
         "_visits",
-        "_wins",
+        "_reward",
         "_key",
     )
 
@@ -101,6 +132,10 @@ class MCTSTree:
         self.iterations = 0
         #: Deepest ply below the root that selection reached in the last search.
         self.max_depth = 0
+        #: Visits the last search found already in the (reused) root: 0 for a fresh tree.
+        self.reused_visits = 0
+        self._players = 2
+        self._root_mover = 0
         self._clear()
 
     # -- tree storage: one list per field, node 0 is the root --------------
@@ -110,7 +145,7 @@ class MCTSTree:
         self._first = [-1]  # index of the first child, -1 while not expanded
         self._count = [0]  # number of children (0 once expanded: the game is over there)
         self._visits = [0]
-        self._wins = [0]  # half points for the player who made the node's move
+        self._reward = [0] * self._players  # reward units per player, node i at [i * players:]
         self._key = [0]  # Zobrist key of the node's position, set on its first visit
 
     def reset(self) -> None:
@@ -126,13 +161,14 @@ class MCTSTree:
     def root_visits(self) -> int:
         return self._visits[0]
 
-    def memory_bytes(self) -> int:
-        """Estimated size of the tree: what the compiled twin allocates for it (32 bytes a node)."""
-        return 32 * len(self._move)
+    @property
+    def num_players(self) -> int:
+        """Players of the game the tree was last searched on."""
+        return self._players
 
-    def _next(self) -> int:
-        self.rng_state, out = splitmix64(self.rng_state)
-        return out
+    def memory_bytes(self) -> int:
+        """Size of the tree as the compiled twin stores it: 24 bytes a node and 8 per player."""
+        return (NODE_BYTES + REWARD_BYTES * self._players) * len(self._move)
 
     # -- tree reuse ----------------------------------------------------------
 
@@ -143,7 +179,7 @@ class MCTSTree:
         if self._key[0] == key:
             return 0
         level = [0]
-        for _depth in range(REUSE_DEPTH):
+        for _depth in range(self._players):
             below = []
             for node in level:
                 first = self._first[node]
@@ -162,10 +198,12 @@ class MCTSTree:
         """Keep only the subtree under ``root`` (children stay contiguous, in the same order)."""
         if root == 0:
             return
+        players = self._players
         old_move, old_first, old_count = self._move, self._first, self._count
-        old_visits, old_wins, old_key = self._visits, self._wins, self._key
+        old_visits, old_reward, old_key = self._visits, self._reward, self._key
         move, first, count = [old_move[root]], [-1], [old_count[root]]
-        visits, wins, key = [old_visits[root]], [old_wins[root]], [old_key[root]]
+        visits, key = [old_visits[root]], [old_key[root]]
+        reward = old_reward[root * players : (root + 1) * players]
         queue = [(root, 0)]
         head = 0
         while head < len(queue):
@@ -181,10 +219,10 @@ class MCTSTree:
                 first.append(-1)
                 count.append(old_count[child])
                 visits.append(old_visits[child])
-                wins.append(old_wins[child])
+                reward.extend(old_reward[child * players : (child + 1) * players])
                 key.append(old_key[child])
         self._move, self._first, self._count = move, first, count
-        self._visits, self._wins, self._key = visits, wins, key
+        self._visits, self._reward, self._key = visits, reward, key
 
     # -- the search ------------------------------------------------------------
 
@@ -205,12 +243,16 @@ class MCTSTree:
         start = time.perf_counter()
         deadline = start + time_limit
         key = core.key()
-        root = self._find(key)
+        players = core.num_players()
+        root = self._find(key) if players == self._players else -1
+        self._players = players
         if root < 0:
             self._clear()
         else:
             self._reroot(root)
         self._key[0] = key
+        self._root_mover = core.to_move()
+        self.reused_visits = self._visits[0]
         self.max_depth = 0
         done = 0
         while True:
@@ -224,14 +266,15 @@ class MCTSTree:
         return done
 
     def _iterate(self, core) -> None:
-        move, first, count, visits, wins, keys = (
+        move, first, count, visits, reward, keys = (
             self._move,
             self._first,
             self._count,
             self._visits,
-            self._wins,
+            self._reward,
             self._key,
         )
+        players = self._players
         node = 0
         path = [0]
         c2 = self._c2
@@ -246,17 +289,17 @@ class MCTSTree:
                     break
                 first[node] = len(move)
                 count[node] = len(legal)
+                zeros = [0] * players
                 for m in legal:
                     move.append(m)
                     first.append(-1)
                     count.append(0)
                     visits.append(0)
-                    wins.append(0)
+                    reward.extend(zeros)
                     keys.append(0)
             n = count[node]
             if n == 0:  # the game is over here: no simulation
-                value = core.terminal_value()
-                result = (value > 0) - (value < 0)
+                result = reward_shares(core.terminal_values())
                 break
             f = first[node]
             chosen = -1
@@ -271,10 +314,11 @@ class MCTSTree:
                 result = self._rollout(core)
                 break
             log_n = math.log(visits[node])
+            mover = core.to_move()
             best_score = -1.0
             for child in range(f, f + n):
                 v = visits[child]
-                score = wins[child] / (2.0 * v) + math.sqrt(c2 * log_n / v)
+                score = reward[child * players + mover] / (REWARD_UNIT * v) + math.sqrt(c2 * log_n / v)
                 if score > best_score:
                     best_score = score
                     chosen = child
@@ -284,18 +328,18 @@ class MCTSTree:
         depth = len(path) - 1
         if depth > self.max_depth:
             self.max_depth = depth
-        # ``result`` is for the side to move at the last node of the path; a node's wins
-        # are for the player who moved into it, the other side.
+        # Max^n backup: every node of the path adds every player's reward.
         for i in range(depth, -1, -1):
             node = path[i]
             visits[node] += 1
-            wins[node] += 1 - result  # loss for the side to move there = 2 half points
-            result = -result
+            base = node * players
+            for p in range(players):
+                reward[base + p] += result[p]
             if i:
                 core.unmake_move()
 
-    def _rollout(self, core) -> int:
-        """Random moves to the end and back; the result (+1/0/-1) for the side to move now."""
+    def _rollout(self, core) -> list[int]:
+        """Random moves to the end and back; the reward of each player."""
         plies = 0
         while True:
             legal = core.gen_moves()
@@ -304,20 +348,44 @@ class MCTSTree:
             self.rng_state, r = splitmix64(self.rng_state)
             core.make_move(legal[r % len(legal)])
             plies += 1
-        value = core.terminal_value()
-        result = (value > 0) - (value < 0)
+        result = reward_shares(core.terminal_values())
         for _ in range(plies):
             core.unmake_move()
-        return -result if plies & 1 else result
+        return result
 
     # -- reading the tree ------------------------------------------------------
 
     def root_children(self) -> list[tuple[int, int, int]]:
-        """``(move, visits, half-point wins)`` of every root child, in move order."""
+        """``(move, visits, reward)`` of every root child, in move order; ``reward`` is that
+        of the player to move at the root, in reward units (``REWARD_UNIT`` per point)."""
         f = self._first[0]
         if f < 0:
             return []
-        return [(self._move[c], self._visits[c], self._wins[c]) for c in range(f, f + self._count[0])]
+        players, mover = self._players, self._root_mover
+        return [
+            (self._move[c], self._visits[c], self._reward[c * players + mover]) for c in range(f, f + self._count[0])
+        ]
+
+    def node_rewards(self, path: list[int] | tuple[int, ...] = ()) -> tuple[int, list[int]]:
+        """``(visits, reward per player)`` of the node reached from the root by the moves
+        of ``path`` (the root for an empty path).
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        node = 0
+        for m in path:
+            f = self._first[node]
+            found = -1
+            if f >= 0:
+                for child in range(f, f + self._count[node]):
+                    if self._move[child] == m:
+                        found = child
+                        break
+            if found < 0:
+                raise ValueError(f"move {m!r} is not in the tree at this node")
+            node = found
+        players = self._players
+        return self._visits[node], self._reward[node * players : (node + 1) * players]
 
     def _best_child(self, node: int) -> int:
         f = self._first[node]

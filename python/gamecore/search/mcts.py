@@ -32,8 +32,11 @@ class MCTSResult:
     """What one MCTS search found.
 
     ``score`` is the chosen move's win rate for the side to move, in per mille
-    (draws count half); ``depth`` the deepest ply selection reached; ``nodes`` the
-    tree's size; ``visits`` the root visit count of every legal move.
+    (draws count half; with more players a tie shares the point); ``values`` the
+    root's win rate of every player in per mille (index = player); ``depth`` the
+    deepest ply selection reached; ``nodes`` the tree's size; ``visits`` the root
+    visit count of every legal move; ``reused_visits`` the visits the root already
+    had from earlier searches (tree reuse); ``memory`` the tree's bytes.
     """
 
     move: Any
@@ -46,6 +49,8 @@ class MCTSResult:
     visits: dict = field(default_factory=dict)
     tt_hits: int = 0
     memory: int = 0
+    values: list = field(default_factory=list)
+    reused_visits: int = 0
 
 
 def _to_move(position: Any, code: int) -> Any:
@@ -53,7 +58,8 @@ def _to_move(position: Any, code: int) -> Any:
 
 
 class MCTS:
-    """A UCT search tree kept between the moves of a game (tree reuse).
+    """A UCT search tree kept between the moves of a game (tree reuse), for any number of
+    players (a reward per player in every node, max^n backups).
 
     :param seed: seed of the random generator (splitmix64).
     :param exploration: the UCB1 constant (default sqrt 2).
@@ -112,12 +118,15 @@ class MCTS:
         elapsed = time.perf_counter() - start
         children = self._tree.root_children()
         best = self._tree.best_move()
+        unit = self._tree.REWARD_UNIT
         visits = {}
         score = 0
-        for move, count, wins in children:
+        for move, count, reward in children:
             visits[_to_move(position, move)] = count
             if move == best:
-                score = (wins * 500) // count if count else 0
+                score = (reward * 1000) // (unit * count) if count else 0
+        root_visits, root_rewards = self._tree.node_rewards()
+        values = [(r * 1000) // (unit * root_visits) for r in root_rewards]
         return MCTSResult(
             move=_to_move(position, best),
             score=score,
@@ -128,6 +137,8 @@ class MCTS:
             elapsed=elapsed,
             visits=visits,
             memory=self._tree.memory_bytes(),
+            values=values,
+            reused_visits=self._tree.reused_visits,
         )
 
     def reset(self) -> None:
