@@ -18,6 +18,7 @@ from .errors import (
     InvalidSquareError,
 )
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, Outcome
+from .games.rolit import Rolit
 from .games.tetralath import Tetralath
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
 
@@ -31,6 +32,7 @@ __all__ = [
     "Move",
     "Othello",
     "Tetralath",
+    "Rolit",
     "Outcome",
     "perft",
     "search",

@@ -27,6 +27,7 @@ MODULES = {
     "game": "gamecore._game",
     "othello": "gamecore.games._othello",
     "tetralath": "gamecore.games._tetralath",
+    "rolit": "gamecore.games._rolit",
     "alphabeta": "gamecore.search._alphabeta",
     "endgame": "gamecore.search._endgame",
     "mcts": "gamecore.search._mcts",

@@ -1,0 +1,519 @@
+"""Rolit positions for users: colours, moves, text and results over a backend core.
+
+Rolit is Othello for two to four players on an 8x8 board. Red, yellow, green and blue
+play in that order; the start is the same whoever plays (d4 red, e4 yellow, d5 blue, e5
+green) and the balls of colours that do not play are neutral. A move that captures
+(brackets balls of other colours up to the nearest own ball) is compulsory when one exists;
+otherwise the ball goes on any empty square next to a ball. Nobody passes: a game is 60
+plies. Most balls wins; a tie at the top goes to the colour that first reached that score.
+
+>>> from gamecore import Rolit
+>>> game = Rolit()
+>>> [str(m) for m in game.legal_moves()]
+['f4', 'd6', 'f6']
+>>> game.push("f4")                    # red captures e4: yellow has no ball left
+>>> game.turn
+Rolit.YELLOW
+>>> len(game.legal_moves())            # so it may play next to any ball
+14
+>>> game.push("4 3")                   # row 4, column 3 (c4), as the course's players type it
+>>> print(game)
+  1 2 3 4 5 6 7 8
+1 . . . . . . . . 1
+2 . . . . . . . . 2
+3 . . . . . . . . 3
+4 . . Y R R R . . 4
+5 . . . B G . . . 5
+6 . . . . . . . . 6
+7 . . . . . . . . 7
+8 . . . . . . . . 8
+  1 2 3 4 5 6 7 8
+
+Squares are named as in Othello (``d6``: column d, row 6; ``a1`` top-left), or given as
+``(row, col)`` 0-based, as ``"6 4"`` (1-based row then column, the handout's way) or as an
+index ``row * 8 + col``. See ``gamecore/games/_rolit_py.py`` for the values the searches
+see and the exact tie rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import _backend
+from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
+from .base import Color, Outcome, Position, Termination
+from .othello import COLUMNS, parse_square
+
+__all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "YELLOW", "GREEN", "BLUE", "render_rolit"]
+
+
+class RolitColor(Color):
+    """The four colours, numbered in play order (``Rolit.RED`` ... ``Rolit.BLUE``).
+
+    The number is the colour's, not the player's: with ``colours="RG"`` green is player 1.
+    """
+
+    RED = 0
+    YELLOW = 1
+    GREEN = 2
+    BLUE = 3
+
+    @property
+    def initial(self) -> str:
+        """``R``, ``Y``, ``G`` or ``B``: the colour's letter on the board."""
+        return self.name[0]
+
+
+RED, YELLOW, GREEN, BLUE = RolitColor
+#: Default colours for each number of players.
+DEFAULT_COLOURS = {2: "RG", 3: "RYG", 4: "RYGB"}
+SIZE = 8
+_CELL_CHARS = {".": -1, "-": -1, "R": 0, "Y": 1, "G": 2, "B": 3}
+
+
+def parse_colour(value: Any) -> RolitColor:
+    """A colour from ``Rolit.RED``, ``0``..``3``, ``"R"``/``"red"`` (any case).
+
+    :raises InvalidPositionError: anything else.
+    """
+    if isinstance(value, RolitColor):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return RolitColor(value)
+    if isinstance(value, str):
+        text = value.strip().upper()
+        for colour in RolitColor:
+            if text in (colour.initial, colour.name):
+                return colour
+    raise InvalidPositionError(f"not a Rolit colour: {value!r} (red, yellow, green, blue or R, Y, G, B)")
+
+
+def parse_colours(colours: Any) -> tuple[RolitColor, ...]:
+    """Playing colours from ``"RYG"``, ``"red green"``, ``["R", "G"]`` or colours: 2 to 4
+    different ones, returned in play order."""
+    if isinstance(colours, str):
+        tokens = colours.replace(",", " ").split()
+        names = {c.name for c in RolitColor}
+        # "RYG" is three initials; "red green" or "R G" one colour a word.
+        items: list[Any] = list(tokens[0]) if len(tokens) == 1 and tokens[0].upper() not in names else tokens
+    elif isinstance(colours, Iterable):
+        items = list(colours)
+    else:
+        raise InvalidPositionError(f"colours must be a string like 'RYG' or a list of colours, got {colours!r}")
+    parsed = [parse_colour(item) for item in items]
+    if len(set(parsed)) != len(parsed):
+        raise InvalidPositionError(f"a colour is named twice in {colours!r}")
+    if not 2 <= len(parsed) <= 4:
+        raise InvalidPositionError(f"Rolit is played by 2 to 4 colours, got {len(parsed)} in {colours!r}")
+    return tuple(sorted(parsed))
+
+
+@dataclass(frozen=True)
+class RolitMove:
+    """A Rolit move: the square ``index = row * 8 + col`` where the ball goes."""
+
+    index: int
+
+    #: Rolit has no pass (the attribute lets the common players treat every game alike).
+    is_pass = False
+    size = SIZE
+
+    @property
+    def row(self) -> int:
+        """0-based row (0 is the top row, ``1`` on the board)."""
+        return self.index // SIZE
+
+    @property
+    def col(self) -> int:
+        """0-based column (0 is column ``a``, ``1`` on the board)."""
+        return self.index % SIZE
+
+    @property
+    def name(self) -> str:
+        """``'d6'``-style name: column letter, row number."""
+        return f"{COLUMNS[self.col]}{self.row + 1}"
+
+    @property
+    def row_col(self) -> str:
+        """``'6 4'``: 1-based row then column, as the course's players type a move."""
+        return f"{self.row + 1} {self.col + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"RolitMove({self.name!r})"
+
+
+class Rolit(Position):
+    """A Rolit position with its move history.
+
+    :param colours: the colours that play: ``"RYGB"`` (default, four players), ``"RG"``,
+        ``"RYG"``, any 2 to 4 of them in any order (play order is always red, yellow, green,
+        blue), or a list of colours.
+    :param players: 2, 3 or 4 instead of ``colours``: red-green, red-yellow-green, all four.
+    :param first: the colour that moves first (default the first that plays, red if it does).
+    :param compulsory_capture: a capture must be played when one exists (the rules);
+        ``False`` lifts the compulsion (every empty square next to a ball is legal).
+    :param tie_rule: break a tie at the top in favour of the colour that first reached the
+        final score (the course handout's rule, default); ``False`` leaves it a draw.
+    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
+    :raises InvalidPositionError: bad colours or first colour.
+    """
+
+    __slots__ = ("_tie_rule",)
+
+    RED = RED
+    YELLOW = YELLOW
+    GREEN = GREEN
+    BLUE = BLUE
+    Color = RolitColor
+    #: Built-in evaluations: feature name -> integer weight (see :meth:`features`); each
+    #: player's strength shares out the empty squares (``gamecore/games/_rolit_py.py``).
+    EVALUATIONS = {
+        "standard": {"balls": 2, "corners": 24, "stable": 6, "edges": 2, "mobility": 3},
+        "balls": {"balls": 1},
+        "greedy": {"balls": 1},
+        "corners": {"balls": 1, "corners": 20},
+        "mobility": {"balls": 1, "mobility": 2},
+    }
+
+    def __init__(
+        self,
+        colours: Any = None,
+        *,
+        players: int | None = None,
+        first: Any = None,
+        compulsory_capture: bool = True,
+        tie_rule: bool = True,
+        backend: str | None = None,
+    ) -> None:
+        if players is not None and (isinstance(players, bool) or players not in DEFAULT_COLOURS):
+            raise InvalidPositionError(f"players must be 2, 3 or 4, got {players!r}")
+        if colours is None:
+            colours = DEFAULT_COLOURS[players or 4]
+        playing = parse_colours(colours)
+        if players is not None and len(playing) != players:
+            raise InvalidPositionError(f"players={players} but colours {colours!r} names {len(playing)}")
+        start = playing[0] if first is None else parse_colour(first)
+        if start not in playing:
+            raise InvalidPositionError(f"the first colour, {start}, does not play ({_initials(playing)})")
+        if not isinstance(compulsory_capture, bool):
+            raise InvalidPositionError(f"compulsory_capture must be True or False, got {compulsory_capture!r}")
+        if not isinstance(tie_rule, bool):
+            raise InvalidPositionError(f"tie_rule must be True or False, got {tie_rule!r}")
+        self._backend = _backend.load(backend or _backend.BACKEND)
+        self._core = self._backend.rolit.RolitCore(tuple(int(c) for c in playing), int(start), compulsory_capture)
+        self._tie_rule = tie_rule
+
+    def copy(self) -> Rolit:
+        """An independent copy, history included."""
+        other = Rolit._wrap(self._core.copy(), self._backend)
+        other._tie_rule = self._tie_rule
+        return other
+
+    def __reduce__(self) -> tuple:
+        # Plain data, so a pickle loads on either backend (the compiled one if it is there).
+        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
+        return _restore, (colours, compulsory, self._tie_rule, balls, colour_to_move, moves, self._backend.name)
+
+    def with_backend(self, backend: str) -> Rolit:
+        """The same position and history on another backend."""
+        return _restore(*self.__reduce__()[1][:-1], backend)
+
+    def features(self) -> tuple[str, ...]:
+        """Names of the evaluation features, per player, in the order the weights are given:
+        own balls, own corners, own edge balls held by an own corner through own edge balls,
+        own balls on the edge, own capturing moves."""
+        return self._backend.rolit.FEATURES
+
+    def feature_values(self, colour: Any = None) -> tuple[int, ...]:
+        """The values of :meth:`features` for a playing colour (default: the side to move)."""
+        colour = self.turn if colour is None else parse_colour(colour)
+        return self._core.feature_values(self._player(colour))
+
+    def move_from_code(self, code: int) -> RolitMove:
+        """The :class:`RolitMove` of a core move code (the square index)."""
+        return RolitMove(code)
+
+    # -- state ------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        """8: the board is 8x8."""
+        return SIZE
+
+    @property
+    def colours(self) -> tuple[RolitColor, ...]:
+        """The colours that play, in play order (player ``i`` plays ``colours[i]``)."""
+        return tuple(RolitColor(c) for c in self._core.colours)
+
+    @property
+    def num_players(self) -> int:
+        return len(self._core.colours)
+
+    @property
+    def turn(self) -> RolitColor:  # type: ignore[override]
+        """The colour to move."""
+        return RolitColor(self._core.colour_to_move())
+
+    @property
+    def player(self) -> int:
+        """The player to move: the index of :attr:`turn` in :attr:`colours`."""
+        return self._core.turn
+
+    @property
+    def compulsory_capture(self) -> bool:
+        return bool(self._core.compulsory)
+
+    @property
+    def tie_rule(self) -> bool:
+        return self._tie_rule
+
+    def _player(self, colour: RolitColor) -> int:
+        playing = self._core.colours
+        if int(colour) not in playing:
+            raise InvalidPositionError(f"{colour} does not play in this game ({_initials(self.colours)})")
+        return playing.index(int(colour))
+
+    def parse_move(self, move: Any) -> RolitMove:
+        """A :class:`RolitMove` from a move, ``'d6'``, ``'6 4'`` (1-based row column),
+        ``(row, col)`` (0-based) or an index. Checks the form and the board, not legality.
+
+        :raises InvalidSquareError: a malformed or off-board square.
+        :raises InvalidMoveError: something that is not a move at all.
+        """
+        if isinstance(move, RolitMove):
+            return RolitMove(parse_square(move.index, SIZE))
+        if move is None or isinstance(move, bool) or not isinstance(move, (str, int, tuple)):
+            raise InvalidMoveError(f"not a move: {move!r} (expected a square like 'd6', '6 4', (5, 3) or 43)")
+        if isinstance(move, str) and move.strip().lower() in ("pass", "ps", "--"):
+            raise InvalidMoveError("there is no passing in Rolit: every turn puts a ball on the board")
+        return RolitMove(parse_square(move, SIZE))
+
+    def score(self) -> dict[RolitColor, int]:
+        """Balls of each playing colour, in play order."""
+        counts = self._core.counts()
+        return {RolitColor(c): counts[c] for c in self._core.colours}
+
+    def counts(self) -> dict[RolitColor, int]:
+        """Balls of all four colours (neutral ones included)."""
+        return {colour: n for colour, n in zip(RolitColor, self._core.counts(), strict=True)}
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the game tree ``depth`` plies deep (a finished game is one leaf)."""
+        return self._core.perft(depth)
+
+    def cells(self) -> list[list[int]]:
+        """The board as 8 rows of ``-1`` (empty) or a colour number (0 red .. 3 blue)."""
+        balls = self._core.bitboards()
+        flat = [-1] * (SIZE * SIZE)
+        for colour, bb in enumerate(balls):
+            for square in range(SIZE * SIZE):
+                if bb >> square & 1:
+                    flat[square] = colour
+        return [flat[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
+
+    def reached_at(self) -> dict[RolitColor, int]:
+        """For each playing colour, the first ply (0 = the position the history starts from,
+        p = moves played) after which it held at least the current top score; the length
+        of the history plus one if it never did. The tie rule of :meth:`outcome`."""
+        history = self._core.count_history()
+        scores = self.score()
+        top = max(scores.values())
+        return {
+            colour: next((ply for ply, row in enumerate(history) if row[colour] >= top), len(history))
+            for colour in scores
+        }
+
+    def outcome(self) -> Outcome | None:
+        """The result once the board is full, else ``None``.
+
+        ``scores`` holds each playing colour's balls; the most balls wins. When several
+        colours share the top score S, ``tied`` lists them and, with the tie rule on, the
+        winner is the one among them that first held S or more balls: the smallest ply p
+        (0 = the position the history starts from) after which it had at least S balls.
+        Only the mover's count grows in a ply, so this picks one colour unless several
+        already had S balls at ply 0 (a position set up mid-game): then it is a draw.
+        """
+        if not self._core.is_game_over():
+            return None
+        scores = self.score()
+        top = max(scores.values())
+        tied = tuple(colour for colour, n in scores.items() if n == top)
+        if len(tied) == 1:
+            return Outcome(tied[0], Termination.FULL_BOARD, scores)
+        winner = None
+        if self._tie_rule:
+            reached = self.reached_at()
+            first = min(reached[c] for c in tied)
+            leaders = [c for c in tied if reached[c] == first]
+            if len(leaders) == 1:
+                winner = leaders[0]
+        return Outcome(winner, Termination.FULL_BOARD, scores, tied)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rolit):
+            return NotImplemented
+        return (
+            self._core.colours == other._core.colours
+            and self.turn == other.turn
+            and self.compulsory_capture == other.compulsory_capture
+            and self._core.bitboards() == other._core.bitboards()
+        )
+
+    # -- text ---------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """One line: 64 characters row by row (``R`` ``Y`` ``G`` ``B`` balls, ``.`` empty),
+        the colour to move and the colours that play, e.g. ``'...RY... R RYGB'``."""
+        chars = {-1: ".", 0: "R", 1: "Y", 2: "G", 3: "B"}
+        body = "".join(chars[v] for row in self.cells() for v in row)
+        return f"{body} {self.turn.initial} {_initials(self.colours)}"
+
+    def render(self, *, status: bool = False) -> str:
+        """The board as the course handout draws it (``str(position)``): ``.`` empty, the
+        colour's initial for a ball, one space between cells, the 1-based row and column
+        numbers at both ends of every row and column. ``status=True`` adds a line with the
+        colour to move and the balls of each playing colour."""
+        return render_rolit(self.cells(), status=self._status_line() if status else None)
+
+    def _status_line(self) -> str:
+        balls = "  ".join(f"{c.initial} {n}" for c, n in self.score().items())
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"game over: {outcome}   {balls}"
+        return f"{self.turn} to move   {balls}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Rolit.from_text({self.to_text()!r})"
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        *,
+        colours: Any = None,
+        to_move: Any = None,
+        compulsory_capture: bool = True,
+        tie_rule: bool = True,
+        backend: str | None = None,
+    ) -> Rolit:
+        """Read a position: the one-line form of :meth:`to_text` (the colours that play may be
+        left out, ``/`` between rows and ``-`` for empty accepted), or the board of ``str()``
+        with ``to_move`` (and ``colours``) given as keywords. ``colours`` defaults to the
+        text's, else all four; ``to_move`` to the text's, else the first that plays.
+
+        :raises InvalidPositionError: wrong number of squares, stray characters, a colour to
+            move that does not play, an empty board.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
+        cells, text_mover, text_colours = _parse_position_text(text)
+        if colours is None:
+            colours = text_colours or "RYGB"
+        playing = parse_colours(colours)
+        mover = parse_colour(to_move) if to_move is not None else text_mover or playing[0]
+        if text_mover is not None and to_move is not None and parse_colour(to_move) != text_mover:
+            raise InvalidPositionError(f"the text says {text_mover} to move, to_move says {parse_colour(to_move)}")
+        game = cls(playing, first=mover, compulsory_capture=compulsory_capture, tie_rule=tie_rule, backend=backend)
+        balls = [0, 0, 0, 0]
+        for square, v in enumerate(cells):
+            if v >= 0:
+                balls[v] |= 1 << square
+        game._core.set_board(tuple(balls), int(mover))
+        return game
+
+    @classmethod
+    def from_moves(cls, moves: str | Iterable[Any], **options: Any) -> Rolit:
+        """The position after a sequence of moves (``'f4 c4 ...'`` or an iterable of moves);
+        ``options`` as for :class:`Rolit`."""
+        if isinstance(moves, str):
+            moves = moves.replace(",", " ").split()
+        game = cls(**options)
+        for move in moves:
+            game.push(move)
+        return game
+
+
+def _initials(colours: Iterable[RolitColor]) -> str:
+    return "".join(c.initial for c in colours)
+
+
+def _restore(
+    colours: tuple[int, ...],
+    compulsory: bool,
+    tie_rule: bool,
+    balls: tuple[int, int, int, int],
+    colour_to_move: int,
+    moves: list[int],
+    backend: str,
+) -> Rolit:
+    """A position from plain data (pickling): on ``backend`` if it loads here, else the default."""
+    try:
+        _backend.load(backend)
+    except BackendUnavailableError:
+        backend = _backend.BACKEND
+    game = Rolit(colours, first=colour_to_move, compulsory_capture=compulsory, tie_rule=tie_rule, backend=backend)
+    game._core.set_board(balls, colour_to_move)
+    for move in moves:
+        game._core.push(move)
+    return game
+
+
+def render_rolit(cells: list[list[int]], status: str | None = None) -> str:
+    """Draw 8 rows of cells (-1 empty, 0..3 a colour) as the course handout does."""
+    header = "  " + " ".join(str(c + 1) for c in range(SIZE))
+    lines = [header]
+    for r, row in enumerate(cells):
+        body = " ".join("." if v < 0 else "RYGB"[v] for v in row)
+        lines.append(f"{r + 1} {body} {r + 1}")
+    lines.append(header)
+    if status:
+        lines.append(status)
+    return "\n".join(lines)
+
+
+def _parse_position_text(text: str) -> tuple[list[int], RolitColor | None, str | None]:
+    """Cells, colour to move (or None) and playing colours (or None) from either text form."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise InvalidPositionError("empty position text")
+    if len(lines) == 1:
+        parts = lines[0].split(";", 1)[0].split()
+        if not 1 <= len(parts) <= 3:
+            raise InvalidPositionError("expected the 64 squares, the colour to move and the colours that play")
+        board = parts[0].replace("/", "")
+        cells = []
+        for ch in board:
+            if ch.upper() not in _CELL_CHARS:
+                raise InvalidPositionError(f"stray character {ch!r} in the position (use R, Y, G, B or .)")
+            cells.append(_CELL_CHARS[ch.upper()])
+        if len(cells) != SIZE * SIZE:
+            raise InvalidPositionError(f"a Rolit position has 64 squares, got {len(cells)}")
+        mover = parse_colour(parts[1]) if len(parts) > 1 else None
+        return cells, mover, parts[2] if len(parts) > 2 else None
+    # The handout's board: number lines, and rows with their number at both ends.
+    cells = []
+    for line in lines:
+        tokens = line.split()
+        if all(t.isdigit() for t in tokens):
+            continue
+        if tokens and tokens[0].isdigit():
+            tokens = tokens[1:]
+        if tokens and tokens[-1].isdigit():
+            tokens = tokens[:-1]
+        if len(tokens) != SIZE:
+            raise InvalidPositionError(f"a board row has 8 cells, got {line!r}")
+        for token in tokens:
+            if token.upper() not in _CELL_CHARS:
+                raise InvalidPositionError(f"stray cell {token!r} in the board (use R, Y, G, B or .)")
+            cells.append(_CELL_CHARS[token.upper()])
+    if len(cells) != SIZE * SIZE:
+        raise InvalidPositionError(f"the board has 8 rows of 8 cells, got {len(cells)} cells")
+    return cells, None, None

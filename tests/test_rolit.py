@@ -1,0 +1,541 @@
+"""Rolit: the rules against DESIGN.md's vectors and a slow oracle, both backends, their
+agreement move by move, values and their bounds, the tie rule, text, pickling, bad input."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rolit_oracle as oracle
+from gamecore import Rolit
+from gamecore.errors import (
+    EmptyHistoryError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidSquareError,
+)
+from gamecore.games.base import Termination
+
+PERFT = [
+    line.split()
+    for line in (Path(__file__).resolve().parent / "data" / "rolit_perft.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+ALL_WEIGHTS = [[1, 0, 0, 0, 0], [2, 24, 6, 2, 3], [0, 0, 0, 0, 0], [-5, 3, -10000, 10000, 7]]
+
+
+def names(moves):
+    return [str(m) for m in moves]
+
+
+def play_picks(game, picks):
+    for k in picks:
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[k % len(legal)])
+    return game
+
+
+# -- DESIGN.md vectors -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first, captures",
+    [("R", ["d6", "f4", "f6"]), ("Y", ["c4", "c6", "e6"]), ("G", ["c3", "c5", "e3"]), ("B", ["d3", "f3", "f5"])],
+)
+def test_capturing_moves_of_each_colour_from_the_start(backend, first, captures):
+    game = Rolit(first=first, backend=backend.name)
+    assert sorted(names(game.legal_moves())) == captures
+    grid = oracle.start_grid()
+    assert sorted(names(game.move_from_code(m) for m in oracle.legal_moves(grid, "RYGB".index(first)))) == captures
+
+
+def test_after_red_f4_yellow_has_no_ball_and_fourteen_adjacency_moves(backend):
+    game = Rolit(backend=backend.name)
+    game.push("f4")
+    assert game.counts() == {Rolit.RED: 3, Rolit.YELLOW: 0, Rolit.GREEN: 1, Rolit.BLUE: 1}
+    assert game.turn is Rolit.YELLOW
+    moves = names(game.legal_moves())
+    assert len(moves) == 14
+    # Every empty square next to a ball (d4 e4 f4 d5 e5): columns c-g of rows 3-6 less the
+    # balls and g6, which touches only the empty f5.
+    expected = {f"{c}{r}" for c in "cdefg" for r in (3, 4, 5, 6)} - {"d4", "e4", "f4", "d5", "e5", "g6"}
+    assert set(moves) == expected
+    game.push("c4")  # an adjacency move captures nothing
+    assert game.counts()[Rolit.YELLOW] == 1 and game.counts()[Rolit.RED] == 3
+
+
+def test_start_board_drawn_as_the_handout(backend):
+    lines = str(Rolit(backend=backend.name)).splitlines()
+    assert lines[0] == "  1 2 3 4 5 6 7 8"
+    assert lines[-1] == lines[0]
+    assert lines[1] == "1 . . . . . . . . 1"
+    assert lines[4] == "4 . . . R Y . . . 4"
+    assert lines[5] == "5 . . . B G . . . 5"
+    assert lines[8] == "8 . . . . . . . . 8"
+    assert len(lines) == 10
+
+
+# -- perft against the oracle's counts ----------------------------------------------------
+
+
+@pytest.mark.parametrize("colours, compulsory, depth, leaves", [p for p in PERFT if int(p[2]) <= 6])
+def test_perft_matches_the_oracle_table(backend, colours, compulsory, depth, leaves):
+    game = Rolit(colours, compulsory_capture=compulsory == "1", backend=backend.name)
+    if backend.name == "python" and int(leaves) > 60_000:
+        pytest.skip("pure backend: the deeper counts are checked on the compiled one")
+    assert game.perft(int(depth)) == int(leaves)
+
+
+@pytest.mark.parametrize("backend", ["cython"], indirect=True)
+def test_perft_depth_seven_compiled(backend):
+    table = {(c, k, int(d)): int(n) for c, k, d, n in PERFT}
+    assert Rolit(backend=backend.name).perft(7) == table["RYGB", "1", 7] == 343639
+    assert Rolit("RG", backend=backend.name).perft(7) == table["RG", "1", 7]
+    assert Rolit("RYG", backend=backend.name).perft(7) == table["RYG", "1", 7]
+
+
+def test_perft_equals_the_live_oracle_at_small_depth(backend):
+    for colours in ([0, 1, 2, 3], [0, 2], [1, 2, 3]):
+        text = "".join("RYGB"[c] for c in colours)
+        for compulsory in (True, False):
+            game = Rolit(text, compulsory_capture=compulsory, backend=backend.name)
+            assert game.perft(3) == oracle.perft(oracle.start_grid(), colours, 0, 3, compulsory)
+    assert Rolit(backend=backend.name).perft(0) == 1
+
+
+# -- whole games -----------------------------------------------------------------------
+
+
+games = st.tuples(
+    st.sampled_from(["RYGB", "RG", "RYG", "YB", "GB", "RYB"]),
+    st.integers(0, 3),
+    st.booleans(),
+    st.lists(st.integers(0, 255), min_size=60, max_size=60),
+)
+
+
+def _setup(colours, first_pick, compulsory, backend):
+    playing = [c for c in "RYGB" if c in colours]
+    return Rolit(colours, first=playing[first_pick % len(playing)], compulsory_capture=compulsory, backend=backend)
+
+
+@given(games)
+def test_every_game_lasts_sixty_plies_and_ends_full(backend, spec):
+    colours, first, compulsory, picks = spec
+    game = _setup(colours, first, compulsory, backend.name)
+    for ply in range(60):
+        assert not game.is_game_over() and game.outcome() is None
+        assert ply == len(game.move_stack)
+        legal = game.legal_moves()
+        game.push(legal[picks[ply] % len(legal)])
+    assert game.is_game_over() and game.legal_moves() == []
+    assert sum(game.counts().values()) == 64
+    outcome = game.outcome()
+    assert outcome.termination is Termination.FULL_BOARD
+    assert outcome.scores == game.score() and set(outcome.scores) == set(game.colours)
+    with pytest.raises(GameOverError):
+        game.push("a1")
+
+
+@given(games)
+def test_backends_and_oracle_agree_after_every_move(backends, spec):
+    py, cy = backends
+    colours, first, compulsory, picks = spec
+    a = _setup(colours, first, compulsory, "python")
+    b = _setup(colours, first, compulsory, "cython")
+    playing = [int(c) for c in a.colours]
+    grid = oracle.start_grid()
+    for pick in picks:
+        mover = int(a.turn)
+        expected = oracle.legal_moves(grid, mover, compulsory)
+        assert a.core.legal_moves() == b.core.legal_moves() == expected
+        assert a.zobrist_hash() == b.zobrist_hash()
+        assert a.core.bitboards() == b.core.bitboards()
+        assert oracle.grid_of(a.core.bitboards()) == grid
+        assert a.core.count_history() == b.core.count_history()
+        assert a.core.values() == b.core.values() == [oracle.counts(grid)[c] for c in playing]
+        for w in ALL_WEIGHTS:
+            assert a.core.heuristic(w) == b.core.heuristic(w)
+            assert a.core.side_values(w) == b.core.side_values(w)
+        for p in range(len(playing)):
+            assert a.core.feature_values(p) == b.core.feature_values(p)
+        if not expected:
+            break
+        move = expected[pick % len(expected)]
+        grid = oracle.play(grid, mover, move)
+        a.push(move)
+        b.push(move)
+    assert a.outcome() == b.outcome()
+    for _ in range(len(a.move_stack)):
+        assert a.pop() == b.pop()
+        assert a.zobrist_hash() == b.zobrist_hash() and a.core.bitboards() == b.core.bitboards()
+    assert a == _setup(colours, first, compulsory, "python")
+
+
+@given(games)
+def test_hash_is_the_position_s_not_the_path_s(backend, spec):
+    colours, first, compulsory, picks = spec
+    game = _setup(colours, first, compulsory, backend.name)
+    play_picks(game, picks[: picks[0] % 61])
+    fresh = Rolit.from_text(game.to_text(), compulsory_capture=compulsory, backend=backend.name)
+    assert fresh.zobrist_hash() == game.zobrist_hash()
+    assert fresh == game
+
+
+def test_playouts_agree_between_backends(backends):
+    py, cy = backends
+    for colours in ((0, 1, 2, 3), (0, 2), (0, 1, 2)):
+        a, b = py.rolit.RolitCore(colours), cy.rolit.RolitCore(colours)
+        a.push(a.legal_moves()[0])
+        b.push(b.legal_moves()[0])
+        assert a.playouts(4, 17) == b.playouts(4, 17)
+        assert a.playouts(4, 17)[0] == 4 * 59
+        assert a.history() == b.history() and len(a.history()) == 1  # every playout taken back
+
+
+# -- players, turns and neutral balls ----------------------------------------------------
+
+
+def test_turn_order_with_any_first_colour(backend):
+    game = Rolit("RYG", first="G", backend=backend.name)
+    order = []
+    for _ in range(6):
+        order.append(game.turn)
+        game.push(game.legal_moves()[0])
+    assert order == [Rolit.GREEN, Rolit.RED, Rolit.YELLOW] * 2
+    assert Rolit(players=2).colours == (Rolit.RED, Rolit.GREEN)
+    assert Rolit(players=3).colours == (Rolit.RED, Rolit.YELLOW, Rolit.GREEN)
+    assert Rolit("blue, red").colours == (Rolit.RED, Rolit.BLUE)
+    assert Rolit("BY").turn is Rolit.YELLOW
+
+
+@given(st.lists(st.integers(0, 255), min_size=60, max_size=60))
+def test_neutral_balls_never_grow_and_never_score(backend, picks):
+    for colours, neutral in (("RG", (1, 3)), ("RYG", (3,))):
+        game = Rolit(colours, backend=backend.name)
+        start = {c: game.core.counts()[c] for c in neutral}
+        for pick in picks:
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.push(legal[pick % len(legal)])
+            for c in neutral:
+                assert game.core.counts()[c] <= start[c]
+        assert set(game.score()) == set(game.colours)
+        assert sum(game.score().values()) + sum(game.core.counts()[c] for c in neutral) == 64
+
+
+def test_neutral_ball_is_captured(backend):
+    # Red-green: red's f4 brackets e4, a neutral yellow ball, which becomes red.
+    game = Rolit("RG", backend=backend.name)
+    game.push("f4")
+    assert game.counts()[Rolit.YELLOW] == 0 and game.score() == {Rolit.RED: 3, Rolit.GREEN: 1}
+    assert game.turn is Rolit.GREEN
+
+
+def test_captures_no_chain_reaction_and_every_line(backend):
+    # Red f6 brackets e5 (green) along the diagonal to d4 and, with the same ball, e6
+    # (blue) along the row to d6: every bracketed line turns, nothing else does.
+    rows = ["........"] * 8
+    rows[3] = "...R...."
+    rows[4] = "....G..."
+    rows[5] = "...RB..."
+    text = "".join(rows) + " R RGB"
+    game = Rolit.from_text(text, backend=backend.name)
+    assert "f6" in names(game.legal_moves())
+    game.push("f6")
+    assert game.cells()[4][4] == 0 and game.cells()[5][4] == 0 and game.cells()[5][5] == 0
+    assert game.counts() == {Rolit.RED: 5, Rolit.YELLOW: 0, Rolit.GREEN: 0, Rolit.BLUE: 0}
+
+
+def test_compulsion_can_be_lifted(backend):
+    strict = Rolit(backend=backend.name)
+    free = Rolit(compulsory_capture=False, backend=backend.name)
+    assert len(free.legal_moves()) == 12
+    assert set(strict.legal_moves()) < set(free.legal_moves())
+    free.push("c3")  # next to d4, captures nothing
+    assert free.counts()[Rolit.RED] == 2
+    with pytest.raises(IllegalMoveError, match="compulsory"):
+        strict.push("c3")
+
+
+# -- values and their bounds ------------------------------------------------------------
+
+
+@given(games, st.lists(st.integers(-10_000, 10_000), min_size=5, max_size=5))
+def test_values_respect_the_bounds(backend, spec, weights):
+    colours, first, compulsory, picks = spec
+    game = _setup(colours, first, compulsory, backend.name)
+    core = game.core
+    lowest, highest = backend.rolit.VALUE_BOUNDS
+    assert (lowest, highest) == (0, 64)
+    for pick in picks:
+        values = core.heuristic(weights)
+        final = core.values()
+        assert len(values) == len(final) == game.num_players
+        assert min(values) >= lowest and sum(values) <= highest
+        assert all(v >= f for v, f in zip(values, final, strict=True))  # balls now, plus a share of the empties
+        terminal, heuristic = core.side_values(weights)
+        me = game.player
+        assert heuristic == values[me] - max(v for i, v in enumerate(values) if i != me)
+        assert terminal == final[me] - max(v for i, v in enumerate(final) if i != me)
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[pick % len(legal)])
+    if game.is_game_over():
+        assert core.heuristic(weights) == core.values()  # a full board evaluates to its result
+
+
+def test_heuristic_shares_the_empties_by_strength(backend):
+    game = Rolit(backend=backend.name)
+    game.push("f4")  # red 3, yellow 0, green 1, blue 1; 59 empties
+    assert game.core.heuristic([1, 0, 0, 0, 0]) == [3 + 59 * 3 // 5, 0, 1 + 59 // 5, 1 + 59 // 5]
+    assert game.core.heuristic([0, 0, 0, 0, 0]) == [3 + 14, 0 + 14, 1 + 14, 1 + 14]
+    assert game.feature_values("R") == (3, 0, 0, 0, 4)  # red could capture on c6, d6, e6, f6
+    assert game.feature_values() == (0, 0, 0, 0, 0)  # yellow, to move, has nothing
+
+
+def test_two_player_values_are_zero_sum(backend):
+    game = Rolit("RG", backend=backend.name)
+    play_picks(game, [3, 1, 4, 1, 5, 9, 2, 6])
+    mine = game.core.side_values([2, 24, 6, 2, 3])
+    game_other = Rolit.from_text(game.to_text()[:-5] + " G RG", backend=backend.name)
+    game_mine = Rolit.from_text(game.to_text()[:-5] + " R RG", backend=backend.name)
+    r, g = game_mine.core.side_values([2, 24, 6, 2, 3]), game_other.core.side_values([2, 24, 6, 2, 3])
+    assert r[0] == -g[0] and r[1] == -g[1]
+    assert mine in (r, g)
+
+
+# -- the tie rule ----------------------------------------------------------------------------
+
+
+def _one_empty(red: int, green: int, yellow: int, blue: int, mover: str, colours: str, backend: str) -> Rolit:
+    """A board with a1 empty and the mover's own balls on b1, a2 and b2 (no capture: it can
+    only add one ball), the other counts as given."""
+    cells = ["."] + [""] * 63
+    fixed = {1: mover, 8: mover, 9: mover}
+    pool = {"R": red, "G": green, "Y": yellow, "B": blue}
+    pool[mover] -= 3
+    order = [c for c in "RYGB" for _ in range(pool[c])]
+    k = 0
+    for square in range(1, 64):
+        if square in fixed:
+            cells[square] = fixed[square]
+        else:
+            cells[square] = order[k]
+            k += 1
+    return Rolit.from_text("".join(cells) + f" {mover} {colours}", backend=backend)
+
+
+def test_tie_rule_goes_to_the_colour_that_reached_the_score_first(backend):
+    game = _one_empty(31, 30, 2, 0, "G", "RG", backend.name)
+    assert game.score() == {Rolit.RED: 31, Rolit.GREEN: 30}
+    game.push("a1")
+    outcome = game.outcome()
+    assert game.score() == {Rolit.RED: 31, Rolit.GREEN: 31}
+    assert outcome.winner is Rolit.RED and outcome.tied == (Rolit.RED, Rolit.GREEN)
+    assert game.reached_at() == {Rolit.RED: 0, Rolit.GREEN: 1}
+    assert "tie rule" in str(outcome)
+    plain = _one_empty(31, 30, 2, 0, "G", "RG", backend.name)
+    plain = Rolit.from_text(plain.to_text(), tie_rule=False, backend=backend.name)
+    plain.push("a1")
+    assert plain.outcome().winner is None and plain.outcome().tied == (Rolit.RED, Rolit.GREEN)
+
+
+def test_tie_already_there_when_the_history_starts_is_a_draw(backend):
+    game = _one_empty(20, 12, 20, 11, "B", "RYGB", backend.name)
+    game.push("a1")
+    outcome = game.outcome()
+    assert outcome.scores == {Rolit.RED: 20, Rolit.YELLOW: 20, Rolit.GREEN: 12, Rolit.BLUE: 12}
+    assert outcome.winner is None and outcome.tied == (Rolit.RED, Rolit.YELLOW)
+
+
+@given(st.integers(0, 2**32))
+def test_tie_rule_against_the_oracle_replay(backend, seed):
+    game = Rolit(backend=backend.name)
+    state = seed
+    grid = oracle.start_grid()
+    history = [oracle.counts(grid)]
+    while not game.is_game_over():
+        state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+        legal = game.legal_moves()
+        move = legal[(state >> 33) % len(legal)]
+        grid = oracle.play(grid, int(game.turn), move.index)
+        history.append(oracle.counts(grid))
+        game.push(move)
+    final = history[-1]
+    top = max(final)
+    tied = [c for c in range(4) if final[c] == top]
+    reached = {c: min(p for p, row in enumerate(history) if row[c] >= top) for c in tied}
+    expected = min(tied, key=lambda c: reached[c])
+    assert int(game.outcome().winner) == expected
+    assert len(set(reached.values())) == len(tied)  # only the mover's count grows in a ply
+
+
+# -- text, copies, pickling ------------------------------------------------------------------
+
+
+@given(games)
+def test_text_round_trips(backend, spec):
+    colours, first, compulsory, picks = spec
+    game = _setup(colours, first, compulsory, backend.name)
+    play_picks(game, picks[: picks[1] % 61])
+    text = game.to_text()
+    again = Rolit.from_text(text, compulsory_capture=compulsory, backend=backend.name)
+    assert again == game and again.to_text() == text
+    drawn = Rolit.from_text(str(game), colours=colours, to_move=game.turn, backend=backend.name)
+    assert drawn.core.bitboards() == game.core.bitboards()
+    assert repr(game) == f"Rolit.from_text({text!r})"
+
+
+def test_copy_play_and_pop(backend):
+    game = Rolit(backend=backend.name)
+    child = game.play("d6")
+    assert game.move_stack == [] and names(child.move_stack) == ["d6"]
+    twin = child.copy()
+    twin.push(twin.legal_moves()[0])
+    assert len(child.move_stack) == 1
+    assert str(child.pop()) == "d6" and child == game
+    with pytest.raises(EmptyHistoryError):
+        child.pop()
+
+
+def test_pickle_and_copy_within_and_across_backends(backend):
+    game = Rolit("RYG", first="Y", tie_rule=False, backend=backend.name)
+    play_picks(game, [5, 3, 8, 1, 9])
+    for clone in (pickle.loads(pickle.dumps(game)), copy.copy(game), copy.deepcopy(game)):
+        assert clone == game and clone.backend == backend.name
+        assert clone.move_stack == game.move_stack and clone.zobrist_hash() == game.zobrist_hash()
+        assert clone.tie_rule is False
+        assert clone.core.count_history() == game.core.count_history()
+    core = pickle.loads(pickle.dumps(game.core))
+    assert core.bitboards() == game.core.bitboards() and core.history() == game.core.history()
+    other = "python" if backend.name == "cython" else "cython"
+    try:
+        moved = game.with_backend(other)
+    except ImportError:
+        pytest.skip("the compiled backend is not built")
+    assert moved == game and moved.backend == other
+    assert moved.zobrist_hash() == game.zobrist_hash() and moved.move_stack == game.move_stack
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+def _snapshot(game):
+    return (game.to_text(), game.zobrist_hash(), tuple(game.move_stack), tuple(game.legal_moves()))
+
+
+@pytest.mark.parametrize(
+    "move, error",
+    [
+        ("d4", IllegalMoveError),  # taken
+        ("a1", IllegalMoveError),  # next to no ball
+        ("c3", IllegalMoveError),  # next to a ball, but red must capture
+        ("z9", InvalidSquareError),
+        ("i1", InvalidSquareError),
+        ((8, 0), InvalidSquareError),
+        ((1, 2, 3), InvalidSquareError),
+        (64, InvalidSquareError),
+        (-1, InvalidSquareError),
+        ("9 1", InvalidSquareError),
+        (None, InvalidMoveError),
+        (True, InvalidMoveError),
+        (3.0, InvalidMoveError),
+        ("pass", InvalidMoveError),
+    ],
+)
+def test_bad_moves_are_refused_and_change_nothing(backend, move, error):
+    game = Rolit(backend=backend.name)
+    before = _snapshot(game)
+    with pytest.raises(error):
+        game.push(move)
+    assert _snapshot(game) == before
+    assert not game.is_legal(move)
+
+
+def test_illegal_move_reasons(backend):
+    game = Rolit(backend=backend.name)
+    with pytest.raises(IllegalMoveError, match="taken"):
+        game.push("d4")
+    with pytest.raises(IllegalMoveError, match="next to a ball"):
+        game.push("a1")
+    with pytest.raises(IllegalMoveError, match="compulsory"):
+        game.push("c3")
+    with pytest.raises(IllegalMoveError):
+        game.core.push(64)
+    with pytest.raises(IllegalMoveError):
+        game.core.push("d6")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"colours": "RR"},
+        {"colours": "R"},
+        {"colours": "RX"},
+        {"colours": "RYGBR"},
+        {"colours": 7},
+        {"colours": "RG", "first": "Y"},
+        {"first": "purple"},
+        {"players": 5},
+        {"players": 2, "colours": "RYG"},
+        {"compulsory_capture": "yes"},
+        {"tie_rule": 1},
+    ],
+)
+def test_bad_settings(backend, kwargs):
+    with pytest.raises(InvalidPositionError):
+        Rolit(**kwargs, backend=backend.name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "..." + " R",
+        "." * 64 + " R",  # no ball
+        "." * 63 + "X R",
+        "." * 27 + "RY" + "." * 35 + " Q",
+        "." * 27 + "RY" + "." * 35 + " B RG",  # blue does not play
+        "." * 27 + "RY" + "." * 35 + " R RR",
+        "a b c\nd e f",
+    ],
+)
+def test_bad_position_texts(backend, text):
+    with pytest.raises(InvalidPositionError):
+        Rolit.from_text(text, backend=backend.name)
+
+
+def test_core_rejects_bad_boards(backend):
+    core = backend.rolit.RolitCore()
+    before = (core.bitboards(), core.zobrist(), core.history())
+    for balls, mover in [
+        ((1, 1, 0, 0), 0),
+        ((1, 2, 4), 0),
+        ((2**64, 0, 0, 0), 0),
+        ((-1, 0, 0, 0), 0),
+        ((1, 0, 0, 0), 5),
+    ]:
+        with pytest.raises(InvalidPositionError):
+            core.set_board(balls, mover)
+    assert (core.bitboards(), core.zobrist(), core.history()) == before
+    for bad in ((0,), (0, 0, 0, 0, 0), "RG", (0, 4)):
+        with pytest.raises(InvalidPositionError):
+            backend.rolit.RolitCore(bad)
+    with pytest.raises(ValueError):
+        core.perft(-1)
+    with pytest.raises(ValueError):
+        core.heuristic([1, 2])
+    with pytest.raises(ValueError):
+        core.feature_values(4)
