@@ -150,7 +150,7 @@ class RolitCore(GameCore):
             raise InvalidPositionError(f"the colour to move must be one that plays ({self.colours}), got {colour!r}")
         return self.colours.index(colour)
 
-    def _set(self, balls: tuple[int, int, int, int], colour_to_move: int) -> None:
+    def _set(self, balls: tuple[int, ...], colour_to_move: int) -> None:
         self.turn = self._player_of(colour_to_move)
         self._balls = list(balls)
         h = TURN_KEYS[colour_to_move]

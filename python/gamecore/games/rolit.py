@@ -221,7 +221,8 @@ class Rolit(Position):
 
     def with_backend(self, backend: str) -> Rolit:
         """The same position and history on another backend."""
-        return _restore(*self.__reduce__()[1][:-1], backend)
+        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
+        return _restore(colours, compulsory, self._tie_rule, balls, colour_to_move, moves, backend)
 
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, per player, in the order the weights are given:
@@ -255,7 +256,7 @@ class Rolit(Position):
         return len(self._core.colours)
 
     @property
-    def turn(self) -> RolitColor:  # type: ignore[override]
+    def turn(self) -> RolitColor:
         """The colour to move."""
         return RolitColor(self._core.colour_to_move())
 
@@ -340,14 +341,14 @@ class Rolit(Position):
         """
         if not self._core.is_game_over():
             return None
-        scores = self.score()
+        scores: dict[Color, int] = {colour: n for colour, n in self.score().items()}
         top = max(scores.values())
         tied = tuple(colour for colour, n in scores.items() if n == top)
         if len(tied) == 1:
             return Outcome(tied[0], Termination.FULL_BOARD, scores)
         winner = None
         if self._tie_rule:
-            reached = self.reached_at()
+            reached: dict[Color, int] = {colour: ply for colour, ply in self.reached_at().items()}
             first = min(reached[c] for c in tied)
             leaders = [c for c in tied if reached[c] == first]
             if len(leaders) == 1:
