@@ -12,7 +12,8 @@ from hypothesis import given, note, settings
 
 import gamecore
 import oracle
-from gamecore import Othello
+from gamecore import Othello, search
+from gamecore.bench.api import PERFT_8X8, student_alphabeta, student_perft, student_perft_play
 from helpers import oracle_grid, play_picks, read_perft_data
 from strategies import games
 
@@ -166,3 +167,19 @@ def test_perft_rejects_bad_depths(backend):
             with pytest.raises((OverflowError, ValueError)):
                 game.perft(depth)
     assert game == Othello(6, backend=backend.name)
+
+
+def test_student_perft_loops_count_the_published_tree(backend):
+    # The loops `gamecore bench api` times: the public API, bulk-counted last ply.
+    for depth in (1, 2, 3, 4):
+        assert student_perft(Othello(backend=backend.name), depth) == PERFT_8X8[depth]
+        assert student_perft_play(Othello(backend=backend.name), depth) == PERFT_8X8[depth]
+
+
+def test_student_alphabeta_matches_the_engine_minimax(backend):
+    game = Othello(backend=backend.name)
+    for depth in (1, 2, 3):
+        counter = [0]
+        value = student_alphabeta(game, depth, -1000, 1000, counter)
+        assert value == search(game, depth=depth, evaluation="discs", algorithm="minimax").score
+        assert counter[0] > 0

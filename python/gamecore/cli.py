@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from . import _backend, bench
 from .adapters import ctu, ufrj
+from .bench import api as bench_api
 from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
@@ -257,6 +258,8 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     if args.what == "endgame":
         return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
+    if args.what == "api":
+        return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
     if args.what == "tetralath":
         bench.bench_tetralath(
             out,
@@ -377,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=_backend.BACKENDS)
 
     p = sub.add_parser("bench", help="benchmarks: perft, search, endgame, mcts or tetralath speed per backend")
-    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath"))
+    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath", "api"))
     p.add_argument("--size", type=_board_size, default=8, help="board size of the MCTS benchmark")
     p.add_argument(
         "--depth",
