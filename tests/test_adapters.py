@@ -260,7 +260,9 @@ def play_ctu_game(players, size, first_color, diagonal_color, budget, seed=0):
             elapsed = time.perf_counter() - start
             assert type(move) is tuple and len(move) == 2 and all(type(v) is int for v in move), move
             assert move in legal
-            assert elapsed < budget, elapsed
+            # A shared machine may deschedule the process for a moment; a player that ignored
+            # its time would overshoot by far more than this slack.
+            assert elapsed < budget + 0.1, elapsed
         for i, j in ctu_flips(board, move[0], move[1], color):
             board[i][j] = color
         board[move[0]][move[1]] = color
