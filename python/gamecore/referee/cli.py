@@ -5,6 +5,7 @@
     gamecore tournament random greedy engine:depth=2 students/*/ --game othello --sizes 6 8 10 \\
         --time 5 --out results --db results/tournament.sqlite
     gamecore tournament check player.py --game othello --size 8
+    gamecore tournament bench        # referee overhead per move, games/s (= python -m gamecore.referee.bench)
 
 :func:`add_subparser` adds the subcommand to the main ``gamecore`` parser; the handler it
 sets (``args.referee_handler``) runs it.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..errors import GamecoreError
+from .bench import bench
 from .check import check_bot
 from .report import standings, write_reports
 from .tournament import TournamentConfig, run_tournament
@@ -144,6 +146,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the parsed ``tournament`` command; returns the exit status."""
     out = out or sys.stdout
     try:
+        if args.players == ["bench"]:
+            bench(out)
+            return 0
         if args.players[:1] == ["check"]:
             if len(args.players) != 2:
                 raise GamecoreError("usage: gamecore tournament check FILE_OR_FOLDER [--game G] [--size N] [--time S]")

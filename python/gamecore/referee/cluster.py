@@ -15,13 +15,34 @@ starts a ``LocalCluster`` on this machine (``--workers`` processes, one thread e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 
 from ..errors import GamecoreError
 from .play import play_game
 from .sandbox import become_subreaper
 
-__all__ = ["run_on_dask"]
+__all__ = ["run_on_dask", "local_cluster", "dask_available"]
+
+
+def dask_available() -> bool:
+    try:
+        import dask.distributed  # noqa: F401, PLC0415 (optional extra)
+    except ImportError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int = 2) -> Iterator[str]:
+    """A ``LocalCluster`` of ``workers`` one-thread processes for the length of a ``with``; yields its address."""
+    from dask.distributed import LocalCluster  # noqa: PLC0415 (optional extra)
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 def _play_on_worker(task: dict) -> dict:

@@ -369,8 +369,8 @@ td.player{text-align:left;font-weight:bold}
 <h2>Crosstable</h2><p>Match points of the row player against the column player, all sizes.</p>
 <table id="crosstable"><thead><tr><th></th>%CROSSHEAD%</tr></thead><tbody>%CROSS%</tbody></table>
 <h2>Replay</h2>
-<p><select id="game"></select> <button id="first">&#x23EE;</button> <button id="prev">&#x25C0;</button>
-<button id="next">&#x25B6;</button> <button id="last">&#x23ED;</button></p>
+<p><select id="game"></select> <button id="first">&laquo;</button> <button id="prev">&#x25C0;</button>
+<button id="next">&#x25B6;</button> <button id="last">&raquo;</button></p>
 <p id="info"></p><div id="board"></div><p id="moves"></p>
 <script id="data" type="application/json">%DATA%</script>
 <script>
