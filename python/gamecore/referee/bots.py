@@ -119,8 +119,8 @@ def resolve(argument: str, game: str = "othello") -> dict:
             raise GamecoreError("a human cannot play in a tournament")
         default = spec
         bot = {"kind": "builtin", "spec": spec}
-    if bot["kind"] == "ufrj" and game != "othello":
-        raise GamecoreError(f"{spec}: UFRJ players play Othello only")
+    if bot["kind"] in ("ctu", "ufrj") and game != "othello":
+        raise GamecoreError(f"{spec}: {bot['kind'].upper()} course players play Othello only")
     bot["name"] = name or default
     bot["source"] = spec
     bot["digest"] = _digest(bot)
