@@ -18,14 +18,21 @@ work in the same run (the machines are shared and noisy).
 from __future__ import annotations
 
 import random
+import resource
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from importlib import resources
-from typing import Optional, TextIO
+from typing import TextIO, TypeVar
 
 from .. import _backend
 from ..games.othello import Othello
+from ..games.tetralath import Tetralath
+from ..search.engine import Engine
+from ..search.mcts import MCTS
+
+T = TypeVar("T")
 
 __all__ = [
     "bench_perft",
@@ -46,15 +53,22 @@ PERFT_RATIO_TREE = (8, 8)
 FFO_FIRST = 40  # the data file's first line is FFO position 40
 
 
-def median_seconds(work: Callable[[], object], runs: int) -> tuple[float, object]:
-    """Median wall time of ``runs`` calls of ``work`` and the last call's result."""
+def median_seconds(work: Callable[[], T], runs: int) -> tuple[float, T]:
+    """Median wall time of ``runs`` calls of ``work`` (at least one) and the last call's result."""
     times = []
-    result = None
-    for _ in range(runs):
+    for _ in range(max(1, runs)):
         start = time.perf_counter()
         result = work()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def _perft(size: int, depth: int, backend: str) -> int:
+    return Othello(size, backend=backend).perft(depth)
+
+
+def _mcts_iterations(size: int, iterations: int, backend: str) -> int:
+    return MCTS(seed=1, backend=backend).search(Othello(size, backend=backend), iterations=iterations).iterations
 
 
 def _backends(only: str | None) -> list[str]:
@@ -75,11 +89,11 @@ def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
         rates = {}
         # Round robin over the trees: a slow spell of the shared machine hits every size
         # alike instead of one size's runs, so the per-leaf ratios stay honest.
-        times = {tree: [] for tree in trees[name]}
-        leaves_of = {}
+        times: dict[tuple[int, int], list[float]] = {tree: [] for tree in trees[name]}
+        leaves_of: dict[tuple[int, int], int] = {}
         for _ in range(runs):
             for size, depth in trees[name]:
-                seconds, leaves_of[(size, depth)] = median_seconds(lambda: Othello(size, backend=name).perft(depth), 1)
+                seconds, leaves_of[(size, depth)] = median_seconds(partial(_perft, size, depth, name), 1)
                 times[(size, depth)].append(seconds)
         for size, depth in trees[name]:
             seconds, leaves = statistics.median(times[(size, depth)]), leaves_of[(size, depth)]
@@ -93,7 +107,7 @@ def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
         base = rates[trees[name][1]]
         for size, depth in trees[name][2:]:
             print(f"  per-leaf cost {size}x{size} / 8x8: {base / rates[(size, depth)]:.2f}x", file=out)
-        seconds, leaves = median_seconds(lambda: Othello(ratio_size, backend=name).perft(ratio_depth), runs)
+        seconds, leaves = median_seconds(partial(_perft, ratio_size, ratio_depth, name), runs)
         ratio_rates[name] = leaves / seconds
     if len(ratio_rates) == 2:
         print(
@@ -115,8 +129,6 @@ def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Oth
 
 
 def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
-    from ..search.engine import Engine
-
     positions = midgame_positions(backend)
 
     def work() -> int:
@@ -136,8 +148,6 @@ def bench_search(
     backend: str | None = None,
 ) -> int:
     """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving."""
-    from ..search.engine import Engine
-
     names = _backends(backend)
     # First, while the process's peak memory is still low: the peak only ever grows.
     grown = _peak_memory_growth(names[0], tt_mb=64)
@@ -173,12 +183,6 @@ def _peak_memory_growth(backend: str, tt_mb: int) -> int | None:
     """Bytes the process's peak resident memory grew by while a fresh engine with a
     ``tt_mb`` table searched a midgame position until its table was well used
     (None where the resource module is missing)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    from ..search.engine import Engine
-
     game = midgame_positions(backend, count=1)[0]
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     Engine(tt_mb=tt_mb).search(game, depth=9 if backend == "cython" else 5)
@@ -188,7 +192,7 @@ def _peak_memory_growth(backend: str, tt_mb: int) -> int | None:
 
 def ffo_positions() -> list[str]:
     """The lines of the FFO endgame suite 40-59 shipped with gamecore (first line: #40)."""
-    text = resources.files("gamecore").joinpath("data", "ffo-40-59.obf").read_text()
+    text = resources.files("gamecore").joinpath("data/ffo-40-59.obf").read_text()
     return [line for line in text.splitlines() if line.strip()]
 
 
@@ -261,14 +265,9 @@ def bench_endgame(
 
 def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: str | None = None) -> None:
     """UCT iterations per second from the start position, per backend, and the ratio."""
-    from ..search.mcts import MCTS
-
     rates = {}
     for name in _backends(backend):
-        seconds, done = median_seconds(
-            lambda: MCTS(seed=1, backend=name).search(Othello(size, backend=name), iterations=iterations).iterations,
-            runs,
-        )
+        seconds, done = median_seconds(partial(_mcts_iterations, size, iterations, name), runs)
         rates[name] = done / seconds
         print(f"MCTS {name:7s} {size}x{size}: {rates[name]:>12,.0f} iterations/s", file=out, flush=True)
     if len(rates) == 2:
@@ -282,9 +281,6 @@ TETRALATH_RATIO_DEPTH = 3
 
 
 def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
-    from ..games.tetralath import Tetralath
-    from ..search.engine import Engine
-
     games = [Tetralath.from_moves(moves, backend=backend) for moves in TETRALATH_POSITIONS]
 
     def work() -> int:
@@ -308,9 +304,6 @@ def bench_tetralath(
     then the depth a ``time_limit`` engine reaches on each ply of its own opening.
 
     ``quick`` makes the nodes/s searches two plies shallower (a smoke run)."""
-    from ..games.tetralath import Tetralath
-    from ..search.engine import Engine
-
     names = _backends(backend)
     rates = {}
     for name in names:

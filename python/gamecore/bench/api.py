@@ -22,6 +22,7 @@ import importlib
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TextIO
 
 from .. import _backend
@@ -168,6 +169,10 @@ def _peer_loops() -> dict[str, tuple[Callable[[int], int], bool]]:
 # -- the benchmark -----------------------------------------------------------------------
 
 
+def _from_start(loop: Callable[[Othello, int], int], backend: str, depth: int) -> int:
+    return loop(Othello(backend=backend), depth)
+
+
 def _rounds(loops: dict[str, Callable[[], int]], runs: int) -> dict[str, tuple[float, int]]:
     """Median seconds and the leaf count of each loop, timed round robin ``runs`` times."""
     times: dict[str, list[float]] = {name: [] for name in loops}
@@ -192,11 +197,11 @@ def bench_api(out: TextIO, runs: int = 3, depth: int | None = None, backend: str
     loops: dict[str, Callable[[], int]] = {}
     for name in names:
         d = deep if name == "cython" else shallow
-        loops[f"gamecore {name} push/pop (d{d})"] = lambda n=name, d=d: student_perft(Othello(backend=n), d)
-        loops[f"gamecore {name} play (d{d})"] = lambda n=name, d=d: student_perft_play(Othello(backend=n), d)
+        loops[f"gamecore {name} push/pop (d{d})"] = partial(_from_start, student_perft, name, d)
+        loops[f"gamecore {name} play (d{d})"] = partial(_from_start, student_perft_play, name, d)
     for name, (loop, pure) in _peer_loops().items():
         d = shallow if pure else deep
-        loops[f"{name} (d{d})"] = lambda loop=loop, d=d: loop(d)
+        loops[f"{name} (d{d})"] = partial(loop, d)
     print(f"student perft loops from the 8x8 start, median of {runs} alternated runs", file=out)
     results = _rounds(loops, runs)
     reference = next((k for k in results if k.startswith("gamecore cython push/pop")), None)
