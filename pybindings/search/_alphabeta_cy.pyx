@@ -29,7 +29,7 @@ unless that one is for the same position and was searched deeper. A stored score
 the search only at the depth it was searched to (its move orders every depth), so the
 score of a fixed-depth search is the same with or without the table.
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
@@ -65,26 +65,17 @@ ASPIRATION_WINDOW = 50
 cdef enum:
     C_WIN = 1000000
     C_INFINITY = 2000000000
-    C_MAX_PLY = 128
     C_EXACT = 1
     C_LOWER = 2
     C_UPPER = 3
     C_CLOCK_MASK = 1023
     C_ASPIRATION = 50
     NO_MOVE = -2
-    MAX_WEIGHTS = 16
     HISTORY_OFFSET = 2
-    HISTORY_SIZE = 128
-    ERROR_SCORE = -2147483647   # returned with a Python exception set
 
 cdef long long HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 
-cdef struct TTEntry:
-    uint64_t key
-    int32_t score
-    int16_t move
-    int8_t depth
-    int8_t flag       # 0: empty slot
+# TTEntry, the Searcher's fields and its cdef methods are declared in _alphabeta_cy.pxd.
 
 
 cdef inline int c_terminal_score(int value) noexcept nogil:
@@ -171,29 +162,6 @@ cdef class Searcher:
     :param tt_mb: transposition-table size in megabytes (0 disables it).
     """
 
-    cdef TTEntry* table
-    cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
-    cdef uint64_t mask
-    cdef readonly Py_ssize_t tt_entries
-    # State of the search under way.
-    cdef GameCore core
-    cdef int weights[MAX_WEIGHTS]
-    cdef object evaluator
-    cdef object view
-    cdef long long nodes
-    cdef long long node_limit
-    cdef long long tt_hits
-    cdef double start
-    cdef double deadline
-    cdef bint aborted
-    cdef bint hit_horizon
-    cdef int pv[C_MAX_PLY][C_MAX_PLY]
-    cdef int pv_len[C_MAX_PLY]
-    cdef int killers[C_MAX_PLY][2]
-    cdef bint root_filtered
-    cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
-    cdef long long history[HISTORY_SIZE]
-
     def __cinit__(self):
         self.table = NULL
         self.table_block = NULL
@@ -218,6 +186,23 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.table_block)
+
+    cdef TTEntry* tt_probe(self, uint64_t key) noexcept:
+        """The table slot of `key`; a hit (same key, not empty) is counted."""
+        cdef TTEntry* entry = &self.table[key & self.mask]
+        if entry.flag != 0 and entry.key == key:
+            self.tt_hits += 1
+        return entry
+
+    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept:
+        """Store in `entry` (the slot of `key`) under the replacement rule: replace it
+        unless it holds the same position searched deeper."""
+        if entry.flag == 0 or entry.key != key or depth >= entry.depth:
+            entry.key = key
+            entry.score = score
+            entry.move = move
+            entry.depth = depth
+            entry.flag = flag
 
     def clear(self):
         """Empty the transposition table."""
@@ -331,7 +316,7 @@ cdef class Searcher:
                 kept += 1
         return kept
 
-    cdef inline bint root_allowed_move(self, int move) noexcept:
+    cdef bint root_allowed_move(self, int move) noexcept:
         move += HISTORY_OFFSET
         return 0 <= move < 128 and (self.root_allowed[move >> 6] >> (move & 63)) & 1
 
@@ -391,7 +376,7 @@ cdef class Searcher:
             return self.core.evaluate(self.weights)
         return check_evaluation(self.evaluator(self.view))
 
-    cdef inline void update_pv(self, int ply, int move) noexcept:
+    cdef void update_pv(self, int ply, int move) noexcept:
         cdef int i, n = self.pv_len[ply + 1]
         self.pv[ply][0] = move
         for i in range(n):
@@ -459,9 +444,8 @@ cdef class Searcher:
             return score
         if use_tt:
             key = core.key()
-            entry = &self.table[key & self.mask]
+            entry = self.tt_probe(key)
             if entry.flag != 0 and entry.key == key:
-                self.tt_hits += 1
                 tt_move = entry.move
                 if entry.depth == depth and ply > 0:
                     if (entry.flag == C_EXACT or (entry.flag == C_LOWER and entry.score >= beta)
@@ -512,10 +496,5 @@ cdef class Searcher:
             self.pv_len[ply] = 1
         if use_tt:
             flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta else C_EXACT)
-            if entry.flag == 0 or entry.key != key or depth >= entry.depth:
-                entry.key = key
-                entry.score = best
-                entry.move = best_move
-                entry.depth = depth
-                entry.flag = flag
+            self.tt_store(entry, key, best, best_move, depth, flag)
         return best

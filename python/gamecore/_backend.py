@@ -31,6 +31,7 @@ MODULES = {
     "alphabeta": "gamecore.search._alphabeta",
     "endgame": "gamecore.search._endgame",
     "mcts": "gamecore.search._mcts",
+    "multiplayer": "gamecore.search._multiplayer",
 }
 
 _loaded: dict[str, SimpleNamespace] = {}

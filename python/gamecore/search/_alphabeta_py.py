@@ -111,6 +111,24 @@ class Searcher:
         """Memory of the transposition table (allocated when the searcher is made)."""
         return self.tt_entries * TT_ENTRY_BYTES
 
+    def _tt_probe(self, key: int) -> tuple[int, int, int, int] | None:
+        """``(score, move, depth, flag)`` stored for ``key`` (counted as a hit), or None."""
+        slot = key & self._mask
+        data = self._data[slot]
+        if data & 0xFF and self._keys[slot] == key:
+            self._tt_hits += 1
+            return _unpack(data)
+        return None
+
+    def _tt_store(self, key: int, score: int, move: int, depth: int, flag: int) -> None:
+        """Store an entry under the replacement rule: it replaces the slot's entry unless
+        that one is for the same position and was searched deeper."""
+        slot = key & self._mask
+        old = self._data[slot]
+        if not old & 0xFF or self._keys[slot] != key or depth >= (old >> 8) & 0xFF:
+            self._keys[slot] = key
+            self._data[slot] = (score << 32) | ((move + 2) << 16) | (depth << 8) | flag
+
     # -- the search -------------------------------------------------------
 
     def search(
@@ -285,11 +303,9 @@ class Searcher:
         key = 0
         if use_tt:
             key = core.key()
-            slot = key & self._mask
-            data = self._data[slot]
-            if data & 0xFF and self._keys[slot] == key:
-                self._tt_hits += 1
-                tt_score, tt_move, tt_depth, tt_flag = _unpack(data)
+            entry = self._tt_probe(key)
+            if entry is not None:
+                tt_score, tt_move, tt_depth, tt_flag = entry
                 if tt_depth == depth and ply > 0:
                     if (
                         tt_flag == EXACT
@@ -336,11 +352,7 @@ class Searcher:
             self._pv_len[ply] = 1
         if use_tt:
             flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
-            slot = key & self._mask
-            old = self._data[slot]
-            if not old & 0xFF or self._keys[slot] != key or depth >= (old >> 8) & 0xFF:
-                self._keys[slot] = key
-                self._data[slot] = (best << 32) | ((best_move + 2) << 16) | (depth << 8) | flag
+            self._tt_store(key, best, best_move, depth, flag)
         return best
 
 

@@ -1,0 +1,58 @@
+# The compiled alpha-beta Searcher (pybindings/search/_alphabeta_cy.pyx), declared here so
+# that the multi-player searches (pybindings/search/_multiplayer_cy.pyx) reuse its
+# transposition table, limits, clock and principal-variation table by subclassing it.
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from gamecore._game_cy cimport GameCore
+
+cdef enum:
+    C_MAX_PLY = 128
+    MAX_WEIGHTS = 16
+    HISTORY_SIZE = 128
+    ERROR_SCORE = -2147483647   # returned with a Python exception set
+
+cdef struct TTEntry:
+    uint64_t key
+    int32_t score
+    int16_t move
+    int8_t depth
+    int8_t flag       # 0: empty slot
+
+cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil
+
+cdef class Searcher:
+    cdef TTEntry* table
+    cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
+    cdef uint64_t mask
+    cdef readonly Py_ssize_t tt_entries
+    # State of the search under way.
+    cdef GameCore core
+    cdef int weights[MAX_WEIGHTS]
+    cdef object evaluator
+    cdef object view
+    cdef long long nodes
+    cdef long long node_limit
+    cdef long long tt_hits
+    cdef double start
+    cdef double deadline
+    cdef bint aborted
+    cdef bint hit_horizon
+    cdef int pv[C_MAX_PLY][C_MAX_PLY]
+    cdef int pv_len[C_MAX_PLY]
+    cdef int killers[C_MAX_PLY][2]
+    cdef bint root_filtered
+    cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
+    cdef long long history[HISTORY_SIZE]
+
+    cdef TTEntry* tt_probe(self, uint64_t key) noexcept
+    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept
+    cdef int root_moves(self, int* moves, int count) noexcept
+    cdef bint root_allowed_move(self, int move) noexcept
+    cdef bint out_of_time_for_next(self)
+    cdef void order(self, int* moves, int count, bint by_history) noexcept
+    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept
+    cdef int enter(self) except -1
+    cdef int evaluate_node(self) except? ERROR_SCORE
+    cdef void update_pv(self, int ply, int move) noexcept
+    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE
+    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE
+    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE
