@@ -78,6 +78,7 @@ cdef class MCTSTree:
     cdef readonly int iterations
     cdef readonly int max_depth
     cdef readonly long long reused_visits
+    cdef readonly long long states
     cdef double c2
     cdef int players
     cdef int root_mover
@@ -111,6 +112,7 @@ cdef class MCTSTree:
         self.iterations = 0
         self.max_depth = 0
         self.reused_visits = 0
+        self.states = 0
         self.root_mover = 0
         self._clear()
 
@@ -297,6 +299,7 @@ cdef class MCTSTree:
         self.root_mover = core.to_move()
         self.reused_visits = self.nodes[0].visits
         self.max_depth = 0
+        self.states = 0
         while True:
             self.iterate(core)
             done += 1
@@ -366,6 +369,7 @@ cdef class MCTSTree:
                 raise RuntimeError("MCTS: the game is longer than the search can follow")
             path[depth] = chosen
             node = chosen
+        self.states += depth
         if depth > self.max_depth:
             self.max_depth = depth
         # Max^n backup: every node of the path adds every player's reward.
@@ -395,6 +399,7 @@ cdef class MCTSTree:
             r = gc_splitmix64(&self.rng)
             core.make_move(legal[r % <uint64_t>n])
             plies += 1
+        self.states += plies
         core.terminal_values(values)
         c_reward_shares(values, self.players, result)
         while plies > 0:

@@ -110,7 +110,7 @@ cdef class MultiSearcher(Searcher):
         """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
-        None for paranoid and BRS); ``depth`` the last finished iteration (0: none, the move
+        paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
         is then the first in move order); ``exact`` True when that iteration reached the end
         of the game on every line; ``memory`` the bytes of the search structures (table and
         recursion buffers). ``move`` is -2 when the game is over. ``core`` is left unchanged.
@@ -176,7 +176,7 @@ cdef class MultiSearcher(Searcher):
             self.order(root_list, count, False)
             best_move = root_list[0]
             best_pv = [best_move]
-            best_values = None
+            best_values = [None] * players
             for depth in range(1, max_depth + 1):
                 self.hit_horizon = False
                 if alg == ALG_MAXN or alg == ALG_MAXN_PLAIN:
@@ -189,7 +189,10 @@ cdef class MultiSearcher(Searcher):
                 if self.aborted:
                     break
                 best_score = score
-                best_values = [values[i] for i in range(players)] if alg <= ALG_MAXN_PLAIN else None
+                if alg <= ALG_MAXN_PLAIN:
+                    best_values = [values[i] for i in range(players)]
+                else:
+                    best_values = [score if i == self.root else None for i in range(players)]
                 best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
                 if alg == ALG_BRS:
                     best_pv = [c_brs_move(code) for code in best_pv]

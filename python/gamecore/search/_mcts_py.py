@@ -102,6 +102,7 @@ class MCTSTree:
         "iterations",
         "max_depth",
         "reused_visits",
+        "states",
         "_c2",
         "_players",
         "_root_mover",
@@ -134,6 +135,8 @@ class MCTSTree:
         self.max_depth = 0
         #: Visits the last search found already in the (reused) root: 0 for a fresh tree.
         self.reused_visits = 0
+        #: Positions the last search played into (selection and simulation moves): its states explored.
+        self.states = 0
         self._players = 2
         self._root_mover = 0
         self._clear()
@@ -254,6 +257,7 @@ class MCTSTree:
         self._root_mover = core.to_move()
         self.reused_visits = self._visits[0]
         self.max_depth = 0
+        self.states = 0
         done = 0
         while True:
             self._iterate(core)
@@ -326,6 +330,7 @@ class MCTSTree:
             path.append(chosen)
             node = chosen
         depth = len(path) - 1
+        self.states += depth
         if depth > self.max_depth:
             self.max_depth = depth
         # Max^n backup: every node of the path adds every player's reward.
@@ -348,6 +353,7 @@ class MCTSTree:
             self.rng_state, r = splitmix64(self.rng_state)
             core.make_move(legal[r % len(legal)])
             plies += 1
+        self.states += plies
         result = reward_shares(core.terminal_values())
         for _ in range(plies):
             core.unmake_move()

@@ -89,11 +89,11 @@ class MultiSearcher(Searcher):
         time_limit: float,
         algorithm: str,
         root_moves: list[int] | None = None,
-    ) -> tuple[int, int, list[int] | None, int, list[int], int, int, bool, int]:
+    ) -> tuple[int, int, list[int | None], int, list[int], int, int, bool, int]:
         """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
-        None for paranoid and BRS); ``depth`` the last finished iteration (0: none, the move
+        paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
         is then the first in move order); ``exact`` True when that iteration reached the end
         of the game on every line; ``memory`` the bytes of the search structures (table and
         recursion buffers). ``move`` is -2 when the game is over. ``core`` is left unchanged.
@@ -130,12 +130,12 @@ class MultiSearcher(Searcher):
 
         legal = self._root_moves(core.gen_moves())
         if not legal:
-            values = core.terminal_values()
-            return _NO_MOVE, values[root], values, 0, [], 0, 0, True, 0
+            final = core.terminal_values()
+            return _NO_MOVE, final[root], list(final), 0, [], 0, 0, True, 0
         best_move = self._ordered(legal)[0]
         best_pv = [best_move]
         best_score = 0
-        best_values: list[int] | None = None
+        best_values: list[int | None] = [None] * players
         done_depth = 0
         exact = False
         for depth in range(1, max_depth + 1):
@@ -152,7 +152,8 @@ class MultiSearcher(Searcher):
                     score = self._brs(depth, -INFINITY, INFINITY, 0, use_tt)
             except _Abort:
                 break
-            best_score, best_values = score, values
+            best_score = score
+            best_values = values if values is not None else [score if p == root else None for p in range(players)]
             best_pv = self._pv[0][: self._pv_len[0]]
             if algorithm == "brs":
                 best_pv = [brs_move(code) for code in best_pv]

@@ -5,10 +5,16 @@
 >>> result.move in Othello().legal_moves(), result.depth
 (True, 4)
 
-The searches themselves live in the backends (``_search_py`` / ``_search_cy``), written
-once over the game protocol, so they run on every game. Scores are integers for the side
-to move; a score beyond ``WIN`` (one million) is a proven result: ``WIN + margin`` a win,
-``-WIN - margin`` a loss.
+The searches themselves live in the backends (``_alphabeta_*``, ``_multiplayer_*``,
+``_mcts_*``), written once over the game protocol, so they run on every game. Scores are
+integers for the side to move; with ``alphabeta`` and ``minimax`` a score beyond ``WIN``
+(one million) is a proven result: ``WIN + margin`` a win, ``-WIN - margin`` a loss.
+
+Games of more than two players (Rolit) take the n-player algorithms: ``maxn`` (Max^n with
+shallow pruning), ``maxn-plain``, ``paranoid``, ``brs`` (Best-Reply Search) and ``mcts``;
+they run on two-player games too. Their ``score`` is the value of the player to move
+(its final count at the end of the game, the game's heuristic before: ``exact`` tells
+which), ``values`` the value of every player where the algorithm knows it.
 """
 
 from __future__ import annotations
@@ -19,12 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from .. import _backend
+from .mcts import DEFAULT_EXPLORATION, MCTS
 
-__all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS"]
+__all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS", "MULTIPLAYER_ALGORITHMS"]
 
 #: Scores beyond WIN are proven results (as the searchers of either backend define it).
 WIN: int = _backend.load("python").alphabeta.WIN
-ALGORITHMS = ("alphabeta", "minimax")
+#: The searches for any number of players (two included).
+MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
+ALGORITHMS = ("alphabeta", "minimax", *MULTIPLAYER_ALGORITHMS)
 #: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
 MAX_DEPTH = 100
 
@@ -36,16 +45,28 @@ class SearchResult:
     """What a search found, with honest counts for comparing algorithms."""
 
     move: Any  #: best move (a game move object); None when the game is already over
-    score: int  #: for the side to move; beyond ``WIN`` a proven win (``-WIN`` a loss)
-    depth: int  #: last fully searched depth (0: no iteration finished, move from ordering)
+    #: for the side to move; alpha-beta: beyond ``WIN`` a proven win (``-WIN`` a loss);
+    #: n-player searches: its value (MCTS: its win rate in per mille)
+    score: int
+    depth: int  #: last fully searched depth (0: no iteration finished, move from ordering; MCTS: deepest selection)
     pv: list = field(default_factory=list)  #: principal variation, ``move`` first
-    nodes: int = 0  #: positions visited
+    nodes: int = 0  #: states explored (positions visited; MCTS: positions played into, selection and simulation)
     elapsed: float = 0.0  #: seconds
     tt_hits: int = 0  #: transposition-table probes that found the position
-    exact: bool = False  #: solved to the end of the game by the endgame solver
+    #: solved to the end of the game: by the endgame solver, or (n-player searches) every
+    #: line of the last iteration reached the end, so ``score`` and ``values`` are final
+    exact: bool = False
     tt_bytes: int = 0  #: memory of the transposition table
     algorithm: str = "alphabeta"
     backend: str = ""
+    #: value of every player (index = player) where the algorithm knows it: Max^n its
+    #: vector, MCTS the root's win rates in per mille; paranoid and BRS only the searcher's
+    #: (``None`` for the others); alpha-beta the two-player pair
+    values: list = field(default_factory=list)
+    player: int = 0  #: the player to move at the root (whose ``score`` it is)
+    memory: int = 0  #: peak bytes of the search structures (table, tree, recursion buffers)
+    iterations: int = 0  #: MCTS iterations
+    reused: int = 0  #: MCTS tree reuse: visits the root already had from earlier searches
 
     @property
     def nps(self) -> float:
@@ -98,10 +119,17 @@ class Engine:
         mapping of feature names to integer weights, or a function ``f(position) -> int``
         scoring a position for the side to move.
     :param tt_mb: transposition-table size in megabytes.
-    :param algorithm: ``"alphabeta"`` or ``"minimax"`` (plain, for teaching; no table).
+    :param algorithm: ``"alphabeta"``, ``"minimax"`` (plain, for teaching; no table), or
+        one of the n-player searches: ``"maxn"`` (Max^n with shallow pruning),
+        ``"maxn-plain"``, ``"paranoid"``, ``"brs"`` (Best-Reply Search), ``"mcts"``
+        (UCT with a reward per player; ``nodes`` is then its iteration budget, and its
+        tree is reused from move to move).
     :param aspiration: search each iteration first in a narrow window around the last score.
     :param endgame_empties: solve exactly (Othello) when this many squares or fewer are
         empty; ``None`` picks a size from the backend and the time limit.
+    :param seed: MCTS: seed of its random generator.
+    :param exploration: MCTS: the UCB1 constant.
+    :param max_nodes: MCTS: bound on the tree's size.
     """
 
     def __init__(
@@ -112,6 +140,9 @@ class Engine:
         algorithm: str = "alphabeta",
         aspiration: bool = False,
         endgame_empties: int | None = None,
+        seed: int = 0,
+        exploration: float = DEFAULT_EXPLORATION,
+        max_nodes: int = 1_000_000,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -119,6 +150,10 @@ class Engine:
             raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
         if not (isinstance(evaluation, (str, Mapping)) or callable(evaluation)):
             raise ValueError(f"evaluation must be a name, a mapping of weights or a function, got {evaluation!r}")
+        if algorithm in MULTIPLAYER_ALGORITHMS and not isinstance(evaluation, (str, Mapping)):
+            raise ValueError(
+                f"{algorithm} takes a built-in evaluation (a name or a mapping of weights), not a function"
+            )
         if endgame_empties is not None and (
             isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0
         ):
@@ -129,17 +164,25 @@ class Engine:
         self.aspiration = aspiration
         self.endgame_empties = endgame_empties
         self._searchers: dict[str, Any] = {}
+        # Checked here, so that a bad value fails at construction rather than at the first search.
+        self._mcts = MCTS(seed, exploration, max_nodes) if algorithm == "mcts" else None
 
     def _searcher(self, backend: Any) -> Any:
         searcher = self._searchers.get(backend.name)
         if searcher is None:
-            searcher = self._searchers[backend.name] = backend.alphabeta.Searcher(self.tt_mb)
+            if self.algorithm in ("alphabeta", "minimax"):
+                searcher = backend.alphabeta.Searcher(self.tt_mb)
+            else:
+                searcher = backend.multiplayer.MultiSearcher(self.tt_mb)
+            self._searchers[backend.name] = searcher
         return searcher
 
     def clear(self) -> None:
-        """Forget the transposition table (a new game)."""
+        """Forget the transposition table and the MCTS tree (a new game)."""
         for searcher in self._searchers.values():
             searcher.clear()
+        if self._mcts is not None:
+            self._mcts.reset()
 
     def _weights(self, position: Any) -> tuple[list[int], Callable[[Any], int] | None]:
         features = position.features()
@@ -190,6 +233,11 @@ class Engine:
         searcher = self._searcher(backend)
         budget = time_budget(time_limit) if time_limit is not None else 0.0
 
+        if self.algorithm == "mcts":
+            return self._search_mcts(position, depth, budget, nodes, start)
+        if self.algorithm in MULTIPLAYER_ALGORITHMS:
+            return self._search_multi(position, weights, searcher, depth, budget, nodes, moves, start, time_limit)
+
         exact = self._try_endgame(position, budget, depth, nodes, start)
         if exact is not None:
             return exact
@@ -222,6 +270,85 @@ class Engine:
             tt_bytes=searcher.tt_bytes(),
             algorithm=self.algorithm,
             backend=backend.name,
+            values=[score, -score] if int(position.turn) == 0 else [-score, score],
+            player=int(position.turn),
+            memory=searcher.tt_bytes() if self.algorithm == "alphabeta" else 0,
+        )
+
+    def _search_multi(
+        self,
+        position: Any,
+        weights: list[int],
+        searcher: Any,
+        depth: int | None,
+        budget: float,
+        nodes: int | None,
+        moves: Iterable[Any] | None,
+        start: float,
+        time_limit: float | None,
+    ) -> SearchResult:
+        """Max^n, paranoid or Best-Reply Search (``_multiplayer_py`` / ``_multiplayer_cy``)."""
+        core = position.core.copy()
+        remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
+        if time_limit is not None and remaining <= 0:
+            remaining = 1e-9
+        player = int(position.turn)
+        move, score, values, done, pv, count, hits, exact, memory = searcher.search_multi(
+            core,
+            weights,
+            depth if depth is not None else MAX_DEPTH - 1,
+            nodes or 0,
+            remaining,
+            self.algorithm,
+            _root_moves(position, moves),
+        )
+        return SearchResult(
+            move=None if move == -2 else position.move_from_code(move),
+            score=score,
+            depth=done,
+            pv=[position.move_from_code(m) for m in pv],
+            nodes=count,
+            elapsed=time.perf_counter() - start,
+            tt_hits=hits,
+            exact=bool(exact),
+            tt_bytes=searcher.tt_bytes() if self.algorithm in ("paranoid", "brs") else 0,
+            algorithm=self.algorithm,
+            backend=position.backend,
+            values=list(values),
+            player=player,
+            memory=memory,
+        )
+
+    def _search_mcts(
+        self, position: Any, depth: int | None, budget: float, nodes: int | None, start: float
+    ) -> SearchResult:
+        """UCT for n players, its tree kept between the moves of a game (``nodes``: iterations)."""
+        if depth is not None:
+            raise ValueError("mcts has no depth limit: give time_limit or nodes (its iterations)")
+        assert self._mcts is not None
+        if position.is_game_over():
+            return SearchResult(
+                move=None, score=0, depth=0, algorithm="mcts", backend=position.backend, player=int(position.turn)
+            )
+        time_left = budget - (time.perf_counter() - start) if budget else 0.0
+        if budget and time_left <= 0:
+            time_left = 1e-9
+        found = self._mcts.search(position, iterations=nodes, time_limit=time_left or None)
+        tree = self._mcts.tree
+        return SearchResult(
+            move=found.move,
+            score=found.score,
+            depth=found.depth,
+            pv=found.pv,
+            nodes=tree.states,
+            elapsed=time.perf_counter() - start,
+            algorithm="mcts",
+            backend=position.backend,
+            values=found.values,
+            player=int(position.turn),
+            memory=found.memory,
+            iterations=found.iterations,
+            reused=found.reused_visits,
         )
 
     def _try_endgame(
@@ -288,10 +415,16 @@ def search(
     aspiration: bool = False,
     endgame_empties: int | None = None,
     moves: Iterable[Any] | None = None,
+    seed: int = 0,
 ) -> SearchResult:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options)."""
     engine = Engine(
-        evaluation, tt_mb=tt_mb, algorithm=algorithm, aspiration=aspiration, endgame_empties=endgame_empties
+        evaluation,
+        tt_mb=tt_mb,
+        algorithm=algorithm,
+        aspiration=aspiration,
+        endgame_empties=endgame_empties,
+        seed=seed,
     )
     return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 
