@@ -153,7 +153,7 @@ class MultiSearcher(Searcher):
             except _Abort:
                 break
             best_score = score
-            best_values = values if values is not None else [score if p == root else None for p in range(players)]
+            best_values = list(values) if values is not None else [score if p == root else None for p in range(players)]
             best_pv = self._pv[0][: self._pv_len[0]]
             if algorithm == "brs":
                 best_pv = [brs_move(code) for code in best_pv]
@@ -312,7 +312,7 @@ class MultiSearcher(Searcher):
         after the root player (``moves`` are those of the side to move)."""
         core = self._core
         players, root, mover = self._players, self._root, core.to_move()
-        replies = []
+        replies: list[tuple[int, int]] = []
         for step in range(1, players):
             player = (root + step) % players
             if player == mover:

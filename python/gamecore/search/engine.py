@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from .. import _backend
 from .mcts import DEFAULT_EXPLORATION, MCTS
@@ -37,7 +37,7 @@ ALGORITHMS = ("alphabeta", "minimax", *MULTIPLAYER_ALGORITHMS)
 #: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
 MAX_DEPTH = 100
 
-Evaluation = Union[str, Mapping[str, int], Callable[[Any], int]]
+Evaluation = str | Mapping[str, int] | Callable[[Any], int]
 
 
 @dataclass
