@@ -18,6 +18,14 @@ from bits cimport (bb_t, gc_u128, popcount, lowest_bit, gc_ctz64, gc_b10_step, g
                    gc_b10_from_split, gc_u128_highest_bit, gc_highest_bit64, gc_u128_hi, gc_u128_lo,
                    gc_u128_from_halves)
 
+cdef extern from "gamecore_othello64.h":
+    ctypedef struct gc_board64:
+        pass
+    void gc_board64_init(gc_board64* b, int n, uint64_t full, uint64_t inner, const uint64_t (*rays)[8]) noexcept nogil
+    uint64_t gc_direction_moves64(uint64_t player, uint64_t mask, uint64_t empty, int s) noexcept nogil
+    uint64_t gc_flips64(uint64_t player, uint64_t opponent, const uint64_t* rays) noexcept nogil
+    uint64_t gc_perft64(uint64_t player, uint64_t opponent, int depth, const gc_board64* b) noexcept nogil
+
 ctypedef struct Geometry:
     int n
     int nsq
@@ -34,6 +42,7 @@ ctypedef struct Geometry:
     signed char bit_square[128]   # the square of each bit position, -1 for none
     gc_u128 rays[100][8]          # 10x10 only: the squares from each square to the edge in
                                   # each direction, in the split layout; ascending first
+    uint64_t rays64[64][8]        # up to 8x8: the same in the plain layout (gamecore_othello64.h)
 
 
 cdef inline int square_weight(int row, int col, int size) noexcept nogil:
@@ -97,6 +106,26 @@ cdef inline void geometry_init(Geometry* g, int n) noexcept nogil:
         g.class_mask[k] |= g.square_bit[i]
     if n == 10:
         b10_rays_init(g)
+    else:
+        rays64_init(g)
+
+
+cdef inline void rays64_init(Geometry* g) noexcept nogil:
+    # Directions 0..3 go up the bit order (E, S, SE, SW), 4..7 down (W, N, NW, NE).
+    cdef int dr[8]
+    cdef int dc[8]
+    cdef int sq, d, r, c, n = g.n
+    dr[:] = [0, 1, 1, 1, 0, -1, -1, -1]
+    dc[:] = [1, 0, 1, -1, -1, 0, -1, 1]
+    for sq in range(g.nsq):
+        for d in range(8):
+            g.rays64[sq][d] = 0
+            r = sq // n + dr[d]
+            c = sq % n + dc[d]
+            while 0 <= r < n and 0 <= c < n:
+                g.rays64[sq][d] |= (<uint64_t>1) << (r * n + c)
+                r += dr[d]
+                c += dc[d]
 
 
 cdef inline void b10_rays_init(Geometry* g) noexcept nogil:
@@ -146,27 +175,6 @@ cdef inline int bit_square(bb_t bit) noexcept nogil:
 
 # -- fills --------------------------------------------------------------------------------
 
-cdef inline bb_t direction_moves(bb_t player, bb_t mask, bb_t empty, int s) noexcept nogil:
-    """Moves bracketing runs of `mask` discs in directions +s and -s (Kogge-Stone doubling)."""
-    cdef bb_t x, pre, moves
-    cdef int s2 = s + s
-    # A run of opponent discs is at most n - 2 = 6 long: two single steps reach 2, each
-    # doubling step adds 2. (10x10 boards take b10_run_fill instead.)
-    x = (player << s) & mask
-    x |= (x << s) & mask
-    pre = mask & (mask << s)
-    x |= pre & (x << s2)
-    x |= pre & (x << s2)
-    moves = (x << s) & empty
-    x = (player >> s) & mask
-    x |= (x >> s) & mask
-    pre = mask & (mask >> s)
-    x |= pre & (x >> s2)
-    x |= pre & (x >> s2)
-    moves |= (x >> s) & empty
-    return moves
-
-
 cdef inline gc_u128 b10_run_fill(gc_u128 start, gc_u128 mask, int dr, int dc) noexcept nogil:
     """10x10: the `mask` discs reached from `start` in direction (dr, dc) through `mask`.
 
@@ -197,29 +205,10 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
                 | b10_direction_moves(player, inner, empty, 1, 1) | b10_direction_moves(player, inner, empty, -1, -1)
                 | b10_direction_moves(player, inner, empty, 1, -1) | b10_direction_moves(player, inner, empty, -1, 1))
     else:
-        return (direction_moves(player, inner, empty, 1)
-                | direction_moves(player, opponent, empty, n)
-                | direction_moves(player, inner, empty, n + 1)
-                | direction_moves(player, inner, empty, n - 1))
-
-
-cdef inline bb_t direction_flips(bb_t bit, bb_t player, bb_t mask, int s) noexcept nogil:
-    """Discs flipped along +s and -s from the move `bit`."""
-    cdef bb_t x, pre, flipped
-    cdef int s2 = s + s
-    x = (bit << s) & mask
-    x |= (x << s) & mask
-    pre = mask & (mask << s)
-    x |= pre & (x << s2)
-    x |= pre & (x << s2)
-    flipped = x & (<bb_t>0 - <bb_t>(((x << s) & player) != 0))  # branch-free: a coin toss to a predictor
-    x = (bit >> s) & mask
-    x |= (x >> s) & mask
-    pre = mask & (mask >> s)
-    x |= pre & (x >> s2)
-    x |= pre & (x >> s2)
-    flipped |= x & (<bb_t>0 - <bb_t>(((x >> s) & player) != 0))
-    return flipped
+        return (gc_direction_moves64(player, inner, empty, 1)
+                | gc_direction_moves64(player, opponent, empty, n)
+                | gc_direction_moves64(player, inner, empty, n + 1)
+                | gc_direction_moves64(player, inner, empty, n - 1))
 
 
 cdef inline uint64_t ray_flips_up(uint64_t ray, uint64_t player, uint64_t opponent) noexcept nogil:
@@ -274,17 +263,11 @@ cdef inline gc_u128 b10_split_flips(gc_u128 player, gc_u128 opponent, int square
 
 cdef inline bb_t flips_by_bit(bb_t player, bb_t opponent, bb_t bit, const Geometry* g) noexcept nogil:
     """Discs a move of `player` on the square of `bit` flips (0 if none)."""
-    cdef bb_t inner
-    cdef int n = g.n
     if bb_t is gc_u128:
         return gc_b10_from_split(b10_split_flips(gc_b10_to_split(player), gc_b10_to_split(opponent),
                                                  bit_square(bit), g))
     else:
-        inner = opponent & <bb_t>g.inner
-        return (direction_flips(bit, player, inner, 1)
-                | direction_flips(bit, player, opponent, n)
-                | direction_flips(bit, player, inner, n + 1)
-                | direction_flips(bit, player, inner, n - 1))
+        return gc_flips64(player, opponent, g.rays64[gc_ctz64(bit)])
 
 
 cdef inline bb_t flips(bb_t player, bb_t opponent, int square, const Geometry* g) noexcept nogil:
@@ -312,28 +295,36 @@ cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
 
 
 cdef inline uint64_t perft(bb_t player, bb_t opponent, int depth, const Geometry* g) noexcept nogil:
-    """Leaves `depth` plies deep (depth >= 1); a pass is a ply, a finished game one leaf."""
-    cdef bb_t moves = legal_moves_mask(player, opponent, g)
-    cdef bb_t bit, flipped, split_player, split_opponent
+    """Leaves `depth` plies deep (depth >= 1); a pass is a ply, a finished game one leaf.
+    Up to 8x8 the C kernel of gamecore_othello64.h runs it (AVX2 where the CPU has it)."""
+    cdef uint64_t total
+    cdef gc_board64 b64
+    if bb_t is uint64_t:
+        gc_board64_init(&b64, g.n, <uint64_t>g.full, <uint64_t>g.inner, g.rays64)
+        total = gc_perft64(player, opponent, depth, &b64)
+    else:
+        total = b10_perft(player, opponent, depth, g)
+    return total
+
+
+cdef inline uint64_t b10_perft(gc_u128 player, gc_u128 opponent, int depth, const Geometry* g) noexcept nogil:
+    cdef gc_u128 moves, bit, flipped, split_player, split_opponent
     cdef uint64_t total = 0
+    moves = legal_moves_mask(player, opponent, g)
     if depth == 1:
         return popcount(moves) if moves else 1  # bulk counting: the leaves are the moves
     if not moves:
         if legal_moves_mask(opponent, player, g):
-            return perft(opponent, player, depth - 1, g)  # the pass is a ply
+            return b10_perft(opponent, player, depth - 1, g)  # the pass is a ply
         return 1
-    if bb_t is gc_u128:
-        # The split boards once for all the moves here (see flips_by_bit).
-        split_player = gc_b10_to_split(player)
-        split_opponent = gc_b10_to_split(opponent)
+    # The split boards once for all the moves here (see flips_by_bit).
+    split_player = gc_b10_to_split(player)
+    split_opponent = gc_b10_to_split(opponent)
     while moves:
         bit = moves & (~moves + 1)  # any order will do: the lowest bit, not the lowest square
         moves ^= bit
-        if bb_t is gc_u128:
-            flipped = gc_b10_from_split(b10_split_flips(split_player, split_opponent, bit_square(bit), g))
-        else:
-            flipped = flips_by_bit(player, opponent, bit, g)
-        total += perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
+        flipped = gc_b10_from_split(b10_split_flips(split_player, split_opponent, bit_square(bit), g))
+        total += b10_perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
     return total
 
 
