@@ -7,6 +7,10 @@ marked ``slow``.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, note, settings
 
@@ -183,3 +187,20 @@ def test_student_alphabeta_matches_the_engine_minimax(backend):
         value = student_alphabeta(game, depth, -1000, 1000, counter)
         assert value == search(game, depth=depth, evaluation="discs", algorithm="minimax").score
         assert counter[0] > 0
+
+
+@pytest.mark.cython
+def test_portable_kernel_without_simd_matches_data_file(backend):
+    """GAMECORE_NO_SIMD=1 keeps the compiled perft on its portable kernel (the one a CPU
+    without AVX2 runs): it must count the same as the published numbers."""
+    if backend.name != "cython":
+        pytest.skip("compiled kernel only")
+    cases = [(6, 8), (8, 8), (4, 10)]
+    code = f"from gamecore import Othello; print([Othello(n, backend='cython').perft(d) for n, d in {cases!r}])"
+    env = dict(os.environ, GAMECORE_NO_SIMD="1", GAMECORE_BACKEND="cython")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    expected = [
+        PERFT[size, depth] if (size, depth) in PERFT else oracle.perft(oracle.start(size), oracle.BLACK, depth)
+        for size, depth in cases
+    ]
+    assert out.stdout.strip() == str(expected)
