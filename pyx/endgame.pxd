@@ -31,6 +31,7 @@ cdef enum:
     EG_PASS = -1
     EG_TIME_CHECK_EVERY = 4096  # nodes between two readings of the clock
     EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _othello_py)
+    EG_ODD_BONUS = 4            # ODD_BONUS: move_key's bonus for a move in an odd quadrant
 
 cdef extern from *:
     """
@@ -49,6 +50,9 @@ ctypedef struct EndgameTables:
     gc_u128 edge_cols
     gc_u128 edges
     unsigned char quad_of[128]  # 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right
+    gc_u128 run_mask[4]         # discs a move can flip along E/W, S/N, SE/NW, SW/NE: not on
+                                # the edge across that line (potential mobility)
+    gc_u128 corner_side[4]      # the corners in the first column, last column, first row, last row
     gc_u128 quadrant[4]
     int nlines[4]               # rows, columns, diagonals (+n+1), anti-diagonals (+n-1)
     gc_u128 lines[4][20]
@@ -90,6 +94,14 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
     for q in range(4):
         t.quadrant[q] = 0
         t.nlines[q] = 0
+    t.run_mask[0] = g.inner
+    t.run_mask[1] = g.full & ~g.edge_rows
+    t.run_mask[2] = g.inner & ~g.edge_rows
+    t.run_mask[3] = g.inner & ~g.edge_rows
+    t.corner_side[0] = g.square_bit[0] | g.square_bit[n * (n - 1)]
+    t.corner_side[1] = g.square_bit[n - 1] | g.square_bit[n * n - 1]
+    t.corner_side[2] = g.square_bit[0] | g.square_bit[n - 1]
+    t.corner_side[3] = g.square_bit[n * (n - 1)] | g.square_bit[n * n - 1]
     for sq in range(g.nsq):
         q = (2 if sq // n >= half else 0) + (1 if sq % n >= half else 0)
         t.quad_of[sq] = q
@@ -491,14 +503,59 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
     return best
 
 
+cdef inline int potential_mobility(bb_t mover, bb_t empty, const EndgameTables* t) noexcept nogil:
+    """Empty squares next to a disc of `mover` that a reply could flip along that line (the
+    disc is not on the edge across it), a corner counting twice: the replier's potential
+    mobility."""
+    cdef bb_t h = mover & <bb_t>t.run_mask[0], v = mover & <bb_t>t.run_mask[1]
+    cdef bb_t d = mover & <bb_t>t.run_mask[2], near
+    cdef int n = t.n
+    if bb_t is gc_u128:
+        near = (gc_b10_step(h, 0, 1) | gc_b10_step(h, 0, -1) | gc_b10_step(v, 1, 0) | gc_b10_step(v, -1, 0)
+                | gc_b10_step(d, 1, 1) | gc_b10_step(d, -1, -1) | gc_b10_step(d, 1, -1) | gc_b10_step(d, -1, 1))
+    else:
+        near = ((h << 1) | (h >> 1) | (v << n) | (v >> n)
+                | (d << (n + 1)) | (d >> (n + 1)) | (d << (n - 1)) | (d >> (n - 1)))
+    near &= empty
+    return popcount(near) + popcount(near & <bb_t>t.corners)
+
+
+cdef inline int corner_stability(bb_t own, const EndgameTables* t) noexcept nogil:
+    """Own corners and the own edge squares next to an own corner."""
+    cdef bb_t near
+    cdef int n = t.n
+    if bb_t is gc_u128:
+        near = (gc_b10_step(own & <bb_t>t.corner_side[0], 0, 1) | gc_b10_step(own & <bb_t>t.corner_side[1], 0, -1)
+                | gc_b10_step(own & <bb_t>t.corner_side[2], 1, 0) | gc_b10_step(own & <bb_t>t.corner_side[3], -1, 0))
+    else:
+        near = (((own & <bb_t>t.corner_side[0]) << 1) | ((own & <bb_t>t.corner_side[1]) >> 1)
+                | ((own & <bb_t>t.corner_side[2]) << n) | ((own & <bb_t>t.corner_side[3]) >> n))
+    return popcount(own & (near | <bb_t>t.corners))
+
+
+cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t replies, bint odd) noexcept nogil:
+    """Sort key of a move in deep_search, lowest first: the replier's mobility (a corner
+    counting twice) first, then the mover's corner stability, the replier's potential
+    mobility and the parity of the move's quadrant; see _othello_py.move_key."""
+    cdef bb_t empty = ~(replier | mover) & <bb_t>t.full
+    return (((popcount(replies) + popcount(replies & <bb_t>t.corners)) << 15)
+            - (corner_stability(mover, t) << 11)
+            + (potential_mobility(mover, empty, t) << 5)
+            - (EG_ODD_BONUS if odd else 0))
+
+
 cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, int tt_move,
                             int* squares, bb_t* flipped) noexcept nogil:
-    """Fill `squares`/`flipped`: the table's move first, then fastest first (fewest replies,
-    a reply on a corner counting twice), ascending squares on ties. Returns the count."""
+    """Fill `squares`/`flipped`: the table's move first, then by move_key, ascending squares
+    on ties. Returns the count."""
     cdef int keys[100]
-    cdef int count = 0, start = 0, sq, key, i
-    cdef bb_t bit, f, replies
-    cdef bb_t corners = <bb_t>s.t.corners
+    cdef int count = 0, start = 0, sq, key, i, q
+    cdef bb_t bit, f, replies, child_p, child_o
+    cdef bb_t empty = ~(player | opponent) & <bb_t>s.t.full
+    cdef bb_t odd = 0
+    for q in range(4):
+        if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
+            odd |= <bb_t>s.t.quadrant[q]
     while moves:
         sq = first_square(moves)
         bit = square_bit(moves, sq, s.g)
@@ -516,8 +573,10 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, i
             count += 1
             start = 1
             continue
-        replies = eg_moves(opponent ^ f, player | f | bit, s.g)
-        key = popcount(replies) + popcount(replies & corners)
+        child_p = opponent ^ f
+        child_o = player | f | bit
+        replies = eg_moves(child_p, child_o, s.g)
+        key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
         # Insertion sort, stable: after every entry with a key <= this one.
         i = count
         while i > start and keys[i - 1] > key:
