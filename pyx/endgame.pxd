@@ -53,6 +53,8 @@ ctypedef struct EndgameTables:
     gc_u128 run_mask[4]         # discs a move can flip along E/W, S/N, SE/NW, SW/NE: not on
                                 # the edge across that line (potential mobility)
     gc_u128 corner_side[4]      # the corners in the first column, last column, first row, last row
+    int nclasses
+    gc_u128 presorted[8]        # the squares by positional weight class, best class first
     gc_u128 quadrant[4]
     int nlines[4]               # rows, columns, diagonals (+n+1), anti-diagonals (+n-1)
     gc_u128 lines[4][20]
@@ -82,6 +84,7 @@ ctypedef struct Solver:
 cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexcept nogil:
     """Quadrants (parity regions), lines (stability) and edges of one board size."""
     cdef int n = g.n, half = g.n // 2, sq, q, r, c, k
+    cdef int class_order[8]
     cdef gc_u128 line
     t.g = g
     t.n = n
@@ -94,6 +97,16 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
     for q in range(4):
         t.quadrant[q] = 0
         t.nlines[q] = 0
+    # The weight classes of Geometry by descending weight (corners, edges, ..., X squares).
+    t.nclasses = g.nclasses
+    for k in range(g.nclasses):
+        r = k
+        while r > 0 and g.class_weight[class_order[r - 1]] < g.class_weight[k]:
+            class_order[r] = class_order[r - 1]
+            r -= 1
+        class_order[r] = k
+    for k in range(g.nclasses):
+        t.presorted[k] = g.class_mask[class_order[k]]
     t.run_mask[0] = g.inner
     t.run_mask[1] = g.full & ~g.edge_rows
     t.run_mask[2] = g.inner & ~g.edge_rows
@@ -430,18 +443,20 @@ cdef inline int solve4(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
 
 cdef inline int search_child(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
     """The routine for `empties` empty squares (the depth bands above)."""
-    cdef bb_t empty
+    cdef bb_t empty, group
     cdef int sq[4]
-    cdef int k = 0
+    cdef int k = 0, c
     if empties > EG_SHALLOW_EMPTIES:
         return deep_search(s, player, opponent, alpha, beta, empties, False)
     if empties > 4:
         return shallow_search(s, player, opponent, alpha, beta, empties)
     empty = ~(player | opponent) & <bb_t>s.t.full
-    while empty and k < 4:
-        sq[k] = first_square(empty)
-        empty ^= square_bit(empty, sq[k], s.g)
-        k += 1
+    for c in range(s.t.nclasses):  # in presorted order (see EndgameTables)
+        group = empty & <bb_t>s.t.presorted[c]
+        while group and k < 4:
+            sq[k] = first_square(group)
+            group ^= square_bit(group, sq[k], s.g)
+            k += 1
     if empties == 4:
         return solve4(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
     if empties == 3:
@@ -465,9 +480,9 @@ cdef inline int stability_cutoff(Solver* s, bb_t player, bb_t opponent, int alph
 
 
 cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
-    """Alpha-beta without table; moves in odd quadrants first, ascending squares within."""
-    cdef int best = -s.t.nsq - 1, score, cut, q, sq
-    cdef bb_t moves, empty, odd, group, bit, f
+    """Alpha-beta without table; moves in odd quadrants first, presorted within."""
+    cdef int best = -s.t.nsq - 1, score, cut, q, sq, c
+    cdef bb_t moves, empty, odd, parity_group, group, bit, f
     s.nodes += 1
     if check_limits(s):
         return 0
@@ -485,21 +500,23 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
         if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
             odd |= <bb_t>s.t.quadrant[q]
     for q in range(2):
-        group = (moves & odd) if q == 0 else (moves & ~odd)
-        while group:
-            sq = first_square(group)
-            bit = square_bit(group, sq, s.g)
-            group ^= bit
-            f = eg_flips(player, opponent, sq, s.g)
-            score = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
-            if s.stop:
-                return 0
-            if score > best:
-                best = score
-                if best >= beta:
-                    return best
-                if best > alpha:
-                    alpha = best
+        parity_group = (moves & odd) if q == 0 else (moves & ~odd)
+        for c in range(s.t.nclasses):
+            group = parity_group & <bb_t>s.t.presorted[c]
+            while group:
+                sq = first_square(group)
+                bit = square_bit(group, sq, s.g)
+                group ^= bit
+                f = eg_flips(player, opponent, sq, s.g)
+                score = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
+                if s.stop:
+                    return 0
+                if score > best:
+                    best = score
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
     return best
 
 
@@ -546,48 +563,50 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
 
 cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, int tt_move,
                             int* squares, bb_t* flipped) noexcept nogil:
-    """Fill `squares`/`flipped`: the table's move first, then by move_key, ascending squares
-    on ties. Returns the count."""
+    """Fill `squares`/`flipped`: the table's move first, then by move_key, presorted order
+    (EndgameTables.presorted) on ties. Returns the count."""
     cdef int keys[100]
-    cdef int count = 0, start = 0, sq, key, i, q
-    cdef bb_t bit, f, replies, child_p, child_o
+    cdef int count = 0, start = 0, sq, key, i, q, c
+    cdef bb_t bit, f, replies, child_p, child_o, group
     cdef bb_t empty = ~(player | opponent) & <bb_t>s.t.full
     cdef bb_t odd = 0
     for q in range(4):
         if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
             odd |= <bb_t>s.t.quadrant[q]
-    while moves:
-        sq = first_square(moves)
-        bit = square_bit(moves, sq, s.g)
-        moves ^= bit
-        f = eg_flips(player, opponent, sq, s.g)
-        if sq == tt_move:
-            # Move the sorted part up one place and put the table's move in front.
-            for i in range(count, 0, -1):
+    for c in range(s.t.nclasses):
+        group = moves & <bb_t>s.t.presorted[c]
+        while group:
+            sq = first_square(group)
+            bit = square_bit(group, sq, s.g)
+            group ^= bit
+            f = eg_flips(player, opponent, sq, s.g)
+            if sq == tt_move:
+                # Move the sorted part up one place and put the table's move in front.
+                for i in range(count, 0, -1):
+                    squares[i] = squares[i - 1]
+                    flipped[i] = flipped[i - 1]
+                    keys[i] = keys[i - 1]
+                squares[0] = sq
+                flipped[0] = f
+                keys[0] = -1
+                count += 1
+                start = 1
+                continue
+            child_p = opponent ^ f
+            child_o = player | f | bit
+            replies = eg_moves(child_p, child_o, s.g)
+            key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
+            # Insertion sort, stable: after every entry with a key <= this one.
+            i = count
+            while i > start and keys[i - 1] > key:
                 squares[i] = squares[i - 1]
                 flipped[i] = flipped[i - 1]
                 keys[i] = keys[i - 1]
-            squares[0] = sq
-            flipped[0] = f
-            keys[0] = -1
+                i -= 1
+            squares[i] = sq
+            flipped[i] = f
+            keys[i] = key
             count += 1
-            start = 1
-            continue
-        child_p = opponent ^ f
-        child_o = player | f | bit
-        replies = eg_moves(child_p, child_o, s.g)
-        key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
-        # Insertion sort, stable: after every entry with a key <= this one.
-        i = count
-        while i > start and keys[i - 1] > key:
-            squares[i] = squares[i - 1]
-            flipped[i] = flipped[i - 1]
-            keys[i] = keys[i - 1]
-            i -= 1
-        squares[i] = sq
-        flipped[i] = f
-        keys[i] = key
-        count += 1
     return count
 
 

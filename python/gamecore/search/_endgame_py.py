@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import time
 
+from .._game_py import bit_indices
 from ..games._othello_py import (
     PASS,
     OthelloCore,
@@ -109,6 +110,9 @@ class EndgameTables:
             top_left | top_right,
             bottom_left | bottom_right,
         )
+        #: the squares by positional weight class, best class first (corners, edges, ...,
+        #: X squares): the solver's "presorted" order, ascending squares within a class
+        self.presorted = tuple(mask for _, mask in sorted(g.weight_classes, key=lambda wc: -wc[0]))
 
 
 @functools.cache
@@ -352,11 +356,7 @@ class EndgameSolver:
         if empties > 4:
             return self.shallow_search(player, opponent, alpha, beta, empties)
         empty = ~(player | opponent) & self.t.full
-        sq = []
-        while empty:
-            bit = empty & -empty
-            empty ^= bit
-            sq.append(bit.bit_length() - 1)
+        sq = [x for group in self.t.presorted for x in bit_indices(empty & group)]
         if empties == 4:
             return self.solve4(player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
         if empties == 3:
@@ -377,7 +377,7 @@ class EndgameSolver:
         return None
 
     def shallow_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int) -> int:
-        """Alpha-beta without table; moves in odd quadrants first, ascending squares within."""
+        """Alpha-beta without table; moves in odd quadrants first, presorted within."""
         self.nodes += 1
         self.check_limits()
         cut = self.stability_cutoff(player, opponent, alpha, empties)
@@ -394,23 +394,22 @@ class EndgameSolver:
             if (empty & q).bit_count() & 1:
                 odd |= q
         best = -self.nsq - 1
-        for group in (moves & odd, moves & ~odd):
-            while group:
-                bit = group & -group
-                group ^= bit
-                f = flips(player, opponent, bit.bit_length() - 1, self.n)
-                score = -self.search_child(opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
-                if score > best:
-                    best = score
-                    if best >= beta:
-                        return best
-                    if best > alpha:
-                        alpha = best
+        for parity_group in (moves & odd, moves & ~odd):
+            for group in self.t.presorted:
+                for sq in bit_indices(parity_group & group):
+                    f = flips(player, opponent, sq, self.n)
+                    score = -self.search_child(opponent ^ f, player | f | (1 << sq), -beta, -alpha, empties - 1)
+                    if score > best:
+                        best = score
+                        if best >= beta:
+                            return best
+                        if best > alpha:
+                            alpha = best
         return best
 
     def order_moves(self, player: int, opponent: int, moves: int, tt_move: int) -> list[tuple[int, int]]:
         """``(square, flipped)`` of each move: the table's move first, then by ``move_key``,
-        ascending squares on ties."""
+        presorted order (``EndgameTables.presorted``) on ties."""
         keyed = []
         first = None
         t = self.t
@@ -419,18 +418,16 @@ class EndgameSolver:
         for q in t.quadrant:
             if (empty & q).bit_count() & 1:
                 odd |= q
-        while moves:
-            bit = moves & -moves
-            moves ^= bit
-            sq = bit.bit_length() - 1
+        for sq in (x for group in t.presorted for x in bit_indices(moves & group)):
             f = flips(player, opponent, sq, self.n)
             if sq == tt_move:
                 first = (sq, f)
                 continue
+            bit = 1 << sq
             child_p, child_o = opponent ^ f, player | f | bit
             replies = legal_moves_mask(child_p, child_o, self.n)
             keyed.append((move_key(t, child_p, child_o, replies, bool(bit & odd)), sq, f))
-        keyed.sort(key=lambda item: item[0])  # stable: ascending squares on equal keys
+        keyed.sort(key=lambda item: item[0])  # stable: presorted order on equal keys
         ordered = [(sq, f) for _, sq, f in keyed]
         return [first] + ordered if first is not None else ordered
 
