@@ -1,19 +1,24 @@
-# Exact Othello endgame solver kernel: twin of the endgame section of
-# python/gamecore/_othello_py.py (EndgameTables, stable_discs, EndgameSolver), name for name,
-# visiting the same nodes in the same order.
+# Exact Othello endgame solver kernel: twin of python/gamecore/search/_endgame_py.py
+# (EndgameTables, stable_discs, EndgameSolver), name for name, visiting the same nodes in
+# the same order.
 #
 # Every routine is fused over the board width (bb_t: uint64_t up to 8x8, gc_u128 for 10x10,
 # in the interleaved layout of othello.pxd); the caller picks the specialisation once, at the
-# root. Moves are tried in ascending square order, as in the twin, whatever the layout. Nothing here holds Python objects
-# or globals: the per-size tables, the transposition table and the counters live in structs
-# owned by the caller and passed in by pointer.
+# root. Moves are tried in the same order as in the twin, whatever the layout. Nothing here
+# holds Python objects or globals: the per-size tables, the transposition table and the
+# counters live in structs owned by the caller and passed in by pointer.
 #
 # Scores are final disc differences for the side to move (`player`), empty squares going to
 # the winner. Depth bands by empty squares e:
-#   e > SHALLOW_EMPTIES       deep_search: stability cut-off, transposition table, PVS,
-#                             fastest-first ordering (table move first);
-#   5 <= e <= SHALLOW_EMPTIES shallow_search: stability cut-off, parity ordering, no table;
-#   e <= 4                    solve4 .. solve1: try the empty squares directly, parity order.
+#   e > SHALLOW_EMPTIES       deep_search: stability cut-off, transposition table, enhanced
+#                             transposition cut-off (e >= ETC_EMPTIES), PVS;
+#   5 <= e <= SHALLOW_EMPTIES shallow_search: stability cut-off, no table;
+#   e <= 4                    solve4 .. solve1: try the empty squares directly.
+# Move order: deep_search tries the table's move, then sorts by move_key (the replier's
+# mobility, then the mover's corner stability, the replier's potential mobility, quadrant
+# parity); shallow_search and solve4/solve3 try moves in quadrants with an odd number of
+# empties first. Ties, and the order within a parity group, follow the presorted order
+# (EndgameTables.presorted: positional weight classes, best first), then ascending squares.
 # Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node). Limits are checked on entry to deep_search and shallow_search only.
@@ -32,6 +37,7 @@ cdef enum:
     EG_TIME_CHECK_EVERY = 4096  # nodes between two readings of the clock
     EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _othello_py)
     EG_ODD_BONUS = 4            # ODD_BONUS: move_key's bonus for a move in an odd quadrant
+    EG_ETC_EMPTIES = 10         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
 
 cdef extern from *:
     """
@@ -610,6 +616,24 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, i
     return count
 
 
+cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, int beta, int empties) noexcept nogil:
+    """Enhanced transposition cut-off: a child whose table entry proves the move scores at
+    least `beta` (its upper bound <= -beta) cuts this node before any search; that score,
+    else EG_NO_CUT. Children are looked up in ascending square order."""
+    cdef bb_t bit, f
+    cdef TTEntry* entry
+    cdef int sq
+    while moves:
+        sq = first_square(moves)
+        bit = square_bit(moves, sq, s.g)
+        moves ^= bit
+        f = eg_flips(player, opponent, sq, s.g)
+        entry = tt_probe(s, tt_hash(opponent ^ f, player | f | bit), empties - 1)
+        if entry != NULL and -entry.upper >= beta:
+            return -entry.upper
+    return EG_NO_CUT
+
+
 cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
                             int empties, bint root) noexcept nogil:
     """PVS with the table and fastest-first ordering; at the root it also sets `root_move`."""
@@ -647,6 +671,10 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if root:
             s.root_move = EG_PASS
         return -search_child(s, opponent, player, -beta, -alpha, empties)
+    if not root and empties >= EG_ETC_EMPTIES:
+        cut = etc_cutoff(s, player, opponent, moves, beta, empties)
+        if cut != EG_NO_CUT:
+            return cut
     alpha0 = alpha
     best = -s.t.nsq - 1
     best_move = EG_NO_MOVE

@@ -6,9 +6,15 @@ move, empty squares going to the winner (as ``terminal_value``); with an even nu
 squares they are always even.
 
 - Depth bands by empty squares e: e > SHALLOW_EMPTIES: ``deep_search`` (stability cut-off,
-  transposition table, PVS with fastest-first ordering); 5 <= e <= SHALLOW_EMPTIES:
-  ``shallow_search`` (stability cut-off, parity ordering, no table); e <= 4: the dedicated
-  ``solve4`` .. ``solve1`` that try the empty squares directly, in parity order.
+  transposition table, enhanced transposition cut-off from ETC_EMPTIES, PVS); 5 <= e <=
+  SHALLOW_EMPTIES: ``shallow_search`` (stability cut-off, no table); e <= 4: the dedicated
+  ``solve4`` .. ``solve1`` that try the empty squares directly.
+- Move order. deep_search: the table's move, then ``move_key`` (the replier's mobility,
+  then the mover's corner stability, the replier's potential mobility, quadrant parity).
+  shallow_search and solve4/solve3: moves in quadrants with an odd number of empties first.
+  Ties, and the order within a parity group: the presorted order (positional weight
+  classes, best first: corners, edges, centre, inner ring, C squares, X squares), then
+  ascending squares.
 - Nodes: every call of deep_search, shallow_search, solve4, solve3, solve2, solve1 is one
   node, and so is a position reached with no empty square. A pass calls the same routine
   again for the other side, which is one more node.
@@ -41,6 +47,8 @@ SHALLOW_EMPTIES = 6
 ENDGAME_TT_BITS = 20
 #: move_key's bonus for a move in a quadrant with an odd number of empty squares.
 ODD_BONUS = 4
+#: Enhanced transposition cut-offs (``etc_cutoff``) in nodes with this many empties or more.
+ETC_EMPTIES = 10
 #: Game over at the root of ``solve_exact``: no move (the compiled kernel's code for it).
 NO_MOVE = -2
 # The clock is read every this many nodes: about 5 ms of pure-Python solving (the compiled
@@ -431,6 +439,17 @@ class EndgameSolver:
         ordered = [(sq, f) for _, sq, f in keyed]
         return [first] + ordered if first is not None else ordered
 
+    def etc_cutoff(self, player: int, opponent: int, moves: int, beta: int, empties: int):
+        """Enhanced transposition cut-off: a child whose table entry proves the move scores
+        at least ``beta`` (its upper bound <= -beta) cuts this node before any search; that
+        score, else None. Children are looked up in ascending square order."""
+        for sq in bit_indices(moves):
+            f = flips(player, opponent, sq, self.n)
+            entry = self.tt_probe(tt_hash(opponent ^ f, player | f | (1 << sq)), empties - 1)
+            if entry is not None and -entry[2] >= beta:
+                return -entry[2]
+        return None
+
     def deep_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int, root: bool) -> int:
         """PVS with the table and fastest-first ordering; at the root it also sets ``root_move``."""
         self.nodes += 1
@@ -462,6 +481,10 @@ class EndgameSolver:
             if root:
                 self.root_move = PASS
             return -self.search_child(opponent, player, -beta, -alpha, empties)
+        if not root and empties >= ETC_EMPTIES:
+            cut = self.etc_cutoff(player, opponent, moves, beta, empties)
+            if cut is not None:
+                return cut
         alpha0 = alpha
         best = -self.nsq - 1
         best_move = NO_MOVE
