@@ -42,7 +42,10 @@ VALUE_BOUNDS = (0, ROLIT_SQUARES)
 
 cdef enum:
     NFEATURES = 5
-    MAX_PLIES = 64   # every move fills a square
+    # Every move fills a square (60 at most); Best-Reply Search adds at most two turn
+    # changes per opponent move and one per search on top of them.
+    MAX_PLIES = 192
+    TURN_CHANGE = -16  # stack_move of a turn change: TURN_CHANGE - the player it took the turn from
 
 cdef uint64_t C_CORNERS = (<uint64_t>1) | ((<uint64_t>1) << 7) | ((<uint64_t>1) << 56) | ((<uint64_t>1) << 63)
 cdef uint64_t C_EDGES = ((<uint64_t>0xFF) | ((<uint64_t>0xFF) << 56) | (<uint64_t>0x0101010101010101)
@@ -292,9 +295,23 @@ cdef class RolitCore(GameCore):
 
     cdef void unmake_move(self) noexcept nogil:
         self.sp -= 1
-        memcpy(self.balls, self.stack_balls[self.sp], sizeof(self.balls))
         self.zhash = self.stack_hash[self.sp]
+        if self.stack_move[self.sp] <= TURN_CHANGE:
+            self.turn = TURN_CHANGE - self.stack_move[self.sp]
+            return
+        memcpy(self.balls, self.stack_balls[self.sp], sizeof(self.balls))
         self.turn = (self.turn if self.turn else self.nplayers) - 1
+
+    cdef bint set_turn(self, int player) noexcept nogil:
+        # A pushed turn change for Best-Reply Search (see the game protocol).
+        if self.sp >= MAX_PLIES or not 0 <= player < self.nplayers:
+            return False
+        self.stack_move[self.sp] = TURN_CHANGE - self.turn
+        self.stack_hash[self.sp] = self.zhash
+        self.sp += 1
+        self.zhash ^= TURN_KEY[self.player_colour[self.turn]] ^ TURN_KEY[self.player_colour[player]]
+        self.turn = player
+        return True
 
     cdef int num_players(self) noexcept nogil:
         return self.nplayers

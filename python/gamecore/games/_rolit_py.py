@@ -71,6 +71,8 @@ START = {27: 0, 28: 1, 35: 3, 36: 2}  # d4 red, e4 yellow, d5 blue, e5 green
 FEATURES = ("balls", "corners", "stable", "edges", "mobility")
 #: ``value_bounds()``: every value >= 0, the values of all players add up to at most 64.
 VALUE_BOUNDS = (0, NUM_SQUARES)
+#: Move-stack code of a turn change (``set_turn``): TURN_CHANGE minus the player it took the turn from.
+TURN_CHANGE = -16
 
 FULL = (1 << NUM_SQUARES) - 1
 _COLUMN_A = 0x0101010101010101
@@ -237,11 +239,23 @@ class RolitCore(GameCore):
         self._hash = h ^ TURN_KEYS[colour] ^ TURN_KEYS[self.colours[self.turn]]
 
     def unmake_move(self) -> None:
-        """Take back the last move made (no checks)."""
-        _move, before, h = self._stack.pop()
-        self._balls = list(before)
+        """Take back the last move made, or turn change (no checks)."""
+        move, before, h = self._stack.pop()
         self._hash = h
+        if move <= TURN_CHANGE:
+            self.turn = TURN_CHANGE - move
+            return
+        self._balls = list(before)
         self.turn = (self.turn - 1) % len(self.colours)
+
+    def set_turn(self, player: int) -> bool:
+        """Make ``player`` the side to move, as one entry of the move stack (Best-Reply Search)."""
+        if not 0 <= player < len(self.colours):
+            return False
+        self._stack.append((TURN_CHANGE - self.turn, tuple(self._balls), self._hash))
+        self._hash ^= TURN_KEYS[self.colours[self.turn]] ^ TURN_KEYS[self.colours[player]]
+        self.turn = player
+        return True
 
     def num_players(self) -> int:
         """How many colours play (2 to 4)."""
