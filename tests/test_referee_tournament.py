@@ -21,7 +21,7 @@ import pytest
 from gamecore.adapters import ctu, ufrj
 from gamecore.errors import GamecoreError
 from gamecore.referee.check import check_bot
-from gamecore.referee.report import ratings, standings
+from gamecore.referee.report import ratings, standings, write_reports
 from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, stray_processes, write_bot
 
@@ -204,6 +204,44 @@ def test_tetralath_tournament(tmp_path):
     records = run_tournament(config)
     assert len(records) == 6 and all(r["size"] == 61 and not r["forfeits"] for r in records)
     assert all(r["reason"] in ("four in a row", "three in a row", "full board") for r in records)
+
+
+def test_rolit_four_seat_tables(tmp_path):
+    corner = tmp_path / "cornerbot"
+    corner.write_text(SHELL_BOT.replace("%s", "a1"))  # a1 is never legal early in Rolit
+    corner.chmod(0o755)
+    config = TournamentConfig(
+        ["random:seed=1", "random:seed=2", "random:seed=3", str(corner)],
+        game="rolit",
+        time=2.0,
+        db=str(tmp_path / "t.sqlite"),
+        progress=False,
+        workers=2,
+    )
+    records = run_tournament(config)
+    assert config.games == 4 and len(records) == 4  # one table, every bot in every seat
+    assert sorted(r["players"].index("cornerbot") for r in records) == [0, 1, 2, 3]
+    assert all(r["forfeits"] and {f["player"] for f in r["forfeits"]} == {"cornerbot"} for r in records)
+    assert {f["reason"] for r in records for f in r["forfeits"]} == {"illegal_move"}
+    rows = {r["player"]: r for r in standings(config, records)}
+    assert rows["cornerbot"]["points"] == 0 and rows["cornerbot"]["matches_lost"] == 1
+    # the three others drew every game: they share the first three places' points (2, 4/3, 2/3)
+    assert [rows[f"random:seed={i}"]["points"] for i in (1, 2, 3)] == [pytest.approx(4 / 3)] * 3
+    honest = TournamentConfig(
+        [f"random:seed={i}" for i in range(1, 5)],
+        game="rolit",
+        time=2.0,
+        db=str(tmp_path / "h.sqlite"),
+        progress=False,
+        workers=2,
+    )
+    played = run_tournament(honest)
+    assert all(len(r["moves"]) == 60 and not r["forfeits"] and r["reason"] == "the board is full" for r in played)
+    table = standings(honest, played)
+    assert sum(r["points"] for r in table) == pytest.approx(2 + 4 / 3 + 2 / 3)
+    write_reports(honest, played, str(tmp_path / "out"))
+    page = (tmp_path / "out" / "tournament.html").read_text()
+    assert '"boards":' in page and ".rolit .s3" in page
 
 
 def test_cli_reports(tmp_path):

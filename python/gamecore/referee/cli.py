@@ -61,7 +61,9 @@ def _points(text: str) -> tuple[float, float, float]:
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("players", nargs="*", metavar="PLAYER", help="the players (or: check FILE)")
-    p.add_argument("--game", choices=("othello", "tetralath"), default="othello", help="the game (default othello)")
+    p.add_argument(
+        "--game", choices=("othello", "tetralath", "rolit"), default="othello", help="the game (default othello)"
+    )
     p.add_argument(
         "--sizes",
         type=int,
@@ -89,8 +91,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--games",
         type=_number(int, 1, "a whole number"),
-        default=2,
-        help="games per match (default 2, colours swapped)",
+        help="games per match (default: one per seat, each bot playing every seat: 2 with colours swapped)",
     )
     p.add_argument(
         "--points", type=_points, default=(2.0, 1.0, 0.0), metavar="W,D,L", help="match points (default 2,1,0)"
@@ -176,8 +177,6 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
     if len(args.players) < 2:
         raise GamecoreError("a tournament needs at least two players (see gamecore tournament --help)")
     sizes = args.sizes
-    if args.game == "tetralath" and sizes is None:
-        sizes = [61]
     db = args.db or os.path.join(args.out or ".", "tournament.sqlite")
     config = TournamentConfig(
         players=args.players,

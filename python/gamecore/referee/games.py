@@ -1,8 +1,8 @@
 """The games a referee can run, behind one small "table" interface.
 
 A *table* is ``seats`` bots around one game; seat 0 moves first. Othello and Tetralath are
-tables of two; a game with more seats (Rolit: four) plugs in by adding a :class:`Rules`
-with its ``seats`` and ``places``. The referee only needs, from a game:
+tables of two, Rolit a table of four (red, yellow, green, blue = seats 0 to 3); another game
+plugs in by adding a :class:`Rules` with its ``seats`` and ``places``. The referee only needs, from a game:
 
 - a new position of a size, whose ``legal_moves()``, ``push()``, ``turn``, ``cells()``,
   ``is_game_over()`` it uses (the gamecore position protocol);
@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import GamecoreError
 from ..games.othello import Othello
+from ..games.rolit import Rolit
 from ..games.tetralath import Tetralath
 
 __all__ = ["Rules", "RULES", "rules_for"]
@@ -54,6 +55,22 @@ def _tetralath(size: int) -> Any:
     return Tetralath()
 
 
+def _rolit(size: int) -> Any:
+    return Rolit()
+
+
+def _rolit_places(position: Any) -> list[int]:
+    """The winner (the tie rule of the course decides a tie at the top) first, then the
+    others by balls; equal balls share a place."""
+    outcome = position.outcome()
+    scores = [outcome.scores[c] for c in position.colours]
+    places = [sum(1 for other in scores if other > mine) for mine in scores]
+    if outcome.winner is not None:
+        winner = list(position.colours).index(outcome.winner)
+        places = [0 if seat == winner else max(1, p) for seat, p in enumerate(places)]
+    return places
+
+
 RULES: dict[str, Rules] = {
     "othello": Rules(
         "othello",
@@ -73,6 +90,16 @@ RULES: dict[str, Rules] = {
         _tetralath,
         places=lambda p: _two_places(p.outcome().winner),
         score=lambda p: list(p.counts()),
+    ),
+    # Rolit has one board (8x8) and four seats.
+    "rolit": Rules(
+        "rolit",
+        4,
+        (8,),
+        (8,),
+        _rolit,
+        places=_rolit_places,
+        score=lambda p: list(p.score().values()),
     ),
 }
 

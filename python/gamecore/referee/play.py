@@ -105,7 +105,7 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
         "game": task["game"],
         "size": task["size"],
         "seat": seat,
-        "turn": position.turn,
+        "turn": int(position.turn),
         "board": position.cells(),
         "legal": [m.name for m in legal],
         "history": [m.name for m in position.move_stack],
@@ -163,7 +163,7 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
                 forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
         banks = [float(rules.get("bank", 0.0))] * seats
         while not forfeits and not position.is_game_over():
-            seat = position.turn
+            seat = int(position.turn)
             legal = position.legal_moves()
             if len(legal) == 1 and getattr(legal[0], "is_pass", False):
                 position.push(legal[0])
@@ -192,7 +192,9 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
     else:
         places = rules_of_game.places(position)
         termination = "normal"
-        reason = getattr(position.outcome(), "reason", None) or "neither side can move"
+        outcome = position.outcome()
+        ended = getattr(outcome, "termination", None)
+        reason = getattr(outcome, "reason", None) or getattr(ended, "value", None) or "neither side can move"
     winners = [names[s] for s in range(seats) if places[s] == 0 and places.count(0) < seats]
     for f in forfeits:
         f["player"] = names[f["seat"]]

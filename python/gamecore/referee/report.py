@@ -2,12 +2,17 @@
 
 Scoring (the CTU rules by default): a match is the games of one table at one size. A bot that
 forfeits any game of a match (timeout, illegal move, crash, ...) loses that match; when both
-forfeit, both lose it. Otherwise the bot with more game points (win 1, draw 1/2) wins the
-match; equal game points draw it. Match points are ``points`` = (win, draw, loss), default
-(2, 1, 0). Only complete matches count.
+forfeit, both lose it. Otherwise the bot with more game points wins the match (a game gives a
+bot 1 point for each opponent placed behind it and 1/2 for each level with it: for two
+players win 1, draw 1/2); equal game points draw it. Match points are ``points`` = (win,
+draw, loss), default (2, 1, 0). With more seats (Rolit, four), match points go by place: the
+first gets the win's points, the last none, the places between linearly (4 seats, 2 points:
+2, 4/3, 2/3, 0); tied bots share the places they span; a forfeiting bot gets the loss's
+points. Only complete matches count. The crosstable adds up, for each pair, the match points
+the row bot took in the matches where it met the column bot.
 
 Ratings are Elo-style, fitted to the *games* (a forfeited game is lost by the forfeiter, a
-game both forfeit counts as a draw) by maximum likelihood under the Bradley-Terry/Elo model
+game both forfeit counts as a draw; a game of k seats counts as its pairwise results) by maximum likelihood under the Bradley-Terry/Elo model
 ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``, with one virtual win and one virtual
 loss against a reference player of rating 0 each (so a perfect score still has a finite
 rating), shown relative to the field's mean; the 95 % interval is +-1.96 standard errors from
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import html
+import itertools
 import json
 import math
 import os
@@ -47,23 +53,29 @@ def matches(config: Any, records: list[dict]) -> list[dict]:
         if len(games) < config.games:
             continue
         names = sorted(set(games[0]["players"]), key=games[0]["players"].index)
-        forfeited = {n for g in games for f in g["forfeits"] for n in [f["player"]]}
-        game_points = {n: 0.0 for n in names}
+        seats = len(names)
+        forfeited = {f["player"] for g in games for f in g["forfeits"]}
+        # A game gives a player 1 for each opponent placed behind it and 1/2 for each level with it.
+        game_points = dict.fromkeys(names, 0.0)
         for g in games:
-            best = min(g["places"])
-            winners = [g["players"][s] for s, p in enumerate(g["places"]) if p == best]
-            for n in winners:
-                game_points[n] += 1.0 / len(winners) if len(winners) < len(names) else 0.5
-        result = {}
-        if forfeited:
-            for n in names:
-                result[n] = "lost" if n in forfeited else "won"
-        else:
-            top = max(game_points.values())
-            leaders = [n for n in names if game_points[n] == top]
-            for n in names:
-                result[n] = "lost" if n not in leaders else ("won" if len(leaders) == 1 else "drawn")
-        points = {n: {"won": win, "drawn": draw, "lost": loss}[result[n]] for n in names}
+            for s, n in enumerate(g["players"]):
+                mine = g["places"][s]
+                game_points[n] += sum(
+                    1.0 if p > mine else 0.5 if p == mine else 0.0 for t, p in enumerate(g["places"]) if t != s
+                )
+        ranked = [n for n in names if n not in forfeited]
+        place = {n: sum(1 for m in ranked if game_points[m] > game_points[n]) for n in ranked}
+        result, points = {}, {}
+        for n in names:
+            if n in forfeited:
+                result[n], points[n] = "lost", loss
+                continue
+            level = sum(1 for m in ranked if place[m] == place[n])
+            result[n] = "lost" if place[n] else ("won" if level == 1 else "drawn")
+            if seats == 2:
+                points[n] = {"won": win, "drawn": draw, "lost": loss}[result[n]]
+            else:  # by place: first gets the win's points, last none, linearly; a tie shares the places it spans
+                points[n] = win * (seats - 1 - (place[n] + (level - 1) / 2)) / (seats - 1)
         out.append({"size": size, "players": names, "result": result, "points": points, "game_points": game_points})
     return out
 
@@ -73,12 +85,11 @@ def ratings(names: list[str], records: list[dict]) -> dict[str, tuple[float, flo
     index = {n: i for i, n in enumerate(names)}
     n = len(names)
     pairs = []  # (i, j, score of i)
-    for r in records:
-        if len(r["players"]) != 2:
-            continue
-        a, b = (index[p] for p in r["players"])
-        pa, pb = r["places"]
-        pairs.append((a, b, 1.0 if pa < pb else 0.0 if pa > pb else 0.5))
+    for r in records:  # a game of k seats counts as its k(k-1)/2 pairwise results
+        for s, t in itertools.combinations(range(len(r["players"])), 2):
+            a, b = index[r["players"][s]], index[r["players"][t]]
+            pa, pb = r["places"][s], r["places"][t]
+            pairs.append((a, b, 1.0 if pa < pb else 0.0 if pa > pb else 0.5))
     rating = [0.0] * n
     cov = [[0.0] * n for _ in range(n)]
     for _ in range(100):
@@ -198,7 +209,7 @@ def _reason(record: dict) -> str:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:g}"
+    return f"{round(value, 3):g}"
 
 
 def markdown(config: Any, records: list[dict]) -> str:
@@ -233,12 +244,12 @@ def markdown(config: Any, records: list[dict]) -> str:
         "",
         "## Games",
         "",
-        "| game | size | first | second | result | termination | moves |",
+        "| game | size | players (first to move first) | result | termination | moves |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in records:
         lines.append(
-            f"| {r['key']} | {r['size']} | {r['players'][0]} | {r['players'][1] if len(r['players']) > 1 else ''} | "
+            f"| {r['key']} | {r['size']} | {' vs '.join(r['players'])} | "
             f"{_result_text(r)} | {_reason(r)} | {' '.join(m['move'] for m in r['moves'])} |"
         )
     return "\n".join(lines) + "\n"
@@ -247,6 +258,20 @@ def markdown(config: Any, records: list[dict]) -> str:
 def _initial_boards(config: Any) -> dict:
     rules = rules_for(config.game)
     return {str(size): rules.new(size).cells() for size in config.sizes}
+
+
+#: Games whose moves the page's script replays itself (placing, and flipping for Othello).
+_DRAWN_IN_THE_PAGE = ("othello", "tetralath")
+
+
+def _boards(game: str, record: dict) -> list[list[int]]:
+    """The flat board before the first move and after each move of a game."""
+    position = rules_for(game).new(record["size"])
+    boards = [[v for row in position.cells() for v in row]]
+    for move in record["moves"]:
+        position.push(move["move"])
+        boards.append([v for row in position.cells() for v in row])
+    return boards
 
 
 def html_page(config: Any, records: list[dict]) -> str:
@@ -283,6 +308,9 @@ def html_page(config: Any, records: list[dict]) -> str:
             for r in records
         ],
     }
+    if config.game not in _DRAWN_IN_THE_PAGE:  # other rules are not in the page's script: the boards go in
+        for game, r in zip(data["games"], records, strict=True):
+            game["boards"] = _boards(config.game, r)
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = f"Tournament: {config.game}, sizes {', '.join(map(str, config.sizes))}"
     return (
@@ -359,6 +387,7 @@ td.player{text-align:left;font-weight:bold}
 .hex .cell{border-radius:50%;background:#c8b88a}
 .stone{width:28px;height:28px;border-radius:50%}.s0{background:#111}.s1{background:#f5f5f5;border:1px solid #999}
 .hex .s0{background:#fafafa;border:1px solid #777}.hex .s1{background:#222}
+.rolit .s0{background:#d32f2f}.rolit .s1{background:#fdd835}.rolit .s2{background:#388e3c}.rolit .s3{background:#1e88e5}
 .last{outline:3px solid #e53935}
 #moves span{cursor:pointer;padding:0 .2em}#moves span.now{background:#ffe082}
 </style></head><body>
@@ -385,6 +414,7 @@ function cellIndex(name, size) {
   return (num - 1) * size + letter;
 }
 function boardAt(g, upto) {
+  if (g.boards) return g.boards[upto];
   const n = g.size, first = D.initial[String(n)];
   const cells = [].concat(...first); let turn = 0;
   for (let k = 0; k < upto; k++) {
@@ -407,14 +437,14 @@ function boardAt(g, upto) {
 function draw() {
   const g = game, cells = boardAt(g, ply), b = document.getElementById('board');
   const last = ply > 0 && g.moves[ply - 1] !== 'pass' ? cellIndex(g.moves[ply - 1], g.size) : -1;
-  b.innerHTML = ''; b.className = D.game === 'tetralath' ? 'hex' : '';
+  b.innerHTML = ''; b.className = D.game === 'tetralath' ? 'hex' : D.game;
   const rows = D.game === 'tetralath' ? HEX : Array(g.size).fill(g.size); let i = 0;
   for (const len of rows) { const row = document.createElement('div'); row.className = D.game === 'tetralath' ? 'hexrow' : 'row';
     for (let k = 0; k < len; k++, i++) { const c = document.createElement('div'); c.className = 'cell' + (i === last ? ' last' : '');
       if (cells[i] >= 0) { const s = document.createElement('div'); s.className = 'stone s' + cells[i]; c.appendChild(s); }
       row.appendChild(c); }
     b.appendChild(row); }
-  document.getElementById('info').textContent = g.players[0] + ' (first) vs ' + g.players[1] + ', size ' + g.size +
+  document.getElementById('info').textContent = g.players.join(' vs ') + ' (in playing order), size ' + g.size +
     ': ' + g.result + '; ' + g.reason + '. Move ' + ply + ' of ' + g.moves.length + '.';
   const mv = document.getElementById('moves'); mv.innerHTML = '';
   g.moves.forEach((m, k) => { const s = document.createElement('span'); s.textContent = (k + 1) + '.' + m + ' (' + g.times[k] + ' s)';

@@ -48,7 +48,7 @@ class TournamentConfig:
     grace: float = 0.5
     startup: float = 20.0
     bank: float = 0.0
-    games: int = 2
+    games: int | None = None
     points: tuple[float, float, float] = (2.0, 1.0, 0.0)
     seed: int = 0
     memory_mb: int = 1024
@@ -68,6 +68,8 @@ class TournamentConfig:
             raise GamecoreError("a size is given twice in --sizes")
         if not (self.time > 0 and self.grace >= 0 and self.startup > 0 and self.bank >= 0):
             raise GamecoreError("time and start-up limits must be > 0, grace and bank >= 0")
+        if self.games is None:
+            self.games = max(2, rules.seats)  # every bot plays every seat of its table
         if self.games < 1:
             raise GamecoreError("a match has at least one game")
         self.bots = [resolve(p, self.game) for p in self.players]
