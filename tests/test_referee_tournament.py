@@ -20,7 +20,9 @@ import pytest
 
 from gamecore.adapters import ctu, ufrj
 from gamecore.errors import GamecoreError
+from gamecore.referee.bots import resolve
 from gamecore.referee.check import check_bot
+from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
 from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, stray_processes, write_bot
@@ -204,6 +206,32 @@ def test_tetralath_tournament(tmp_path):
     records = run_tournament(config)
     assert len(records) == 6 and all(r["size"] == 61 and not r["forfeits"] for r in records)
     assert all(r["reason"] in ("four in a row", "three in a row", "full board") for r in records)
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("this is not json", "protocol"),
+        ('{"type":"move","move":["d3"],"printed":"lots"}', "bad_return"),
+        ('{"type":"error","reason":["unhashable"],"detail":{"a":1}}', "exception"),
+        ('{"type":"move","move":"z99"}', "illegal_move"),
+        ("[" * 60000, "protocol"),
+    ],
+)
+def test_garbage_replies_forfeit_without_hurting_the_referee(tmp_path, reply, reason):
+    bot = tmp_path / "garbage"
+    bot.write_text(SHELL_BOT.replace("""printf '{"type":"move","move":"%s"}\\n' "$m" >&3""", f"echo '{reply}' >&3"))
+    bot.chmod(0o755)
+    task = {
+        "key": "t/6/0-1/g0",
+        "game": "othello",
+        "size": 6,
+        "seed": 0,
+        "bots": [resolve(str(bot)), resolve("random")],
+        "rules": {"time": 1.0, "grace": 0.3, "startup": 20.0},
+    }
+    record = play_game(task)
+    assert [(f["player"], f["reason"]) for f in record["forfeits"]] == [("garbage", reason)]
 
 
 def test_rolit_four_seat_tables(tmp_path):

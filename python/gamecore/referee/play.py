@@ -49,6 +49,11 @@ def _limits(rules: dict, moves_per_game: int) -> Limits:
     return Limits(memory_mb=int(rules.get("memory_mb", 1024)), cpu_s=cpu, disk_mb=int(rules.get("disk_mb", 64)))
 
 
+def _known(reason: object, default: str) -> str:
+    """A reason a bot reported, if it is one of ours (a bot's reply is untrusted data)."""
+    return reason if isinstance(reason, str) and reason in FORFEIT_REASONS else default
+
+
 class _Forfeit(Exception):
     def __init__(self, seat: int, reason: str, detail: str) -> None:
         super().__init__(detail)
@@ -86,7 +91,7 @@ def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
             failures[seat] = _Forfeit(seat, reason, exc.detail)
             continue
         if reply.get("type") == "error":
-            reason = reply.get("reason") if reply.get("reason") in FORFEIT_REASONS else "load_error"
+            reason = _known(reply.get("reason"), "load_error")
             failures[seat] = _Forfeit(
                 seat, "load_error" if reason == "exception" else reason, str(reply.get("detail", ""))[-2000:]
             )
@@ -122,8 +127,7 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
     if elapsed > per_move + bank_left + grace:
         raise _Forfeit(seat, "timeout", f"the reply came after {elapsed:.3f} s")
     if reply.get("type") == "error":
-        reason = reply.get("reason")
-        raise _Forfeit(seat, reason if reason in FORFEIT_REASONS else "exception", str(reply.get("detail", ""))[-2000:])
+        raise _Forfeit(seat, _known(reply.get("reason"), "exception"), str(reply.get("detail", ""))[-2000:])
     text = reply.get("move")
     if reply.get("type") != "move" or not isinstance(text, str):
         raise _Forfeit(

@@ -263,11 +263,13 @@ class BotProcess:
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
             reply = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ReplyError("protocol", f"not a JSON line: {line[:80]!r}") from None
         if not isinstance(reply, dict):
             raise ReplyError("protocol", f"not a JSON object: {line[:80]!r}")
-        self.printed = max(self.printed, int(reply.get("printed") or 0))
+        printed = reply.get("printed")
+        if isinstance(printed, int) and not isinstance(printed, bool):  # a bot's own field: trusted as far as its type
+            self.printed = max(self.printed, printed)
         return reply
 
     def _exit_detail(self) -> str:
