@@ -141,7 +141,8 @@ HOSTILE = {
                     data = fh.read(64)
             except OSError:
                 continue
-            raise RuntimeError("read %s: %r" % (path, data[:16]))
+            if data:  # an empty file is what a hidden one looks like
+                raise RuntimeError("read %s: %r" % (path, data[:16]))
         try:
             with open(MARKER, "w") as fh:
                 fh.write("escaped")

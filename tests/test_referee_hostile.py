@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import socket
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -78,16 +80,24 @@ def test_nuisances_get_nowhere_and_are_not_punished(tmp_path, games):
     server.listen(5)
     server.settimeout(0.01)
     port = server.getsockname()[1]
-    db = tmp_path / "t.sqlite"
-    bots_dir = tmp_path / "bots"
+    # Everything in a folder any user may enter (pytest's own are root-only, which would hide
+    # the files by themselves): the database and the other bots' folders must be fenced off
+    # by the sandbox, not by the folder's permissions.
+    open_dir = tmp_path / "open"
+    open_dir.mkdir()
+    for folder in [open_dir, *open_dir.parents]:
+        if folder == Path(tempfile.gettempdir()):
+            break
+        folder.chmod(folder.stat().st_mode | 0o005)
+    db = open_dir / "t.sqlite"
+    bots_dir = open_dir / "bots"
     honest = write_bot(bots_dir, "honest")
-    secret_file = tmp_path / "secret.txt"
-    secret_file.write_text("the referee's secrets")
-    secret_file.chmod(0o644)
-    marker = tmp_path / "escaped.txt"
+    (Path(honest) / "player.py").chmod(0o644)
+    marker = open_dir / "escaped.txt"
+    open_dir.chmod(0o777)  # the bot could write here, were it not fenced off
     constants = {
         "PORT": port,
-        "SECRETS": [str(db), str(honest) + "/player.py", str(secret_file), "/root/.bashrc", "/etc/shadow"],
+        "SECRETS": [str(db), str(honest) + "/player.py", "/root/.bashrc", "/etc/shadow"],
         "MARKER": str(marker),
     }
     bots = [write_bot(bots_dir, name, **constants) for name in NUISANCES]
@@ -99,6 +109,7 @@ def test_nuisances_get_nowhere_and_are_not_punished(tmp_path, games):
     spammer_printed = [r["printed"][r["players"].index("spammer")] for r in records if "spammer" in r["players"]]
     assert min(spammer_printed) > 10_000
     assert not marker.exists()
+    assert oct(db.stat().st_mode & 0o777) == "0o600"
     with pytest.raises(socket.timeout):
         server.accept()
     server.close()

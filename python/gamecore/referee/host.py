@@ -12,7 +12,8 @@ In order, it:
 2. when it runs as root in its own mount namespace: mounts a size-capped tmpfs as the bot's
    working directory (a full disk is the bot's own problem), copies the bot's files there,
    hides the paths the referee names (the database, other bots' folders) under empty mounts,
-   and drops to a uid of its own (no access to root's files, no signals to other bots);
+   remounts everything else read-only, and drops to a uid of its own (no access to root's
+   files, no signals to other bots);
 3. sets ``PR_SET_NO_NEW_PRIVS`` and the resource limits (``RLIMIT_AS`` memory cap,
    ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, ``RLIMIT_NPROC`` per bot uid, no core files);
 4. loads the bot (a built-in player, a CTU ``player.py``, a UFRJ ``*_player.py`` run with
@@ -28,6 +29,7 @@ import ctypes
 import importlib
 import json
 import os
+import re
 import resource
 import shutil
 import sys
@@ -48,6 +50,7 @@ _PR_SET_NO_NEW_PRIVS = 38
 _MS_RDONLY = 1
 _MS_NOSUID = 2
 _MS_NODEV = 4
+_MS_REMOUNT = 32
 _MS_BIND = 4096
 
 
@@ -168,6 +171,30 @@ def _reopen_for_others(needed: list[str], stash: str) -> None:
             _mount(place, path, None, _MS_BIND, None)
 
 
+def _mount_points() -> list[str]:
+    points = []
+    with open("/proc/self/mountinfo", encoding="utf-8") as fh:
+        for line in fh:
+            field = line.split()[4]
+            points.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field))
+    return points
+
+
+def _read_only_except(writable: str) -> list[str]:
+    """Remount every mount point of this (private) mount namespace read-only, except the
+    bot's working directory: a bot writes nowhere else (``/tmp``, world-writable folders).
+    Returns the mount points that would not turn read-only."""
+    failed = []
+    for point in _mount_points():
+        if _inside(point, writable):
+            continue
+        try:
+            _mount("none", point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        except OSError:
+            failed.append(point)
+    return failed
+
+
 def _set_limits(limits: dict, nproc: bool) -> None:
 
     def put(which: int, soft: int, hard: int | None = None) -> None:
@@ -230,6 +257,9 @@ def prepare(config: dict) -> dict:
                 stash = os.path.join(base, "keep")
                 os.makedirs(stash, mode=0o700, exist_ok=True)
                 _reopen_for_others(keep[1:], stash)
+            failed = _read_only_except(work)
+            if failed:
+                notes.append(f"not read-only: {', '.join(failed[:5])}")
         except OSError as exc:
             notes.append(f"mounts failed: {exc}")
     try:
