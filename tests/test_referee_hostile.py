@@ -24,7 +24,7 @@ needs_namespaces = pytest.mark.skipif(
     not namespaces_available(), reason="needs root and unshare (network/mount namespaces)"
 )
 
-FAST = dict(time=0.5, grace=0.3, startup=20.0, sizes=[6], progress=False, workers=2)
+FAST = dict(time=0.5, grace=0.7, startup=20.0, sizes=[6], progress=False, workers=2)
 
 
 def _replays_legally(record: dict) -> bool:

@@ -228,7 +228,7 @@ def test_garbage_replies_forfeit_without_hurting_the_referee(tmp_path, reply, re
         "size": 6,
         "seed": 0,
         "bots": [resolve(str(bot)), resolve("random")],
-        "rules": {"time": 1.0, "grace": 0.3, "startup": 20.0},
+        "rules": {"time": 1.0, "grace": 0.7, "startup": 20.0},
     }
     record = play_game(task)
     assert [(f["player"], f["reason"]) for f in record["forfeits"]] == [("garbage", reason)]
@@ -320,10 +320,10 @@ def test_cli_reports(tmp_path):
 def test_compliance_check_flags_each_hostile_bot(tmp_path, capsys):
     for name, reason in EXPECTED_REASON.items():
         out = io.StringIO()
-        code = check_bot(write_bot(tmp_path, name), size=6, time_limit=0.5, grace=0.3, games=1, memory_mb=512, out=out)
+        code = check_bot(write_bot(tmp_path, name), size=6, time_limit=0.5, grace=0.7, games=1, memory_mb=512, out=out)
         assert code == 1 and f"FORFEIT ({reason}:" in out.getvalue(), out.getvalue()
     out = io.StringIO()
-    assert check_bot(write_bot(tmp_path, "spammer"), size=6, time_limit=0.5, grace=0.3, games=1, out=out) == 0
+    assert check_bot(write_bot(tmp_path, "spammer"), size=6, time_limit=0.5, grace=0.7, games=1, out=out) == 0
     assert "OK: nothing would forfeit" in out.getvalue() and "WARNING: it printed" in out.getvalue()
     cli = subprocess.run(
         [
