@@ -56,7 +56,7 @@ def _points(text: str) -> tuple[float, float, float]:
         values = ()
     if len(values) != 3:
         raise argparse.ArgumentTypeError(f"points are WIN,DRAW,LOSS like 2,1,0; got {text!r}")
-    return values  # type: ignore[return-value]
+    return values[0], values[1], values[2]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:

@@ -335,7 +335,7 @@ class CTUBot:
             self.player = cls(my_color=seat, opponent_color=1 - seat, board_size=self.size)
         except TypeError as exc:
             raise BotError("load_error", f"MyPlayer(my_color, opponent_color, board_size) failed: {exc}") from None
-        self.method = getattr(self.player, "move", None) or getattr(self.player, "select_move", None)
+        self.method: Any = getattr(self.player, "move", None) or getattr(self.player, "select_move", None)
         if not callable(self.method):
             raise BotError("load_error", "MyPlayer has no move(board) method")
         self.name = str(getattr(self.player, "name", "MyPlayer"))
@@ -368,20 +368,22 @@ class FrameworkBoard:
 
     def __init__(self, grid: list) -> None:
         self.board = [list(row) for row in grid]
+        self._offered: dict[str, list] = {}  # the move objects handed out, until the board changes
 
     def _position(self, color: str) -> Any:
-
         return board_to_position(self.board, color)
 
     def valid_moves(self, color: str) -> list:
-        moves = [m for m in self._position(color).legal_moves() if not m.is_pass]
-        return [_FrameworkMove(m.row + 1, m.col + 1) for m in moves]
+        if color not in self._offered:
+            moves = [m for m in self._position(color).legal_moves() if not m.is_pass]
+            self._offered[color] = [_FrameworkMove(m.row + 1, m.col + 1) for m in moves]
+        return list(self._offered[color])
 
     def play(self, move: Any, color: str) -> None:
-
         position = self._position(color)
         position.push((move.x - 1, move.y - 1))
         self.board = position_to_board(position)
+        self._offered.clear()
 
     def get_clone(self) -> FrameworkBoard:
         return FrameworkBoard(self.board)
@@ -412,7 +414,6 @@ class UFRJBot:
     def move(self, request: dict, position: Any) -> str:
         board = FrameworkBoard(position_to_board(position))
         offered = board.valid_moves(self.color)
-        board.valid_moves = lambda color, _offered=offered: list(_offered)  # the objects it may return
         value = self.player.play(board)
         if value is None:
             return "pass"
@@ -446,7 +447,7 @@ def _failure(exc: BaseException, during: str) -> dict:
 
 def serve(channel: Channel, config: dict) -> int:
     counter = _Counter()
-    sys.stdout = sys.stderr = counter  # type: ignore[assignment]
+    sys.stdout = sys.stderr = counter
     bot: Any = None
     while True:
         request = channel.receive()

@@ -86,9 +86,9 @@ def ratings(names: list[str], records: list[dict]) -> dict[str, tuple[float, flo
     n = len(names)
     pairs = []  # (i, j, score of i)
     for r in records:  # a game of k seats counts as its k(k-1)/2 pairwise results
-        for s, t in itertools.combinations(range(len(r["players"])), 2):
-            a, b = index[r["players"][s]], index[r["players"][t]]
-            pa, pb = r["places"][s], r["places"][t]
+        for u, v in itertools.combinations(range(len(r["players"])), 2):
+            a, b = index[r["players"][u]], index[r["players"][v]]
+            pa, pb = r["places"][u], r["places"][v]
             pairs.append((a, b, 1.0 if pa < pb else 0.0 if pa > pb else 0.5))
     rating = [0.0] * n
     cov = [[0.0] * n for _ in range(n)]

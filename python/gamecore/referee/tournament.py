@@ -131,10 +131,11 @@ def schedule(config: TournamentConfig) -> list[dict]:
         "disk_mb": config.disk_mb,
     }
     hide = _hidden_paths(config)
-    tasks = []
+    games = config.games or max(2, seats)
+    tasks: list[dict] = []
     for size in config.sizes or []:
         for table in itertools.combinations(range(len(config.bots)), seats):
-            for g in range(config.games):
+            for g in range(games):
                 order = table[g % seats :] + table[: g % seats]
                 key = f"{config.game}/{size}/{'-'.join(map(str, table))}/g{g}"
                 tasks.append(
