@@ -9,6 +9,7 @@ states of both at equal depth on the same positions (deterministic counts).
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import TextIO
 
@@ -79,9 +80,16 @@ def bench_multiplayer(out: TextIO, runs: int = 3, backend: str | None = None, qu
         rates = {}
         for name in names:
             iterations = MCTS_ITERATIONS[name] // (4 if quick else 1)
+            cpu_before = time.process_time()
             seconds, done = median_seconds(partial(_mcts, games[name][index], iterations), runs)
+            cpu = (time.process_time() - cpu_before) / max(1, runs)
             rates[name] = done / seconds
-            print(f"mcts      {name:7s} {label:8s}: {rates[name]:>12,.0f} iterations/s", file=out, flush=True)
+            print(
+                f"mcts      {name:7s} {label:8s}: {rates[name]:>12,.0f} iterations/s "
+                f"({done / cpu:,.0f} per CPU second: the machine may be shared)",
+                file=out,
+                flush=True,
+            )
         if len(rates) == 2:
             print(f"mcts      cython/python ratio ({label}): {rates['cython'] / rates['python']:.0f}x", file=out)
     name = "cython" if "cython" in names else names[0]
