@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from gamecore import Rolit, search
+from gamecore.bench.multiplayer import bench_multiplayer
 from gamecore.players import RandomPlayer
 from gamecore.search.engine import Engine
 
@@ -219,3 +222,11 @@ def test_mcts_rewards_share_ties(backend):
     assert backend.mcts.reward_shares([10, 30, 30, 4]) == [0, 6, 6, 0]
     assert backend.mcts.reward_shares([16, 16, 16, 16]) == [3, 3, 3, 3]
     assert backend.mcts.reward_shares([40, 24]) == [12, 0]
+
+
+def test_bench_multiplayer_prints_its_figures(backends):
+    out = io.StringIO()
+    bench_multiplayer(out, runs=1, backend="cython", quick=True)
+    text = out.getvalue()
+    for word in ("maxn", "paranoid", "brs", "iterations/s", "shallow pruning, RG"):
+        assert word in text
