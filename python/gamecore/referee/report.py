@@ -135,8 +135,9 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in a]
 
 
-def standings(config: Any, records: list[dict]) -> list[dict]:
-    """One row per player, best first (points, then rating, then name)."""
+def standings(config: Any, records: list[dict], *, rated: bool = True) -> list[dict]:
+    """One row per player, best first (points, then rating, then name); ``rated=False`` skips
+    the ratings (the progress bar's quick look at the leader)."""
     names = [b["name"] for b in config.bots]
     rows = {
         n: {
@@ -173,7 +174,8 @@ def standings(config: Any, records: list[dict]) -> list[dict]:
             row = rows[f["player"]]
             row["forfeits"] += 1
             row["forfeits_by_reason"][f["reason"]] = row["forfeits_by_reason"].get(f["reason"], 0) + 1
-    for n, (elo, ci) in ratings(names, records).items():
+    fitted = ratings(names, records) if rated else dict.fromkeys(names, (0.0, 0.0))
+    for n, (elo, ci) in fitted.items():
         rows[n]["elo"] = round(elo, 1)
         rows[n]["elo_95"] = round(ci, 1)
     return sorted(rows.values(), key=lambda r: (-r["points"], -r["elo"], r["player"]))

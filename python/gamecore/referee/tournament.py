@@ -195,7 +195,7 @@ class Progress:
 
 
 def _leader(config: TournamentConfig, records: list[dict]) -> str:
-    table = standings(config, records)
+    table = standings(config, records, rated=False)
     if not table:
         return "-"
     top = table[0]
