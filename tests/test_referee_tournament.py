@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -24,7 +25,7 @@ from gamecore.referee.bots import resolve
 from gamecore.referee.check import check_bot
 from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
-from gamecore.referee.tournament import TournamentConfig, run_tournament
+from gamecore.referee.tournament import Progress, TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
@@ -379,3 +380,18 @@ def test_ratings_match_the_likelihood_equations():
     assert result["a"][0] - result["b"][0] == pytest.approx(expected, abs=1e-6)
     assert result["a"][0] == pytest.approx(-result["b"][0])
     assert result["a"][1] == pytest.approx(result["b"][1]) and result["a"][1] > 0
+
+
+def test_progress_bar_shows_games_leader_and_time_left():
+    stream = io.StringIO()
+    bar = Progress(total=10, done=2, stream=stream, enabled=True)
+    bar.update(2, lambda: "nobody yet")
+    bar._shown = 0.0  # redraw now (it redraws at most twice a second)
+    bar.update(5, lambda: "greedy (4 pts)")
+    bar.finish()
+    text = stream.getvalue()
+    assert "2/10 games" in text and "5/10 games" in text and "leader: greedy (4 pts)" in text
+    assert re.search(r"ETA \dh\d\dm\d\ds", text) and text.endswith("\n")
+    quiet = io.StringIO()
+    Progress(total=10, done=0, stream=quiet, enabled=None).update(1, lambda: "x")  # not a terminal
+    assert quiet.getvalue() == ""
