@@ -200,9 +200,11 @@ def write_bot(folder: os.PathLike, name: str, **constants: object) -> str:
     return path
 
 
-def stray_processes() -> list[str]:
-    """Processes left over by bots: anything with the referee's bot marker in its environment,
-    or the fork bot's ``sleep 987``."""
+def stray_processes(referee: int | None = None) -> list[str]:
+    """Processes left over by the bots of referee process ``referee`` (default: this process):
+    anything with its marker in the environment (the fork bot's ``sleep 987`` included).
+    Bots of other referees on the machine (another test run) are not ours to count."""
+    marker = b"GAMECORE_REFEREE=%d\0" % (os.getpid() if referee is None else referee)
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
@@ -218,6 +220,6 @@ def stray_processes() -> list[str]:
             continue
         if state == b"Z":
             continue
-        if b"GAMECORE_BOT=1" in environ or cmdline == "sleep 987":
+        if marker in environ:
             found.append(f"{entry}: {cmdline}")
     return found

@@ -86,8 +86,12 @@ def test_resume_after_sigkill_loses_and_repeats_nothing(tmp_path):
     assert 2 <= done < total, "the referee should have been killed mid-tournament"
     with sqlite3.connect(db) as conn:
         before = dict(conn.execute("SELECT key, record FROM games"))
-    time.sleep(0.5)  # bots die with the referee (parent-death signal, PID namespace)
-    assert stray_processes() == []
+    # bots die with the referee (parent-death signal, PID namespace)
+    for _ in range(100):
+        if not stray_processes(proc.pid):
+            break
+        time.sleep(0.1)
+    assert stray_processes(proc.pid) == []
     resumed = _referee(*common, "--db", str(db), "--out", str(tmp_path / "resumed"))
     assert resumed.returncode == 0, resumed.stderr
     with sqlite3.connect(db) as conn:

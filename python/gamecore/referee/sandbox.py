@@ -206,6 +206,7 @@ class BotProcess:
             "PYTHONHASHSEED": "0",
             "PYTHONNOUSERSITE": "1",
             "GAMECORE_BOT": "1",
+            "GAMECORE_REFEREE": str(os.getpid()),  # whose bot it is (tests look for strays by it)
         }
         if os.environ.get("GAMECORE_BACKEND"):
             env["GAMECORE_BACKEND"] = os.environ["GAMECORE_BACKEND"]
