@@ -21,6 +21,7 @@ from .games.othello import BLACK, PASS, WHITE, Move, Othello, Outcome
 from .games.rolit import Rolit
 from .games.tetralath import Tetralath
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
+from .ui.rolit import play as rolit  # gamecore.rolit("Y", "B"): the terminal game
 
 __version__ = "0.1.0"
 
@@ -35,6 +36,7 @@ __all__ = [
     "Rolit",
     "Outcome",
     "perft",
+    "rolit",
     "search",
     "solve",
     "Engine",

@@ -15,6 +15,7 @@
     gamecore export ufrj --out models/players/gamecore_player.py --time 5
     gamecore export ctu --out player.py --time 1 --standalone
     gamecore tetralath                              # the Tetralath terminal game
+    gamecore rolit Y B                              # Rolit: you play yellow and blue, the computer red and green
 
 Players are given as ``human``, ``random``, ``greedy``, ``corner``, ``positional``,
 ``engine`` or ``mcts``, with options after a colon: ``engine:depth=6,eval=positional``.
@@ -37,6 +38,7 @@ from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
 from .referee.cli import add_subparser as add_tournament_parser
+from .ui import rolit as rolit_ui
 from .ui import tetralath as tetralath_ui
 
 __all__ = ["main", "run_game", "format_record", "load_record"]
@@ -419,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tetralath", help="play Tetralath in the terminal (options: gamecore tetralath --help)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    # Listed for --help only: main() hands "rolit ..." to the Rolit UI before parsing.
+    sub.add_parser("rolit", help="play Rolit for 2-4 players in the terminal (options: gamecore rolit --help)")
     return parser
 
 
@@ -431,6 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_tetralath(argv[1:], out)
     if len(argv) >= 2 and argv[0] == "play" and argv[1] == "tetralath":
         return _cmd_tetralath(argv[2:], out)
+    # Likewise everything after "rolit" belongs to the Rolit UI.
+    if argv and argv[0] == "rolit":
+        return int(rolit_ui.main(argv[1:]) or 0)
+    if len(argv) >= 2 and argv[0] == "play" and argv[1] == "rolit":
+        return int(rolit_ui.main(argv[2:]) or 0)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

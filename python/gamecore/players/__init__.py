@@ -25,6 +25,7 @@ from typing import Any, Optional, TextIO
 
 from .._rng import splitmix64
 from ..errors import GamecoreError, GameOverError
+from ..games.base import Color
 
 __all__ = [
     "Player",
@@ -338,7 +339,8 @@ class HumanPlayer(Player):
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         names = ", ".join(str(m) for m in moves)
-        side = ("black", "white")[position.turn]
+        turn = position.turn
+        side = str(turn) if isinstance(turn, Color) else ("black", "white")[turn]  # Rolit: four colours
         while True:
             text = self._read(f"{side} to move ({names}): ").strip()
             if not text:

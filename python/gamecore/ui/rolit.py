@@ -1,0 +1,470 @@
+"""``gamecore rolit``: Rolit for 2 to 4 players in the terminal, as the course handout draws it.
+
+The colours named on the command line (``gamecore rolit Y B``) or in Python
+(``gamecore.rolit("Y", "B")``) are played by people at the keyboard, the others by the
+computer; with no colour named the computer plays a whole game by itself. The board is
+drawn as the handout draws it -- ``.`` empty, the colour's initial for a ball, the 1-based
+row and column numbers at both ends -- before every human move, and after the last move of
+every round when nobody at the keyboard plays.
+
+A person types a move as row and column (``4 6``, the handout's way) or as a square name
+(``f4``). A bad entry is refused with the reason and asked again. Commands: ``undo`` (take
+back your last move and the computer's replies), ``help`` (the rules and your legal
+moves), ``quit``.
+
+>>> import io
+>>> out = io.StringIO()
+>>> game = play(algorithm="random", seed=1, output=out, input=io.StringIO(""))
+>>> game.is_game_over(), len(game.move_stack)
+(True, 60)
+>>> "Game over" in out.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .. import _backend
+from ..errors import GamecoreError, InvalidMoveError, InvalidPositionError
+from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
+from ..players import make_player
+from ..search import engine
+from ..search.mcts import MCTS
+
+__all__ = ["main", "play", "make_engine", "ENGINE_ALGORITHMS", "DEFAULT_ALGORITHM", "DEFAULT_TIME"]
+
+#: Seconds the computer thinks per move unless told otherwise.
+DEFAULT_TIME = 1.0
+MAX_TIME = 600.0
+#: The computer's algorithm unless told otherwise: multi-player MCTS (the reward of every
+#: player kept in every node, each player maximising its own).
+DEFAULT_ALGORITHM = "mcts"
+#: What ``--algorithm`` accepts. ``maxn``, ``maxn-plain``, ``paranoid`` and ``brs`` are the
+#: n-player searches of ``gamecore.search``; ``alphabeta`` is the two-player negamax
+#: (each mover maximising its balls less the best opponent's); ``random`` and ``greedy``
+#: are the simple players of ``gamecore.players``.
+ENGINE_ALGORITHMS = ("mcts", "maxn", "maxn-plain", "paranoid", "brs", "alphabeta", "random", "greedy")
+
+_COMMANDS = {
+    "quit": ("quit", "exit", "q"),
+    "undo": ("undo", "u"),
+    "help": ("help", "h", "?"),
+}
+
+HELP = """Rolit: put a ball on an empty square. If you can capture -- bracket balls of other colours in a
+line (across, down or diagonally) between the new ball and one of your own -- you must, and every
+bracketed line turns your colour. If you cannot, put the ball on any empty square next to a ball.
+The game ends when the board is full; most balls wins{tie}.
+Type a move as row and column, e.g. 4 6 (row 4, column 6), or as a square name, e.g. f4.
+Commands: undo (take back your last move), help, quit."""
+
+
+# -- the computer's players ----------------------------------------------------------------
+
+
+class _Computer:
+    """One engine colour's player: ``choose(position) -> (move, note)``."""
+
+    def __init__(self, algorithm: str, time_limit: float, seed: int) -> None:
+        self.algorithm = algorithm
+        self.time_limit = time_limit
+        self.seed = seed
+        self._impl: Any = None
+
+    def choose(self, position: Rolit) -> tuple[RolitMove, str]:
+        legal = position.legal_moves()
+        if len(legal) == 1:
+            return legal[0], "its only move"
+        algorithm = self.algorithm
+        if algorithm in ("random", "greedy"):
+            if self._impl is None:
+                self._impl = make_player(algorithm, seed=self.seed)
+            return self._impl.choose_move(position), algorithm
+        if algorithm == "mcts":
+            if self._impl is None:
+                self._impl = MCTS(seed=self.seed)
+            result = self._impl.search(position, time_limit=self.time_limit)
+            reused = getattr(result, "reused_visits", 0)
+            note = f"mcts, {result.iterations:,} playouts" + (f" ({reused:,} kept from before)" if reused else "")
+            return result.move, f"{note}, {result.elapsed:.1f} s"
+        if self._impl is None:
+            self._impl = _search_engine(algorithm, self.seed)
+        result = self._impl.search(position, time_limit=self.time_limit)
+        return result.move, f"{algorithm}, depth {result.depth}, {result.elapsed:.1f} s"
+
+
+def _search_engine(algorithm: str, seed: int) -> Any:
+    """An ``Engine`` running ``algorithm``, or a clear error when this version lacks it."""
+    if algorithm not in engine.ALGORITHMS:
+        raise InvalidPositionError(
+            f"the {algorithm} search is not in this version of gamecore; "
+            f"choose one of {', '.join(a for a in ENGINE_ALGORITHMS if a in engine.ALGORITHMS or a in _OWN)}"
+        )
+    options: dict[str, Any] = {"algorithm": algorithm}
+    if "seed" in inspect.signature(engine.Engine).parameters:
+        options["seed"] = seed
+    return engine.Engine("standard", **options)
+
+
+_OWN = ("mcts", "random", "greedy")
+
+
+def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> _Computer:
+    """The computer player the terminal game uses for one colour (``choose(position)``)."""
+    if algorithm not in ENGINE_ALGORITHMS:
+        raise InvalidPositionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ENGINE_ALGORITHMS)}")
+    computer = _Computer(algorithm, time, seed)
+    if algorithm not in _OWN:
+        computer._impl = _search_engine(algorithm, seed)  # fails now, not at the first move
+    return computer
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def _name(colour: RolitColor) -> str:
+    return colour.name.capitalize()
+
+
+def _square(move: RolitMove) -> str:
+    return f"{move.row_col} ({move.name})"
+
+
+class _Session:
+    def __init__(
+        self,
+        game: Rolit,
+        humans: tuple[RolitColor, ...],
+        computers: dict[RolitColor, _Computer],
+        stdin: TextIO,
+        stdout: TextIO,
+    ) -> None:
+        self.game = game
+        self.humans = humans
+        self.computers = computers
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def write(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def who(self, colour: RolitColor) -> str:
+        return (
+            "you"
+            if colour in self.humans and len(self.humans) == 1
+            else ("human" if colour in self.humans else "computer")
+        )
+
+    def balls(self) -> str:
+        return "  ".join(f"{c.initial} {n}" for c, n in self.game.score().items())
+
+    def show(self) -> None:
+        self.write()
+        self.write(str(self.game))
+
+    def status(self, colour: RolitColor) -> None:
+        number = len(self.game.move_stack) + 1
+        self.write(f"Move {number}: {_name(colour)} ({self.who(colour)}) to play.   {self.balls()}")
+
+    def run(self) -> int:
+        game = self.game
+        players = ", ".join(f"{_name(c)} ({self.who(c)})" for c in game.colours)
+        self.write(f"Rolit, {game.num_players} players: {players}. {_name(game.turn)} moves first.")
+        if not self.humans:
+            self.write("No human player: the computer plays every colour; the board is shown after every round.")
+            self.show()
+        first = game.turn
+        while not game.is_game_over():
+            colour = game.turn
+            if colour in self.humans:
+                self.show()
+                self.status(colour)
+                status = self.human_move(colour)
+                if status is not None:
+                    return status
+            else:
+                move, note = self.computers[colour].choose(game)
+                game.push(move)
+                self.write(f"{_name(colour)} (computer) plays {_square(move)}: {note}.")
+                if not self.humans and (game.turn == first or game.is_game_over()):
+                    self.show()
+                    self.write(f"After move {len(game.move_stack)}:   {self.balls()}")
+        if self.humans:
+            self.show()
+        self.write(f"Game over: {self.result()}")
+        return 0
+
+    def result(self) -> str:
+        outcome = self.game.outcome()
+        assert outcome is not None
+        scores = ", ".join(f"{_name(RolitColor(c))} {n}" for c, n in outcome.scores.items())
+        if not outcome.tied:
+            return f"{_name(RolitColor(outcome.winner))} wins with the most balls ({scores})."  # type: ignore[arg-type]
+        tied = [RolitColor(c) for c in outcome.tied]
+        level = " and ".join(_name(c) for c in tied)
+        top = outcome.scores[tied[0]]
+        if outcome.winner is None:
+            return f"a draw: {level} share the top with {top} balls ({scores})."
+        winner = RolitColor(outcome.winner)
+        return (
+            f"{level} are level at {top} balls; {_name(winner)} reached {top} first "
+            f"and wins on the tie rule ({scores})."
+        )
+
+    def human_move(self, colour: RolitColor) -> int | None:
+        """Read until a move is played (None) or the game is left (the exit status)."""
+        game = self.game
+        while True:
+            self.stdout.write(f"{_name(colour)}, your move (row column, e.g. 4 6; 'help'): ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                self.write()
+                self.write("The input ended: game abandoned.")
+                return 1
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                self.write("Please type a move as row and column (e.g. 4 6), or 'help'.")
+                continue
+            if word in _COMMANDS["quit"]:
+                self.write("Game abandoned. Goodbye!")
+                return 0
+            if word in _COMMANDS["help"]:
+                tie = ", a tie going to the colour that reached that score first" if game.tie_rule else ""
+                self.write(HELP.format(tie=tie))
+                self.write("Your legal moves: " + ", ".join(m.row_col for m in game.legal_moves()))
+                continue
+            if word in _COMMANDS["undo"]:
+                if self.undo(colour):
+                    self.show()
+                    self.status(colour)
+                continue
+            move = self.read_move(text)
+            if move is None:
+                continue
+            game.push(move)
+            self.write(f"{_name(colour)} plays {_square(move)}.")
+            return None
+
+    def read_move(self, text: str) -> RolitMove | None:
+        """The move typed if it is legal, else None after saying why."""
+        game = self.game
+        try:
+            move = game.parse_move(text)
+        except InvalidMoveError as exc:
+            self.write(f"Cannot read {text!r}: {exc}. Type row and column, e.g. 4 6.")
+            return None
+        legal = game.legal_moves()
+        if move in legal:
+            return move
+        try:
+            game.copy().push(move)
+        except GamecoreError as exc:
+            reason = str(exc)
+        else:  # pragma: no cover - legal moves are exactly the pushable ones
+            reason = "the rules forbid it"
+        if "compulsory" in reason:
+            reason = "you can capture, so you must: " + ", ".join(m.row_col for m in legal)
+        self.write(f"{move.row_col} is not a legal move: {reason}.")
+        return None
+
+    def undo(self, colour: RolitColor) -> bool:
+        """Take back this player's last move and everything after it."""
+        game = self.game
+        history = game.move_stack
+        order = self._movers(len(history))
+        mine = [i for i, c in enumerate(order) if c == colour]
+        if not mine:
+            self.write("There is no move of yours to take back.")
+            return False
+        taken = []
+        while len(game.move_stack) > mine[-1]:
+            taken.append(game.pop())
+        self.write("Taken back: " + ", ".join(m.row_col for m in reversed(taken)) + ".")
+        return True
+
+    def _movers(self, plies: int) -> list[RolitColor]:
+        """The colour that made each of the first ``plies`` moves of the history."""
+        game = self.game.copy()
+        movers = []
+        for _ in range(plies):
+            game.pop()
+            movers.append(game.turn)
+        return movers[::-1]
+
+
+def play(
+    *humans: Any,
+    algorithm: str = DEFAULT_ALGORITHM,
+    time: float = DEFAULT_TIME,
+    seed: int = 0,
+    colours: Any = None,
+    first: Any = None,
+    tie_rule: bool = True,
+    compulsory_capture: bool = True,
+    backend: str | None = None,
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+) -> Rolit:
+    """Play Rolit in the terminal; returns the position reached (over, or where it was left).
+
+    :param humans: the colours people play (``"Y"``, ``"yellow"``, ``Rolit.YELLOW`` or
+        ``"YB"``); none: the computer plays a whole game.
+    :param algorithm: the computer's algorithm (see :data:`ENGINE_ALGORITHMS`).
+    :param time: the computer's seconds per move.
+    :param seed: seed of the computer's random choices (each engine colour adds its number).
+    :param colours: the colours that play (default all four; see :class:`~gamecore.Rolit`).
+    :param first: the colour that moves first.
+    :param tie_rule: a tie at the top goes to the colour that reached it first.
+    :param compulsory_capture: ``False`` lifts the rule that a capture must be played.
+    :param input: where the moves are read (default standard input).
+    :param output: where the game is written (default standard output).
+    """
+    game, session = _setup(
+        humans, algorithm, time, seed, colours, first, tie_rule, compulsory_capture, backend, input, output
+    )
+    session.run()
+    return game
+
+
+def _human_colours(items: Sequence[Any]) -> list[RolitColor]:
+    """Colours from ``"Y"``, ``"yellow"``, ``Rolit.YELLOW`` or several initials at once (``"YB"``)."""
+    names = {c.name for c in RolitColor}
+    out: list[RolitColor] = []
+    for item in items:
+        if isinstance(item, str) and len(item.strip()) > 1 and item.strip().upper() not in names:
+            out.extend(parse_colour(ch) for ch in item.strip())
+        else:
+            out.append(parse_colour(item))
+    return out
+
+
+def _setup(
+    humans: Sequence[Any],
+    algorithm: str,
+    time_limit: float,
+    seed: int,
+    colours: Any,
+    first: Any,
+    tie_rule: bool,
+    compulsory_capture: bool,
+    backend: str | None,
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+) -> tuple[Rolit, _Session]:
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_TIME:
+        raise InvalidPositionError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {time_limit!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidPositionError(f"seed must be an int, got {seed!r}")
+    game = Rolit(colours, first=first, tie_rule=tie_rule, compulsory_capture=compulsory_capture, backend=backend)
+    people: list[RolitColor] = []
+    for colour in _human_colours(humans):
+        if colour not in game.colours:
+            playing = ", ".join(_name(c) for c in game.colours)
+            raise InvalidPositionError(f"{_name(colour)} does not play in this game ({playing})")
+        if colour not in people:
+            people.append(colour)
+    computers = {c: make_engine(algorithm, time_limit, seed + int(c)) for c in game.colours if c not in people}
+    session = _Session(game, tuple(people), computers, stdin or sys.stdin, stdout or sys.stdout)
+    return game, session
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= MAX_TIME:
+        raise argparse.ArgumentTypeError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gamecore rolit",
+        description="Play Rolit (Othello for 2 to 4 players) in the terminal. The colours named are played by "
+        "people, the others by the computer; name none to watch the computer play.",
+        epilog="Example: gamecore rolit Y B --time 2   (you play yellow and blue against red and green)",
+    )
+    p.add_argument("humans", nargs="*", metavar="COLOUR", help="colours played by people: R Y G B (or red, yellow...)")
+    p.add_argument(
+        "--colours",
+        "--colors",
+        default=None,
+        metavar="RYGB",
+        help="the colours that play (default RYGB; RG for two players, RYG for three)",
+    )
+    p.add_argument("--first", default=None, metavar="COLOUR", help="the colour that moves first (default red)")
+    p.add_argument(
+        "--algorithm",
+        choices=ENGINE_ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help=f"the computer's algorithm (default {DEFAULT_ALGORITHM})",
+    )
+    p.add_argument(
+        "--time",
+        type=_seconds,
+        default=DEFAULT_TIME,
+        metavar="S",
+        help=f"the computer's seconds per move (default {DEFAULT_TIME:g})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the computer's random choices (default 0)")
+    p.add_argument(
+        "--no-tie-rule",
+        action="store_true",
+        help="a tie at the top stays a draw (default: the colour that reached it first wins)",
+    )
+    p.add_argument(
+        "--free-placement",
+        action="store_true",
+        help="variant: a capture is never compulsory (any empty square next to a ball)",
+    )
+    p.add_argument("--backend", choices=_backend.BACKENDS, default=None, help="cython or python (default: fastest)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run ``gamecore rolit``; the exit status: 0 the game ended or was left, 1 the input
+    ended mid-game or an error, 2 bad options."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    stdout = sys.stdout if stdout is None else stdout
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        _game, session = _setup(
+            args.humans,
+            args.algorithm,
+            args.time,
+            args.seed,
+            args.colours,
+            args.first,
+            not args.no_tie_rule,
+            not args.free_placement,
+            args.backend,
+            stdin,
+            stdout,
+        )
+        return session.run()
+    except KeyboardInterrupt:
+        stdout.write("\nGame abandoned. Goodbye!\n")
+        return 130
+    except (GamecoreError, ValueError) as exc:
+        sys.stderr.write(f"gamecore rolit: {exc}\n")
+        return 2 if isinstance(exc, InvalidPositionError) else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""The Rolit terminal game driven through standard input: humans, bad entries, undo, a full
+automatic game, the handout's board checked line by line, the command line and gamecore.rolit."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+import gamecore
+from gamecore import Rolit, cli
+from gamecore.players import make_player
+from gamecore.ui import rolit as ui
+
+ROW = re.compile(r"^([1-8])( [.RYGB]){8} ([1-8])$")
+HEADER = "  1 2 3 4 5 6 7 8"
+
+
+def run(argv, text=""):
+    out = io.StringIO()
+    status = ui.main(argv, stdin=io.StringIO(text), stdout=out)
+    return status, out.getvalue()
+
+
+def boards(output: str) -> list[list[str]]:
+    """Every board drawn in the output, as its 10 lines (checked to be the handout's frame)."""
+    lines = output.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        if line == HEADER and i + 9 < len(lines) and lines[i + 9] == HEADER:
+            frame = lines[i : i + 10]
+            for r, row in enumerate(frame[1:9], start=1):
+                match = ROW.match(row)
+                assert match, f"bad board line {row!r}"
+                assert match.group(1) == match.group(3) == str(r)
+            found.append(frame)
+    return found
+
+
+def cells_of(frame: list[str]) -> str:
+    return "".join(line[2:-2].replace(" ", "") for line in frame[1:9])
+
+
+def test_automatic_game_shows_the_board_after_every_round(backend):
+    status, output = run(["--algorithm", "random", "--seed", "4", "--backend", backend.name])
+    assert status == 0
+    frames = boards(output)
+    # The start, then once a round: 60 plies of 4 players are 15 rounds.
+    assert len(frames) == 16
+    assert cells_of(frames[0]) == "." * 27 + "RY......BG" + "." * 27
+    for k, frame in enumerate(frames):
+        assert cells_of(frame).count(".") == 60 - 4 * k
+    assert output.count("(computer) plays") == 60
+    assert "Game over: " in output
+    # The same game replayed with the same players: the final board and the result agree.
+    game = Rolit(backend=backend.name)
+    players = {c: make_player("random", seed=4 + int(c)) for c in game.colours}
+    while not game.is_game_over():
+        legal = game.legal_moves()  # a forced move is played without asking the player
+        game.push(legal[0] if len(legal) == 1 else players[game.turn].choose_move(game))
+    assert cells_of(frames[-1]) == game.to_text().split()[0]
+    winner = game.outcome().winner
+    assert f"{winner.name.capitalize()} wins" in output or "tie rule" in output or "draw" in output
+
+
+def test_two_player_automatic_game_rounds(backend):
+    status, output = run(["--colours", "RG", "--algorithm", "greedy", "--backend", backend.name])
+    assert status == 0
+    frames = boards(output)
+    assert len(frames) == 31  # the start and 30 rounds of two
+    assert "Red (computer)" in output and "Green (computer)" in output and "Yellow (computer)" not in output
+    assert set(cells_of(frames[0])) == {".", "R", "Y", "B", "G"}  # neutral yellow and blue are there
+
+
+def test_human_entries_are_checked_and_explained(backend):
+    entries = [
+        "",  # nothing typed
+        "hello",  # cannot be read
+        "9 9",  # off the board
+        "4 4",  # taken (d4)
+        "1 1",  # next to no ball
+        "3 3",  # next to a ball, but red can capture
+        "help",
+        "undo",  # nothing of red's to take back
+        "4 6",  # f4: legal, captures e4
+        "quit",
+    ]
+    status, output = run(["R", "Y", "--backend", backend.name], "\n".join(entries) + "\n")
+    assert status == 0
+    assert "Please type a move" in output
+    assert "Cannot read 'hello'" in output
+    assert "Cannot read '9 9'" in output and "off the 8x8 board" in output
+    assert "4 4 is not a legal move: that square is already taken." in output
+    assert "1 1 is not a legal move: a ball must go next to a ball already on the board." in output
+    assert "3 3 is not a legal move: you can capture, so you must: 4 6, 6 4, 6 6." in output
+    assert "Your legal moves: 4 6, 6 4, 6 6" in output
+    assert "There is no move of yours to take back." in output
+    assert "Red plays 4 6 (f4)." in output
+    assert "Game abandoned" in output
+    frames = boards(output)
+    # The board before each of red's prompts (once: the errors do not redraw it), then yellow's.
+    assert len(frames) == 2
+    assert frames[0][4] == "4 . . . R Y . . . 4"
+    assert frames[1][4] == "4 . . . R R R . . 4"
+    assert "Move 2: Yellow (human) to play." in output
+
+
+def test_undo_takes_back_the_computer_replies_too(backend):
+    # Red is human, the others play at random; red plays f4, undoes it, plays d6 and leaves.
+    status, output = run(["r", "--algorithm", "random", "--backend", backend.name], "f4\nundo\nd6\nquit\n")
+    assert status == 0
+    assert "Red plays 4 6 (f4)." in output
+    taken = re.search(r"Taken back: (.*)\.", output)
+    assert taken and taken.group(1).split(", ")[0] == "4 6" and len(taken.group(1).split(", ")) == 4
+    assert "Red plays 6 4 (d6)." in output
+    frames = boards(output)
+    assert frames[2] == frames[0]  # after the undo: the start again
+
+
+def test_end_of_input_mid_game(backend):
+    status, output = run(["B", "--algorithm", "random", "--backend", backend.name], "")
+    assert status == 1
+    assert "The input ended" in output
+    assert output.count("(computer) plays") == 3  # red, yellow and green moved before blue's turn
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["X"],
+        ["B", "--colours", "RG"],
+        ["--first", "Y", "--colours", "RG"],
+        ["--colours", "R"],
+    ],
+)
+def test_bad_settings_exit_2(argv, capsys):
+    status, output = run(argv)
+    assert status == 2
+    assert "gamecore rolit:" in capsys.readouterr().err
+
+
+def test_bad_options_are_argparse_errors(capsys):
+    assert run(["--algorithm", "nonsense"])[0] == 2
+    assert run(["--time", "0"])[0] == 2
+    assert run(["--time", "soon"])[0] == 2
+    assert "invalid choice" in capsys.readouterr().err
+    assert run(["--help"])[0] == 0
+
+
+def test_options_first_free_placement_and_tie_rule(backend):
+    status, output = run(
+        ["--colours", "YB", "--first", "B", "--no-tie-rule", "--free-placement", "--algorithm", "random"]
+        + ["--backend", backend.name]
+    )
+    assert status == 0
+    assert output.splitlines()[0] == "Rolit, 2 players: Yellow (computer), Blue (computer). Blue moves first."
+    assert output.index("Blue (computer) plays") < output.index("Yellow (computer) plays")
+
+
+def test_cli_dispatch(monkeypatch):
+    calls = []
+    monkeypatch.setattr(cli.rolit_ui, "main", lambda argv: calls.append(list(argv)) or 0)
+    assert cli.main(["rolit", "Y", "B", "--time", "2"]) == 0
+    assert cli.main(["play", "rolit", "--seed", "3"]) == 0
+    assert calls == [["Y", "B", "--time", "2"], ["--seed", "3"]]
+
+
+def test_python_entry_point(backend):
+    out = io.StringIO()
+    game = gamecore.rolit(
+        "YB", algorithm="random", colours="RYGB", backend=backend.name, input=io.StringIO("quit\n"), output=out
+    )
+    assert isinstance(game, Rolit) and len(game.move_stack) == 1  # red moved, yellow quit
+    assert "Yellow (human)" in out.getvalue() and "Blue (human)" in out.getvalue()
+    with pytest.raises(ValueError):
+        gamecore.rolit("Q", output=out)
+    finished = gamecore.rolit(algorithm="greedy", colours="RG", backend=backend.name, output=io.StringIO())
+    assert finished.is_game_over() and finished.outcome() is not None
+
+
+def test_mcts_engine_plays_a_move(backend):
+    game = Rolit(backend=backend.name)
+    computer = ui.make_engine("mcts", time=0.05, seed=1)
+    move, note = computer.choose(game)
+    assert move in game.legal_moves() and note.startswith("mcts")
+
+
+@pytest.mark.parametrize(
+    "spec", ["random:seed=2", "greedy", "corner", "positional", "engine:depth=2", "mcts:iterations=50"]
+)
+def test_players_play_rolit(backend, spec):
+    game = Rolit("RYG", backend=backend.name)
+    player = make_player(spec)
+    for _ in range(4):
+        move = player.choose_move(game)
+        assert move in game.legal_moves()
+        game.push(move)
+
+
+def test_human_player_names_every_colour(backend):
+    game = Rolit(first="B", backend=backend.name)
+    prompts = []
+    player = make_player("human", input=lambda prompt: prompts.append(prompt) or "d3", output=io.StringIO())
+    assert str(player.choose_move(game)) == "d3"
+    assert prompts[0].startswith("blue to move")
