@@ -10,6 +10,7 @@ import pytest
 
 import gamecore
 from gamecore import Rolit, cli
+from gamecore.bench.rolit import bench_rolit
 from gamecore.players import make_player
 from gamecore.ui import rolit as ui
 
@@ -204,3 +205,13 @@ def test_human_player_names_every_colour(backend):
     player = make_player("human", input=lambda prompt: prompts.append(prompt) or "d3", output=io.StringIO())
     assert str(player.choose_move(game)) == "d3"
     assert prompts[0].startswith("blue to move")
+
+
+def test_bench_rolit_prints_both_backends_and_the_ratio(backends):
+    out = io.StringIO()
+    bench_rolit(out, runs=1, quick=True)
+    lines = out.getvalue().splitlines()
+    rows = {line.split()[0]: line.split() for line in lines if line.split()[0] in ("cython", "python")}
+    assert rows["cython"][1:3] == ["6", "44,154"] and rows["python"][1:3] == ["4", "1,366"]
+    assert lines[-1].startswith("cython/python: perft ") and "per ply" in lines[-1]
+    assert cli.main(["bench", "rolit", "--quick", "--runs", "1", "--backend", "python"]) == 0

@@ -12,6 +12,7 @@
     gamecore bench mcts                             # MCTS iterations/s per backend
     gamecore bench tetralath                        # Tetralath nodes/s, depth 8 and depth at 5 s per opening ply
     gamecore bench multiplayer                      # Rolit: Max^n/paranoid/BRS states/s, MCTS iterations/s, pruning
+    gamecore bench rolit                            # Rolit core: perft leaves/s, random-playout plies/s, ratios
     gamecore export ufrj --out models/players/gamecore_player.py --time 5
     gamecore export ctu --out player.py --time 1 --standalone
     gamecore tetralath                              # the Tetralath terminal game
@@ -34,6 +35,7 @@ from . import _backend, bench
 from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
+from .bench import rolit as bench_rolit
 from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
@@ -267,6 +269,9 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     if args.what == "multiplayer":
         bench_multiplayer.bench_multiplayer(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
+    if args.what == "rolit":
+        bench_rolit.bench_rolit(out, runs=args.runs, backend=args.backend, quick=args.quick)
+        return 0
     if args.what == "tetralath":
         bench.bench_tetralath(
             out,
@@ -387,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=_backend.BACKENDS)
 
     p = sub.add_parser("bench", help="benchmarks: perft, search, endgame, mcts or tetralath speed per backend")
-    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer"))
+    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit"))
     p.add_argument("--size", type=_board_size, default=8, help="board size of the MCTS benchmark")
     p.add_argument(
         "--depth",
