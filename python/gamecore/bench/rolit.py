@@ -9,6 +9,7 @@ Perft counts are checked against the table the tests keep (computed by the slow 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TextIO
 
 from ..games.rolit import Rolit
@@ -33,11 +34,11 @@ def bench_rolit(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
     for name in _backends(backend):
         depth = PERFT_DEPTH[name] - (2 if quick else 0)
         core = Rolit(backend=name).core
-        seconds, leaves = median_seconds(lambda core=core, depth=depth: core.perft(depth), runs)
+        seconds, leaves = median_seconds(partial(core.perft, depth), runs)
         if leaves != KNOWN_LEAVES[depth]:
             raise AssertionError(f"Rolit perft({depth}) on {name}: {leaves}, expected {KNOWN_LEAVES[depth]}")
         games = PLAYOUTS[name] // (10 if quick else 1)
-        play_seconds, (plies, _keys) = median_seconds(lambda core=core, games=games: core.playouts(games, 1), runs)
+        play_seconds, (plies, _keys) = median_seconds(partial(core.playouts, games, 1), runs)
         rates[name] = (leaves / seconds, plies / play_seconds)
         print(
             f"{name:<8} {depth:>6} {leaves:>10,} {rates[name][0]:>13,.0f} {games:>9,} {rates[name][1]:>12,.0f}",
