@@ -159,9 +159,9 @@ cdef class OthelloCore(GameCore):
         self.g = geometry_of(size)
         self.size = size
         cdef int half = self.size // 2, n = self.size
-        cdef const gc_u128* bit = self.g.square_bit
-        self._set(bit[(half - 1) * n + half] | bit[half * n + half - 1],
-                  bit[(half - 1) * n + half - 1] | bit[half * n + half], 0)
+        cdef const Geometry* g = self.g
+        self._set(g.square_bit[(half - 1) * n + half] | g.square_bit[half * n + half - 1],
+                  g.square_bit[(half - 1) * n + half - 1] | g.square_bit[half * n + half], 0)
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil:
         cdef int i
