@@ -230,3 +230,13 @@ def test_bench_multiplayer_prints_its_figures(backends):
     text = out.getvalue()
     for word in ("maxn", "paranoid", "brs", "iterations/s", "shallow pruning, RG"):
         assert word in text
+
+
+def test_result_names_the_player_by_index(backend):
+    # Red-green: green moves second, so it is player 1 although its colour number is 2.
+    game = Rolit(colours="RG", backend=backend.name)
+    game.push(game.legal_moves()[0])
+    for algorithm in ("maxn", "paranoid", "brs"):
+        result = search(game, algorithm=algorithm, depth=2)
+        assert result.player == 1 and result.values[1] == result.score and len(result.values) == 2
+    assert search(game, algorithm="mcts", nodes=50).player == 1

@@ -270,8 +270,8 @@ class Engine:
             tt_bytes=searcher.tt_bytes(),
             algorithm=self.algorithm,
             backend=backend.name,
-            values=[score, -score] if int(position.turn) == 0 else [-score, score],
-            player=int(position.turn),
+            values=[score, -score] if _player_to_move(position) == 0 else [-score, score],
+            player=_player_to_move(position),
             memory=searcher.tt_bytes() if self.algorithm == "alphabeta" else 0,
         )
 
@@ -292,7 +292,7 @@ class Engine:
         remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
-        player = int(position.turn)
+        player = _player_to_move(position)
         move, score, values, done, pv, count, hits, exact, memory = searcher.search_multi(
             core,
             weights,
@@ -328,7 +328,7 @@ class Engine:
         assert self._mcts is not None
         if position.is_game_over():
             return SearchResult(
-                move=None, score=0, depth=0, algorithm="mcts", backend=position.backend, player=int(position.turn)
+                move=None, score=0, depth=0, algorithm="mcts", backend=position.backend, player=_player_to_move(position)
             )
         time_left = budget - (time.perf_counter() - start) if budget else 0.0
         if budget and time_left <= 0:
@@ -345,7 +345,7 @@ class Engine:
             algorithm="mcts",
             backend=position.backend,
             values=found.values,
-            player=int(position.turn),
+            player=_player_to_move(position),
             memory=found.memory,
             iterations=found.iterations,
             reused=found.reused_visits,
@@ -384,6 +384,12 @@ class Engine:
             algorithm="endgame",
             backend=position.backend,
         )
+
+
+def _player_to_move(position: Any) -> int:
+    """The index of the player to move (Rolit's ``player``: its colour may not be its index)."""
+    player = getattr(position, "player", None)
+    return int(position.turn) if player is None else int(player)
 
 
 def _root_moves(position: Any, moves: Iterable[Any] | None) -> list[int] | None:
