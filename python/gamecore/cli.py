@@ -40,6 +40,7 @@ from .errors import GamecoreError
 from .games.othello import BLACK, PASS, WHITE, Move, Othello, parse_move_list
 from .players import HumanPlayer, Player, make_player
 from .referee.cli import add_subparser as add_tournament_parser
+from .report.cli import add_subparser as add_compare_parser
 from .ui import rolit as rolit_ui
 from .ui import tetralath as tetralath_ui
 
@@ -423,6 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--standalone", action="store_true", help="CTU: one flat pure-Python file that needs no gamecore")
 
     add_tournament_parser(sub)  # gamecore tournament: the referee's own parser (gamecore.referee.cli)
+    add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
 
     p = sub.add_parser("tetralath", help="play Tetralath in the terminal (options: gamecore tetralath --help)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -466,6 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_export(args, out)
         if args.command == "tournament":
             return args.referee_handler(args, out)
+        if args.command == "compare":
+            return args.report_handler(args, out)
         return _cmd_tetralath(args.rest, out)
     except (GamecoreError, ValueError, OSError) as exc:
         print(f"gamecore: error: {exc}", file=sys.stderr)
