@@ -23,6 +23,7 @@ from gamecore.adapters import ctu, ufrj
 from gamecore.errors import GamecoreError
 from gamecore.referee.bots import resolve
 from gamecore.referee.check import check_bot
+from gamecore.referee.cluster import dask_available, local_cluster
 from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
 from gamecore.referee.tournament import Progress, TournamentConfig, run_tournament
@@ -133,8 +134,11 @@ def _play(tmp_path, name, **kwargs):
 def test_two_workers_and_dask_give_the_same_results_as_one(tmp_path):
     one = _play(tmp_path, "one", workers=1)
     assert _play(tmp_path, "two", workers=2) == one
-    pytest.importorskip("dask.distributed")
-    assert _play(tmp_path, "dask", scheduler="local", workers=2) == one
+    if not dask_available():
+        pytest.skip('Dask distributed is not installed (pip install "gamecore[cluster]")')
+    with local_cluster(2) as address:  # a scheduler reached by its address, as on a cluster
+        assert address.startswith("tcp://")
+        assert _play(tmp_path, "dask", scheduler=address) == one
 
 
 UFRJ_RANDOM = """
