@@ -31,6 +31,14 @@ cdef class GameCore:
     cdef int gen_moves(self, int* moves) noexcept nogil:
         return 0
 
+    def legal_move_objects(self, tuple table not None):
+        """The legal moves as ``table[code]`` in ``gen_moves`` order: the public positions'
+        ``legal_moves()``, one list of the game's interned move objects (a negative code
+        counts from the end of ``table``)."""
+        cdef int buf[MOVE_BUFFER]
+        cdef int count = self.gen_moves(buf)
+        return [table[buf[i]] for i in range(count)]
+
     cdef int search_moves(self, int* moves, int depth) noexcept nogil:
         return self.gen_moves(moves)
 

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 from .errors import BackendUnavailableError
 
-__all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "load", "selected"]
+__all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "load", "position_base", "selected"]
 
 BACKENDS = ("cython", "python")
 #: Core modules that exist in both backends: short name -> module path without the
@@ -28,6 +28,7 @@ MODULES = {
     "othello": "gamecore.games._othello",
     "tetralath": "gamecore.games._tetralath",
     "rolit": "gamecore.games._rolit",
+    "position": "gamecore.games._position",
     "alphabeta": "gamecore.search._alphabeta",
     "endgame": "gamecore.search._endgame",
     "mcts": "gamecore.search._mcts",
@@ -62,10 +63,31 @@ def load(name: str) -> SimpleNamespace:
     return namespace
 
 
-def _select() -> str:
+def _requested() -> str:
     requested = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
     if requested not in ("auto",) + BACKENDS:
         raise ValueError(f"GAMECORE_BACKEND must be one of auto, cython, python; got {requested!r}")
+    return requested
+
+
+def position_base() -> type:
+    """The ``PositionBase`` the public position classes inherit (their hot methods): the
+    compiled one unless pure Python is asked for or it is missing. Both work over either
+    backend's cores. It is called while the backend is being selected (the game modules
+    import during :func:`load`), so it reads ``GAMECORE_BACKEND`` itself."""
+    path = MODULES["position"]
+    requested = _requested()
+    if requested != "python" and platform.python_implementation() == "CPython":
+        try:
+            return importlib.import_module(f"{path}_cy").PositionBase
+        except ImportError as exc:
+            if requested == "cython":
+                raise BackendUnavailableError(f"the compiled module {path}_cy is not available ({exc})") from exc
+    return importlib.import_module(f"{path}_py").PositionBase
+
+
+def _select() -> str:
+    requested = _requested()
     if requested == "auto":
         if platform.python_implementation() != "CPython":
             return "python"

@@ -57,6 +57,12 @@ class GameCore:
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         raise NotImplementedError
 
+    def legal_move_objects(self, table: tuple) -> list:
+        """The legal moves as ``table[code]`` in ``gen_moves`` order: the public positions'
+        ``legal_moves()``, one list of the game's interned move objects (a negative code
+        counts from the end of ``table``)."""
+        return [table[move] for move in self.gen_moves()]
+
     def search_moves(self, depth: int) -> list[int]:
         """The moves a search tries at a node with ``depth`` >= 1 plies left (the root excepted,
         which always gets ``gen_moves``): by default all the legal moves. A game may leave out

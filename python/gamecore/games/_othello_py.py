@@ -143,8 +143,12 @@ def _moves(player: int, opponent: int, g: _Geometry) -> int:
 
 def flips(player: int, opponent: int, square: int, size: int) -> int:
     """Bitboard of the discs a move of ``player`` on ``square`` flips (0 if none)."""
+    return _flips(player, opponent, square, geometry_of(size))
+
+
+def _flips(player: int, opponent: int, square: int, g: _Geometry) -> int:
     flipped = 0
-    for ray in geometry_of(size).rays[square]:
+    for ray in g.rays[square]:
         run = 0
         for bit in ray:
             if opponent & bit:
@@ -285,12 +289,15 @@ class OthelloCore(GameCore):
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks)."""
         turn = self.turn
+        flipped = 0 if move == PASS else _flips(self._discs[turn], self._discs[1 - turn], move, self._geometry)
+        self._play(move, flipped)
+
+    def _play(self, move: int, flipped: int) -> None:
+        turn = self.turn
         h = self._hash ^ TURN_KEYS[turn] ^ TURN_KEYS[1 - turn]
-        flipped = 0
         if move != PASS:
             discs = self._discs
             me, opp = discs[turn], discs[1 - turn]
-            flipped = flips(me, opp, move, self.size)
             bit = 1 << move
             discs[turn] = me | flipped | bit
             discs[1 - turn] = opp ^ flipped
@@ -371,10 +378,30 @@ class OthelloCore(GameCore):
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         return self.gen_moves()
 
+    def legal_move_objects(self, table: tuple) -> list:
+        """``[table[move] for move in gen_moves()]``, straight from the move bitboard."""
+        me, opp = self._discs[self.turn], self._discs[1 - self.turn]
+        moves = _moves(me, opp, self._geometry)
+        if not moves:
+            return [table[PASS]] if _moves(opp, me, self._geometry) else []
+        out = []
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            out.append(table[bit.bit_length() - 1])
+        return out
+
     def push(self, move: int) -> None:
         """Play ``move`` after checking it is legal; raises and changes nothing otherwise."""
         if type(move) is not int:
             raise IllegalMoveError(f"a move code must be an int, got {type(move).__name__}")
+        discs = self._discs
+        if 0 <= move < self._geometry.nsq and not (discs[0] | discs[1]) >> move & 1:
+            # A square move is legal exactly when it flips something: one flip scan, no move list.
+            flipped = _flips(discs[self.turn], discs[1 - self.turn], move, self._geometry)
+            if flipped:
+                self._play(move, flipped)
+                return
         legal = self.gen_moves()
         if not legal:
             raise GameOverError("the game is over: no move can be played")

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .. import _backend
+
 __all__ = ["Position", "Color", "Termination", "Outcome"]
 
 
@@ -80,10 +82,16 @@ class Outcome:
 P = TypeVar("P", bound="Position")
 
 
-class Position:
-    """A game position on one backend: a core (``_core``) and the backend's modules."""
+class Position(_backend.position_base()):  # type: ignore[misc]
+    """A game position on one backend: a core (``_core``) and the backend's modules.
 
-    __slots__ = ("_core", "_backend")
+    The hot methods (``legal_moves``, ``push``, ``pop``, ``play``, ``copy``,
+    ``is_game_over``, ``peek``, ``move_stack``) come from ``PositionBase``
+    (``games/_position_py.py``, compiled as ``_position_cy`` when that backend is selected),
+    over the move objects each game interns (``_interned_moves``).
+    """
+
+    __slots__ = ()
     _core: Any  # the backend's core object (games/_<game>_py or _cy)
     _backend: Any  # the backend's modules (gamecore._backend.load)
 
@@ -130,10 +138,6 @@ class Position:
         """The side to move: player 0 moves first."""
         return self._core.turn
 
-    def legal_moves(self) -> list:
-        """The legal moves in the core's order; ``[]`` once the game is over."""
-        return [self.move_from_code(m) for m in self._core.legal_moves()]
-
     def is_legal(self, move: Any) -> bool:
         """True if ``move`` can be read and is legal here."""
         try:
@@ -141,43 +145,6 @@ class Position:
         except ValueError:
             return False
         return code in self._core.legal_moves()
-
-    def push(self, move: Any) -> None:
-        """Play a move in place.
-
-        :raises InvalidMoveError: something that cannot be read as a move
-            (``InvalidSquareError`` for a malformed or off-board square).
-        :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
-            Nothing changes on error.
-        """
-        self._core.push(self.parse_move(move).index)
-
-    def pop(self) -> Any:
-        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
-        return self.move_from_code(self._core.pop())
-
-    def peek(self) -> Any | None:
-        """The last move played, or ``None``."""
-        history = self._core.history()
-        return self.move_from_code(history[-1]) if history else None
-
-    def play(self: P, move: Any) -> P:
-        """A new position with ``move`` played; this one is unchanged."""
-        child = self.copy()
-        child.push(move)
-        return child
-
-    def copy(self: P) -> P:
-        """An independent copy, history included."""
-        return type(self)._wrap(self._core.copy(), self._backend)
-
-    @property
-    def move_stack(self) -> list:
-        """Moves played since the start (or since the position was set), oldest first."""
-        return [self.move_from_code(m) for m in self._core.history()]
-
-    def is_game_over(self) -> bool:
-        return self._core.is_game_over()
 
     def zobrist_hash(self) -> int:
         """64-bit Zobrist hash of the position and side to move; the same in both backends."""

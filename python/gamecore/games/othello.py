@@ -13,6 +13,7 @@ Move('d3')
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -131,6 +132,12 @@ def parse_square(square: Any, size: int) -> int:
     raise InvalidSquareError(f"not a square: {square!r}")
 
 
+@functools.cache
+def interned_moves(size: int) -> tuple[Move, ...]:
+    """The moves of a ``size`` board, made once: ``[index]`` for a square, ``[PASS]`` (the last) for the pass."""
+    return tuple(Move(index, size) for index in range(size * size)) + (Move(PASS, size),)
+
+
 class Othello(Position):
     """An Othello/Reversi position with its move history.
 
@@ -177,7 +184,10 @@ class Othello(Position):
 
     def move_from_code(self, code: int) -> Move:
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
-        return Move(code, self.size)
+        return interned_moves(self._core.size)[code]
+
+    def _interned_moves(self) -> tuple[Move, ...]:
+        return interned_moves(self._core.size)
 
     # -- state ------------------------------------------------------------
 

@@ -147,6 +147,10 @@ class RolitMove:
         return f"RolitMove({self.name!r})"
 
 
+#: The moves made once, by square index.
+INTERNED_MOVES = tuple(RolitMove(index) for index in range(SIZE * SIZE))
+
+
 class Rolit(Position):
     """A Rolit position with its move history.
 
@@ -237,7 +241,10 @@ class Rolit(Position):
 
     def move_from_code(self, code: int) -> RolitMove:
         """The :class:`RolitMove` of a core move code (the square index)."""
-        return RolitMove(code)
+        return INTERNED_MOVES[code]
+
+    def _interned_moves(self) -> tuple[RolitMove, ...]:
+        return INTERNED_MOVES
 
     # -- state ------------------------------------------------------------
 

@@ -175,6 +175,10 @@ class TetralathMove:
         return f"TetralathMove({self.name!r})"
 
 
+#: The moves made once, by core code: ``[cell]`` and ``[SWAP]``.
+INTERNED_MOVES = tuple(TetralathMove(code) for code in range(SWAP + 1))
+
+
 @dataclass(frozen=True)
 class TetralathOutcome:
     """The end of a game: ``winner`` is ``WHITE`` (0), ``BLACK`` (1) or ``None`` for a draw;
@@ -245,7 +249,10 @@ class Tetralath(Position):
 
     def move_from_code(self, code: int) -> TetralathMove:
         """The :class:`TetralathMove` of a core move code (cell index, or 61 for the swap)."""
-        return TetralathMove(code)
+        return INTERNED_MOVES[code]
+
+    def _interned_moves(self) -> tuple[TetralathMove, ...]:
+        return INTERNED_MOVES
 
     # -- state ------------------------------------------------------------
 

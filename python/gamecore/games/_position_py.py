@@ -1,0 +1,110 @@
+"""The hot methods of every public position: the pure-Python twin of ``_position_cy``.
+
+A student's own search calls ``legal_moves()``, ``push()``, ``pop()``, ``play()``, ``copy()``
+and ``is_game_over()`` at every node, so these live here, below the public
+:class:`~gamecore.games.base.Position`, in a module the compiled backend replaces with C
+(the public classes inherit from the selected backend's :class:`PositionBase`).
+
+Move objects are interned: each game hands over, once per board, a tuple with one immutable
+move per core code (``_interned_moves()``; a negative code such as Othello's pass counts
+from the end), so ``legal_moves()`` builds one list of existing objects and ``push()`` of
+such a move skips parsing. Anything else given to ``push()`` goes through the game's
+``parse_move()`` as before, and every error comes from the same places as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["PositionBase"]
+
+
+class PositionBase:
+    """A core (``_core``), the backend's modules (``_backend``) and the interned moves."""
+
+    __slots__ = ("_core", "_backend", "_moves")
+    _core: Any
+    _backend: Any
+    _moves: tuple
+
+    # -- hooks of each game --------------------------------------------------------------
+
+    def _interned_moves(self) -> tuple:
+        """One move object per core code of this board (negative codes count from the end)."""
+        raise NotImplementedError
+
+    def parse_move(self, move: Any) -> Any:
+        """A move object from what a user passes (checks the form, not legality)."""
+        raise NotImplementedError
+
+    # -- the hot methods -----------------------------------------------------------------
+
+    def _table(self) -> tuple:
+        try:
+            return self._moves
+        except AttributeError:  # first use since the position was made
+            moves = self._moves = self._interned_moves()
+            return moves
+
+    def legal_moves(self) -> list:
+        """The legal moves in the core's order; ``[]`` once the game is over."""
+        return self._core.legal_move_objects(self._table())
+
+    def push(self, move: Any) -> None:
+        """Play a move in place.
+
+        :raises InvalidMoveError: something that cannot be read as a move
+            (``InvalidSquareError`` for a malformed or off-board square).
+        :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
+            Nothing changes on error.
+        """
+        table = self._table()
+        if type(move) is type(table[0]):
+            # One of this board's moves (interned or equal to one): no parsing.
+            code = move.index
+            if -len(table) <= code < len(table):
+                known = table[code]
+                if known is move or known == move:
+                    self._core.push(code)
+                    return
+        self._core.push(self.parse_move(move).index)
+
+    def pop(self) -> Any:
+        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
+        return self._table()[self._core.pop()]
+
+    def play(self, move: Any) -> Any:
+        """A new position with ``move`` played; this one is unchanged."""
+        child = self.copy()
+        child.push(move)
+        return child
+
+    def copy(self) -> Any:
+        """An independent copy, history included."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._core = self._core.copy()
+        other._backend = self._backend
+        other._moves = self._table()
+        return other
+
+    def __copy__(self) -> Any:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self.copy()  # the core's copy shares nothing mutable
+
+    def is_game_over(self) -> bool:
+        """True once the game has ended."""
+        return self._core.is_game_over()
+
+    def peek(self) -> Any | None:
+        """The last move played, or ``None``."""
+        history = self._core.history()
+        return self._table()[history[-1]] if history else None
+
+    @property
+    def move_stack(self) -> list:
+        """Moves played since the start (or since the position was set), oldest first."""
+        table = self._table()
+        return [table[code] for code in self._core.history()]
