@@ -12,20 +12,27 @@ Python on top of a board class. This benchmark times that code, not the built-in
 
 Every loop counts the same tree (8x8 from the start, a pass is a ply, a finished game one
 leaf), and the counts are checked against the published perft values. Runs are alternated
-round robin between the loops and the median is reported, with each loop's ratio to
-gamecore's compiled push/pop loop taken in the same run.
+round robin between the loops and the median CPU time is reported (the machines are shared), with each loop's ratio to
+gamecore's compiled push/pop loop taken in the same run. The pure backend is timed as its
+users get it, pure position layer included: in a child process with
+``GAMECORE_BACKEND=python`` when this process runs the compiled layer.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TextIO
 
 from .. import _backend
+from ..games.base import Position
 from ..games.othello import Othello
 
 __all__ = ["bench_api", "PERFT_8X8", "student_perft", "student_perft_play", "student_alphabeta"]
@@ -169,19 +176,60 @@ def _peer_loops() -> dict[str, tuple[Callable[[int], int], bool]]:
 # -- the benchmark -----------------------------------------------------------------------
 
 
-def _from_start(loop: Callable[[Othello, int], int], backend: str, depth: int) -> int:
-    return loop(Othello(backend=backend), depth)
+_LOOPS = {"push/pop": student_perft, "play": student_perft_play}
+_CHILD = """
+import json, sys, time
+from gamecore.bench import api
+print(json.dumps(api._timed(*json.loads(sys.argv[1]))))
+"""
 
 
-def _rounds(loops: dict[str, Callable[[], int]], runs: int) -> dict[str, tuple[float, int]]:
-    """Median seconds and the leaf count of each loop, timed round robin ``runs`` times."""
+def _timed(kind: str, backend: str, depth: int) -> tuple[int, float]:
+    """One run in this process: (leaves or nodes, seconds)."""
+    position = Othello(backend=backend)
+    start = time.process_time()
+    if kind == "alphabeta":
+        counter = [0]
+        student_alphabeta(position, depth, -1000, 1000, counter)
+        count = counter[0]
+    else:
+        count = _LOOPS[kind](position, depth)
+    return count, time.process_time() - start
+
+
+def _pure_layer_here() -> bool:
+    return Position.__mro__[1].__module__.endswith("_py")
+
+
+def _run(kind: str, backend: str, depth: int) -> tuple[int, float]:
+    """A timed run as a user of ``backend`` gets it. The position layer (``PositionBase``) is
+    chosen per process, so the pure backend is timed in a child process that selects it
+    (``GAMECORE_BACKEND=python``) when this one runs the compiled layer."""
+    if backend == "cython" or _pure_layer_here():
+        return _timed(kind, backend, depth)
+    env = dict(os.environ, GAMECORE_BACKEND="python")
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(_backend.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    args = json.dumps([kind, backend, depth])
+    result = subprocess.run([sys.executable, "-c", _CHILD, args], capture_output=True, text=True, env=env, check=True)
+    count, seconds = json.loads(result.stdout.strip().splitlines()[-1])
+    return count, seconds
+
+
+def _rounds(loops: dict[str, Callable[[], Any]], runs: int) -> dict[str, tuple[float, int]]:
+    """Median seconds and the leaf count of each loop, timed round robin ``runs`` times (a
+    loop returning ``(count, seconds)`` timed itself)."""
     times: dict[str, list[float]] = {name: [] for name in loops}
     counts: dict[str, int] = {}
     for _ in range(runs):
         for name, loop in loops.items():
-            start = time.perf_counter()
-            counts[name] = loop()
-            times[name].append(time.perf_counter() - start)
+            start = time.process_time()
+            result = loop()
+            seconds = time.process_time() - start
+            if isinstance(result, tuple):
+                result, seconds = result
+            counts[name] = result
+            times[name].append(seconds)
     return {name: (statistics.median(times[name]), counts[name]) for name in loops}
 
 
@@ -194,11 +242,11 @@ def bench_api(out: TextIO, runs: int = 3, depth: int | None = None, backend: str
     sets both."""
     names = [backend] if backend else _backend.available()
     deep, shallow = depth or 8, depth or 6
-    loops: dict[str, Callable[[], int]] = {}
+    loops: dict[str, Callable[[], Any]] = {}
     for name in names:
         d = deep if name == "cython" else shallow
-        loops[f"gamecore {name} push/pop (d{d})"] = partial(_from_start, student_perft, name, d)
-        loops[f"gamecore {name} play (d{d})"] = partial(_from_start, student_perft_play, name, d)
+        for kind in _LOOPS:
+            loops[f"gamecore {name} {kind} (d{d})"] = partial(_run, kind, name, d)
     for name, (loop, pure) in _peer_loops().items():
         d = shallow if pure else deep
         loops[f"{name} (d{d})"] = partial(loop, d)
@@ -215,12 +263,6 @@ def bench_api(out: TextIO, runs: int = 3, depth: int | None = None, backend: str
         print("  (ratio: leaves/s relative to gamecore's compiled push/pop loop, same run)", file=out)
     print(f"student alpha-beta (negamax, Python evaluation), depth {ALPHABETA_DEPTH} from the start", file=out)
     for name in names:
-        counter = [0]
-        start = time.perf_counter()
-        student_alphabeta(Othello(backend=name), ALPHABETA_DEPTH, -1000, 1000, counter)
-        seconds = time.perf_counter() - start
-        print(
-            f"  gamecore {name:<7} {counter[0]:>8,} nodes {seconds:8.3f} s {counter[0] / seconds:>11,.0f} nodes/s",
-            file=out,
-        )
+        nodes, seconds = _run("alphabeta", name, ALPHABETA_DEPTH)
+        print(f"  gamecore {name:<7} {nodes:>8,} nodes {seconds:8.3f} s {nodes / seconds:>11,.0f} nodes/s", file=out)
     return 0
