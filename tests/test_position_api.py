@@ -230,3 +230,12 @@ def test_pure_and_compiled_position_layers_agree():
     assert compiled["base"] == "gamecore.games._position_cy"
     assert pure["python"] == compiled["python"]
     assert pure["cython"] == compiled["cython"] == compiled["python"]
+
+
+@pytest.mark.parametrize("cls", [Othello, Tetralath, Rolit])
+def test_hot_methods_come_from_the_position_layer(cls):
+    """A method of the same name in a public class would hide the fast one (and its speed)."""
+    base = _backend.position_base()
+    assert issubclass(cls, base)
+    for name in ("legal_moves", "push", "pop", "play", "is_game_over", "peek", "move_stack", "__copy__"):
+        assert getattr(cls, name) is getattr(base, name), name
