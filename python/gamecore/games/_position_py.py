@@ -62,7 +62,7 @@ class PositionBase:
         if type(move) is type(table[0]):
             # One of this board's moves (interned or equal to one): no parsing.
             code = move.index
-            if -len(table) <= code < len(table):
+            if type(code) is int and -len(table) <= code < len(table):
                 known = table[code]
                 if known is move or known == move:
                     self._core.push(code)
