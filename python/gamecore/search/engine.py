@@ -328,7 +328,12 @@ class Engine:
         assert self._mcts is not None
         if position.is_game_over():
             return SearchResult(
-                move=None, score=0, depth=0, algorithm="mcts", backend=position.backend, player=_player_to_move(position)
+                move=None,
+                score=0,
+                depth=0,
+                algorithm="mcts",
+                backend=position.backend,
+                player=_player_to_move(position),
             )
         time_left = budget - (time.perf_counter() - start) if budget else 0.0
         if budget and time_left <= 0:
