@@ -28,6 +28,7 @@ from othello cimport Geometry, legal_moves_mask, flips, stable_edges, square_bit
 
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
+from interrupt cimport gc_poll_signals
 
 cdef enum:
     EG_SHALLOW_EMPTIES = 6      # SHALLOW_EMPTIES in _othello_py
@@ -83,7 +84,9 @@ ctypedef struct Solver:
     uint64_t node_limit           # 0: none
     uint64_t next_check
     double deadline               # gc_monotonic_seconds() to stop at; 0: none
+    double next_poll              # gc_poll_signals' clock (0.0 to start)
     int stop
+    int interrupted               # a signal handler raised (Ctrl-C): its exception is set
     int root_move
 
 
@@ -255,13 +258,16 @@ cdef inline int stability_threshold(int empties) noexcept nogil:
 
 
 cdef inline bint check_limits(Solver* s) noexcept nogil:
-    """Set and return `stop` when the node or time limit is reached."""
+    """Set and return `stop` when the node or time limit is reached, or a signal handler
+    raised (then `interrupted` too)."""
     if s.node_limit and s.nodes > s.node_limit:
         s.stop = 1
-    elif s.deadline != 0.0 and s.nodes >= s.next_check:
+    elif s.nodes >= s.next_check:
         s.next_check = s.nodes + EG_TIME_CHECK_EVERY
-        if gc_monotonic_seconds() >= s.deadline:
+        if s.deadline != 0.0 and gc_monotonic_seconds() >= s.deadline:
             s.stop = 1
+        elif gc_poll_signals(&s.next_poll):
+            s.stop = s.interrupted = 1
     return s.stop
 
 

@@ -17,6 +17,7 @@ cimport othello as kernel
 from othello cimport Geometry
 
 from gamecore._game_cy cimport GameCore
+from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
@@ -45,6 +46,10 @@ FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity")
 
 cdef enum:
     C_PASS = -1
+    # perft hands subtrees this many plies deep to the kernel in one call (a few ms each on
+    # the largest boards) and looks for Ctrl-C between two calls: the kernel keeps its speed.
+    PERFT_KERNEL_DEPTH = 6
+    PERFT_KERNEL_DEPTH_10 = 5
 
 cdef uint64_t SQUARE_KEY[2][128]
 cdef uint64_t FLIP_KEY[128]      # SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]: a disc changing colour
@@ -111,7 +116,7 @@ cdef inline uint64_t xor_flip_keys(gc_u128 flipped, const Geometry* g) noexcept 
 
 
 cdef const Geometry* geometry_of(object size) except NULL:
-    if type(size) is not int or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
+    if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
         raise InvalidSizeError(f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
     return &GEOMETRIES[<int>size]
 
@@ -120,6 +125,38 @@ cdef gc_u128 checked_board(object bb, const Geometry* g, str name) except? 0:
     if type(bb) is not int or bb < 0 or bb >> g.nsq:
         raise InvalidPositionError(f"{name} bitboard must be an int within the {g.n}x{g.n} board")
     return to_board(bb, g)
+
+
+cdef uint64_t perft_split(gc_u128 me, gc_u128 opp, int depth, const Geometry* g, double* next_poll,
+                          bint* interrupted) noexcept nogil:
+    """perft: the top plies here, the subtrees by the kernel; 0 with `interrupted` set when a
+    signal handler raised (Ctrl-C)."""
+    cdef gc_u128 moves, flipped, bit
+    cdef uint64_t total = 0, lo
+    cdef int square
+    if depth <= (PERFT_KERNEL_DEPTH if g.nsq <= 64 else PERFT_KERNEL_DEPTH_10):
+        if gc_poll_signals(next_poll):
+            interrupted[0] = True
+            return 0
+        if g.nsq <= 64:
+            return kernel.perft[uint64_t](<uint64_t>me, <uint64_t>opp, depth, g)
+        return kernel.perft[gc_u128](me, opp, depth, g)
+    moves = moves_of(me, opp, g)
+    if not moves:
+        if moves_of(opp, me, g):
+            return perft_split(opp, me, depth - 1, g, next_poll, interrupted)  # the pass is a ply
+        return 1
+    while moves and not interrupted[0]:
+        if g.nsq > 64:
+            square = gc_b10_first_square(moves)
+        else:
+            lo = gc_u128_lo(moves)
+            square = gc_ctz64(lo)
+        bit = g.square_bit[square]
+        moves ^= bit
+        flipped = flips_of(me, opp, square, g)
+        total += perft_split(opp ^ flipped, me | flipped | bit, depth - 1, g, next_poll, interrupted)
+    return 0 if interrupted[0] else total
 
 
 def square_weight(int row, int col, int size):
@@ -157,7 +194,7 @@ cdef class OthelloCore(GameCore):
 
     def __init__(self, size=8):
         self.g = geometry_of(size)
-        self.size = size
+        self.size = int(size)
         cdef int half = self.size // 2, n = self.size
         cdef const Geometry* g = self.g
         self._set(g.square_bit[(half - 1) * n + half] | g.square_bit[half * n + half - 1],
@@ -235,6 +272,8 @@ cdef class OthelloCore(GameCore):
         cdef int t = self.turn
         cdef gc_u128 flipped = 0, me, opp
         cdef uint64_t h = self.zhash ^ TURN_KEY[0] ^ TURN_KEY[1]
+        if self.sp >= MAX_PLIES:
+            return  # never in a game (at most 2 * 100 plies); guards the C stack
         if move != C_PASS:
             me = self.discs[t]
             opp = self.discs[1 - t]
@@ -250,6 +289,8 @@ cdef class OthelloCore(GameCore):
         self.turn = 1 - t
 
     cdef void unmake_move(self) noexcept nogil:
+        if self.sp <= 0:
+            return  # nothing to take back (never for the searches; guards the C stack)
         self.sp -= 1
         cdef int move = self.stack_move[self.sp]
         cdef gc_u128 flipped = self.stack_flips[self.sp]
@@ -350,16 +391,19 @@ cdef class OthelloCore(GameCore):
 
     def perft(self, depth):
         """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""
-        if type(depth) is not int or depth < 0:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1
+        if depth >= 2**31:
+            raise ValueError(f"perft depth {depth} is too deep to count (the tree has no end in sight)")
         cdef int d = depth
         cdef uint64_t leaves
+        cdef double next_poll = 0.0
+        cdef bint interrupted = False
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
         with nogil:
-            if self.g.nsq <= 64:
-                leaves = kernel.perft[uint64_t](<uint64_t>me, <uint64_t>opp, d, self.g)
-            else:
-                leaves = kernel.perft[gc_u128](me, opp, d, self.g)
+            leaves = perft_split(me, opp, d, self.g, &next_poll, &interrupted)
+        if interrupted:
+            gc_raise_pending()
         return leaves

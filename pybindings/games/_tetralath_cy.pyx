@@ -10,6 +10,7 @@ from libc.stdint cimport uint64_t
 
 from bits cimport gc_popcount64, gc_ctz64
 from gamecore._game_cy cimport GameCore
+from interrupt cimport gc_poll_signals, gc_raise_pending
 from tetralath cimport (
     TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
     TL_ONGOING, TL_FOUR, TL_THREE, TL_FULL, TL_FULL_MASK,
@@ -151,7 +152,8 @@ def features(me, opp):
     return tuple([f[i] for i in range(TL_NFEATURES)])
 
 
-cdef long long _perft(TetralathCore core, int depth) noexcept nogil:
+cdef long long _perft(TetralathCore core, int depth, double* next_poll, bint* interrupted) noexcept nogil:
+    """Leaves below `core`; stops (`interrupted` set) when a signal handler raised (Ctrl-C)."""
     cdef int moves[64]
     cdef int n = core.gen_moves(moves)
     cdef int i
@@ -160,9 +162,13 @@ cdef long long _perft(TetralathCore core, int depth) noexcept nogil:
         return 1  # a finished game is one leaf
     if depth == 1:
         return n
+    if depth == 3 and gc_poll_signals(next_poll):  # a clock read every few thousand leaves
+        interrupted[0] = True
     for i in range(n):
+        if interrupted[0]:
+            break
         core.make_move(moves[i])
-        total += _perft(core, depth - 1)
+        total += _perft(core, depth - 1, next_poll, interrupted)
         core.unmake_move()
     return total
 
@@ -505,7 +511,7 @@ cdef class TetralathCore(GameCore):
         """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
         cdef int moves[64]
         cdef int n
-        if type(depth) is not int or depth < 1:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
         n = self.search_moves(moves, depth if depth < 1000 else 1000)
         return [moves[i] for i in range(n)]
@@ -518,13 +524,19 @@ cdef class TetralathCore(GameCore):
         """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
         cdef int d
         cdef long long total
-        if type(depth) is not int or depth < 0:
+        cdef double next_poll = 0.0
+        cdef bint interrupted = False
+        cdef TetralathCore work
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1
         d = depth if depth < TL_STACK else TL_STACK
+        work = self.copy()  # Ctrl-C leaves this position as it was
         with nogil:
-            total = _perft(self, d)
+            total = _perft(work, d, &next_poll, &interrupted)
+        if interrupted:
+            gc_raise_pending()
         return total
 
 

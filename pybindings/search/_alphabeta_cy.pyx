@@ -35,11 +35,15 @@ from libc.string cimport memset
 
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER
 from bits cimport gc_prefetch, gc_table_alloc
+from interrupt cimport gc_poll_signals, gc_raise_pending
 
+cdef extern from "gamecore_clock.h":
+    double gc_monotonic_seconds() noexcept nogil
+
+import math
 import operator
-from time import perf_counter
 
-from gamecore.errors import InvalidEvaluationError
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
 
 __all__ = [
     "WIN",
@@ -50,6 +54,10 @@ __all__ = [
     "LOWER",
     "UPPER",
     "terminal_score",
+    "check_evaluation",
+    "check_weights",
+    "MAX_WEIGHT",
+    "MAX_NODE_LIMIT",
     "Searcher",
 ]
 
@@ -61,6 +69,11 @@ EXACT, LOWER, UPPER = 1, 2, 3
 # The compiled search looks at the clock less often than the pure one: its nodes are cheaper.
 CLOCK_INTERVAL = 1024
 ASPIRATION_WINDOW = 50
+#: Largest weight of an evaluation feature: any weighted sum of the features of a game stays
+#: far inside a C int (and a heuristic score is clamped below WIN besides).
+MAX_WEIGHT = 10_000
+#: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
+MAX_NODE_LIMIT = 2**63 - 1
 
 cdef enum:
     C_WIN = 1000000
@@ -102,6 +115,32 @@ def check_evaluation(value):
     if not -WIN < value < WIN:
         raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
     return value
+
+
+def check_weights(weights):
+    """The evaluation weights as a list of at most MAX_WEIGHTS ints within +-MAX_WEIGHT, or a clear error."""
+    try:
+        values = list(weights)
+    except TypeError:
+        raise InvalidEvaluationError(f"evaluation weights must be a sequence of ints, got {weights!r}") from None
+    if len(values) > MAX_WEIGHTS:
+        raise InvalidEvaluationError(f"at most {MAX_WEIGHTS} evaluation weights, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+            raise InvalidEvaluationError(f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}")
+    return [int(v) for v in values]
+
+
+def check_search_limits(max_depth, node_limit, time_limit):
+    """``(max_depth, node_limit, time_limit)`` checked: node_limit an int >= 0 (capped at
+    MAX_NODE_LIMIT), time_limit a finite number of seconds >= 0 (0: none)."""
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth < MAX_PLY:
+        raise InvalidLimitError(f"max_depth must be an int from 1 to {MAX_PLY - 1}, got {max_depth!r}")
+    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
+        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: none), got {node_limit!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: none), got {time_limit!r}")
+    return int(max_depth), min(int(node_limit), MAX_NODE_LIMIT), float(time_limit)
 
 
 cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil:
@@ -160,13 +199,24 @@ cdef class Searcher:
     """Search state that lives between searches: the transposition table.
 
     :param tt_mb: transposition-table size in megabytes (0 disables it).
+
+    One search at a time: a second ``search`` (from the evaluation function, or from another
+    thread while this one runs), ``__init__`` or ``clear`` during a search raises
+    :class:`~gamecore.errors.ConcurrentUseError` and changes nothing. The search runs without
+    the GIL unless it calls a Python evaluation function.
     """
 
     def __cinit__(self):
+        # A Searcher made by __new__ alone has no table and searches without one.
         self.table = NULL
         self.table_block = NULL
+        self.tt_entries = 0
+        self.mask = 0
+        self.busy = False
 
     def __init__(self, tt_mb=16):
+        if self.busy:
+            raise ConcurrentUseError("cannot re-initialise a searcher while it searches")
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
             raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
         entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
@@ -176,25 +226,33 @@ cdef class Searcher:
         free(self.table_block)
         self.table = NULL
         self.table_block = NULL
-        self.tt_entries = size if entries else 0
-        self.mask = self.tt_entries - 1 if self.tt_entries else 0
-        if self.tt_entries:
-            self.table = <TTEntry*>gc_table_alloc(self.tt_entries * sizeof(TTEntry), &self.table_block)
+        self.tt_entries = 0
+        self.mask = 0
+        if entries:
+            self.table = <TTEntry*>gc_table_alloc(size * sizeof(TTEntry), &self.table_block)
             if self.table == NULL:
-                self.tt_entries = 0
                 raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+            # Touch every page now, not during a timed search (first touches of a large table
+            # would overshoot a short time limit).
+            memset(self.table, 0, size * sizeof(TTEntry))
+            self.tt_entries = size
+            self.mask = size - 1
 
     def __dealloc__(self):
         free(self.table_block)
 
-    cdef TTEntry* tt_probe(self, uint64_t key) noexcept:
+    def __reduce__(self):
+        # A copy gets a fresh table of the same size (the table is a cache).
+        return type(self), (self.tt_bytes() / (1 << 20),)
+
+    cdef TTEntry* tt_probe(self, uint64_t key) noexcept nogil:
         """The table slot of `key`; a hit (same key, not empty) is counted."""
         cdef TTEntry* entry = &self.table[key & self.mask]
         if entry.flag != 0 and entry.key == key:
             self.tt_hits += 1
         return entry
 
-    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept:
+    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept nogil:
         """Store in `entry` (the slot of `key`) under the replacement rule: replace it
         unless it holds the same position searched deeper."""
         if entry.flag == 0 or entry.key != key or depth >= entry.depth:
@@ -206,6 +264,8 @@ cdef class Searcher:
 
     def clear(self):
         """Empty the transposition table."""
+        if self.busy:
+            raise ConcurrentUseError("cannot clear a searcher while it searches")
         if self.table != NULL:
             memset(self.table, 0, self.tt_entries * sizeof(TTEntry))
 
@@ -215,91 +275,121 @@ cdef class Searcher:
 
     # -- the search -------------------------------------------------------
 
-    def search(self, core, weights, evaluator, view, max_depth, node_limit, time_limit, algorithm, aspiration,
-               root_moves=None):
+    def search(self, GameCore core not None, weights, evaluator, wrap, max_depth, node_limit, time_limit,
+               algorithm, aspiration, root_moves=None):
         """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
 
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
-        is the last fully searched depth (0 if none finished: the move is then the first
-        in move order). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        none. ``evaluator(wrap(core))`` replaces the built-in ``weights`` when given: it is
+        handed a fresh copy of the node's position each time, never the position searched.
+        ``depth`` is the last fully searched depth (0 if none finished: the move is then the
+        first in move order). ``move`` is -2 when the game is over. ``core`` is not touched:
+        the search runs on a copy of it.
         """
-        if not isinstance(core, GameCore):
-            raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
-        if len(weights) > MAX_WEIGHTS:
-            raise ValueError(f"at most {MAX_WEIGHTS} evaluation weights")
-        if type(max_depth) is not int or not 1 <= max_depth < C_MAX_PLY:
-            raise ValueError(f"max_depth must be an int from 1 to {C_MAX_PLY - 1}")
+        if self.busy:
+            raise ConcurrentUseError(
+                "this searcher (Engine) is already searching: an evaluation function may not call "
+                "it again, and two threads may not share it (give each its own Engine)"
+            )
+        values = check_weights(weights)
+        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
         if algorithm not in ("alphabeta", "minimax"):
             raise ValueError(f"unknown algorithm {algorithm!r}")
+        if evaluator is not None and not (callable(evaluator) and callable(wrap)):
+            raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
         cdef int i
-        self.root_filtered = root_moves is not None
-        self.root_allowed[0] = self.root_allowed[1] = 0
+        cdef bint root_filtered = root_moves is not None
+        cdef uint64_t allowed[2]
+        allowed[0] = allowed[1] = 0
         if root_moves is not None:
             for m in root_moves:
                 if type(m) is not int or not -HISTORY_OFFSET <= m < 128 - HISTORY_OFFSET:
                     raise ValueError(f"root moves must be move codes from -2 to 125, got {m!r}")
                 m += HISTORY_OFFSET
-                self.root_allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
-        for i in range(MAX_WEIGHTS):
-            self.weights[i] = weights[i] if i < len(weights) else 0
-        self.core = core
-        self.evaluator = evaluator
-        self.view = view
-        self.nodes = 0
-        self.tt_hits = 0
-        self.node_limit = node_limit
-        self.start = perf_counter()
-        self.deadline = self.start + time_limit if time_limit > 0 else 0.0
-        self.aborted = False
-        memset(self.pv_len, 0, sizeof(self.pv_len))
-        memset(self.history, 0, sizeof(self.history))
-        for i in range(C_MAX_PLY):
-            self.killers[i][0] = NO_MOVE
-            self.killers[i][1] = NO_MOVE
-        cdef bint use_tt = algorithm == "alphabeta" and self.tt_entries > 0
-        cdef bint minimax = algorithm == "minimax"
-        cdef int root_list[MOVE_BUFFER]
-        cdef int count = self.root_moves(root_list, self.core.gen_moves(root_list))
-        cdef int score = 0, best_score = 0, alpha, beta, depth, done_depth = 0
+                allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
+        self.busy = True
         try:
-            if count == 0:
-                return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
-            self.order(root_list, count, False)
-            best_move = root_list[0]
-            best_pv = [best_move]
-            for depth in range(1, max_depth + 1):
-                self.hit_horizon = False
-                if minimax:
-                    score = self.minimax(depth, 0)
-                elif aspiration and depth > 1:
-                    alpha = score - C_ASPIRATION
-                    beta = score + C_ASPIRATION
-                    score = self.alphabeta(depth, alpha, beta, 0, use_tt)
-                    if not self.aborted and (score <= alpha or score >= beta):
-                        score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
-                else:
-                    score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
-                if self.aborted:
-                    break
-                best_score = score
-                best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
-                best_move = best_pv[0]
-                done_depth = depth
-                if not self.hit_horizon:
-                    break  # every line reached the end of the game: deeper is the same
-                if self.deadline > 0 and self.out_of_time_for_next():
-                    break
-            return best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits
+            self.root_filtered = root_filtered
+            self.root_allowed[0] = allowed[0]
+            self.root_allowed[1] = allowed[1]
+            for i in range(MAX_WEIGHTS):
+                self.weights[i] = values[i] if i < len(values) else 0
+            self.core = core.copy()
+            self.evaluator = evaluator
+            self.has_evaluator = evaluator is not None
+            self.view = wrap
+            self.poll_signals = True
+            self.nodes = 0
+            self.tt_hits = 0
+            self.node_limit = node_limit
+            self.start = gc_monotonic_seconds()
+            self.deadline = self.start + time_limit if time_limit > 0 else 0.0
+            self.next_poll = 0.0
+            self.aborted = False
+            self.interrupted = False
+            memset(self.pv_len, 0, sizeof(self.pv_len))
+            memset(self.history, 0, sizeof(self.history))
+            for i in range(C_MAX_PLY):
+                self.killers[i][0] = NO_MOVE
+                self.killers[i][1] = NO_MOVE
+            return self.run(max_depth, algorithm == "minimax", algorithm == "alphabeta" and self.tt_entries > 0,
+                            bool(aspiration))
         finally:
             self.core = None
             self.evaluator = None
+            self.has_evaluator = False
             self.view = None
+            self.poll_signals = False
+            self.busy = False
 
-    cdef int root_moves(self, int* moves, int count) noexcept:
+    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration):
+        cdef int root_list[MOVE_BUFFER]
+        cdef int count = self.root_moves(root_list, self.core.gen_moves(root_list))
+        cdef int score = 0, best_score = 0, depth, done_depth = 0
+        cdef bint with_gil = self.has_evaluator
+        if count == 0:
+            return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
+        self.order(root_list, count, False)
+        best_move = root_list[0]
+        best_pv = [best_move]
+        for depth in range(1, max_depth + 1):
+            self.hit_horizon = False
+            if with_gil:
+                score = self.iteration(depth, score, minimax, use_tt, aspiration)
+            else:
+                with nogil:
+                    score = self.iteration(depth, score, minimax, use_tt, aspiration)
+            if self.interrupted:
+                gc_raise_pending()
+            if self.aborted:
+                break
+            best_score = score
+            best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
+            best_move = best_pv[0]
+            done_depth = depth
+            if not self.hit_horizon:
+                break  # every line reached the end of the game: deeper is the same
+            if self.deadline > 0 and self.out_of_time_for_next():
+                break
+        return best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits
+
+    cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil:
+        cdef int score, alpha, beta
+        if minimax:
+            return self.minimax(depth, 0)
+        if aspiration and depth > 1:
+            alpha = last - C_ASPIRATION
+            beta = last + C_ASPIRATION
+            score = self.alphabeta(depth, alpha, beta, 0, use_tt)
+            if not self.aborted and (score <= alpha or score >= beta):
+                score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+            return score
+        return self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+
+    cdef int root_moves(self, int* moves, int count) noexcept nogil:
         """Keep the allowed root moves (in order); all of them when none or nothing is allowed."""
         cdef int i, kept = 0
         if not self.root_filtered:
@@ -316,16 +406,16 @@ cdef class Searcher:
                 kept += 1
         return kept
 
-    cdef bint root_allowed_move(self, int move) noexcept:
+    cdef bint root_allowed_move(self, int move) noexcept nogil:
         move += HISTORY_OFFSET
         return 0 <= move < 128 and (self.root_allowed[move >> 6] >> (move & 63)) & 1
 
-    cdef bint out_of_time_for_next(self):
+    cdef bint out_of_time_for_next(self) noexcept nogil:
         # The next iteration costs several times this one: do not start what cannot finish.
-        cdef double now = perf_counter()
+        cdef double now = gc_monotonic_seconds()
         return now - self.start > 0.5 * (self.deadline - self.start)
 
-    cdef void order(self, int* moves, int count, bint by_history) noexcept:
+    cdef void order(self, int* moves, int count, bint by_history) noexcept nogil:
         """Sort by order_key, high first, stable; with `by_history` (alpha-beta) the
         history score breaks ties."""
         cdef long long keys[MOVE_BUFFER]
@@ -336,7 +426,7 @@ cdef class Searcher:
                 self.history[moves[i] + HISTORY_OFFSET] if by_history else 0)
         sort_by_key(moves, keys, count)
 
-    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept:
+    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept nogil:
         """Bring `first` (the TT move) and the killers of `ply` that are in `moves` to the
         front, in that order, the others keeping theirs; return how many were brought."""
         cdef int candidates[3]
@@ -359,56 +449,69 @@ cdef class Searcher:
                     break
         return n
 
-    cdef int enter(self) except -1:
-        """Count a node; 1 (and the abort flag) when a limit is reached."""
+    cdef int enter(self) noexcept nogil:
+        """Count a node; 1 (and the abort flag) when a limit is reached or a signal handler
+        raised (Ctrl-C: the interrupted flag too)."""
         self.nodes += 1
         if self.node_limit and self.nodes > self.node_limit:
             self.aborted = True
             return 1
-        if self.deadline > 0 and (self.evaluator is not None or (self.nodes & C_CLOCK_MASK) == 0):
-            if perf_counter() >= self.deadline:
+        if self.has_evaluator or (self.nodes & C_CLOCK_MASK) == 0:
+            if self.deadline > 0 and gc_monotonic_seconds() >= self.deadline:
                 self.aborted = True
+                return 1
+            if self.poll_signals and gc_poll_signals(&self.next_poll):
+                self.aborted = True
+                self.interrupted = True
                 return 1
         return 0
 
-    cdef int evaluate_node(self) except? ERROR_SCORE:
-        if self.evaluator is None:
-            return self.core.evaluate(self.weights)
-        return check_evaluation(self.evaluator(self.view))
+    cdef int evaluate_node(self) except? ERROR_SCORE nogil:
+        cdef int value
+        if not self.has_evaluator:
+            value = self.core.evaluate(self.weights)
+        else:
+            with gil:
+                # A copy: the evaluation may do what it likes with it, the search is unharmed.
+                value = check_evaluation(self.evaluator(self.view(self.core.copy())))
+        # A heuristic score never reaches the range of proven results.
+        if value >= C_WIN:
+            return C_WIN - 1
+        if value <= -C_WIN:
+            return -C_WIN + 1
+        return value
 
-    cdef void update_pv(self, int ply, int move) noexcept:
+    cdef void update_pv(self, int ply, int move) noexcept nogil:
         cdef int i, n = self.pv_len[ply + 1]
         self.pv[ply][0] = move
         for i in range(n):
             self.pv[ply][i + 1] = self.pv[ply + 1][i]
         self.pv_len[ply] = n + 1
 
-    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE:
+    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE nogil:
         """Count the node. For a leaf, a finished game or a stop: its score, with count -1;
         else 0, with the moves to search in `moves` (the root's after root_moves)."""
-        cdef GameCore core = self.core
         count[0] = -1
         if self.enter():
             return 0
         self.pv_len[ply] = 0
         if depth == 0 or ply >= C_MAX_PLY - 1:
             # A leaf needs no move list, only whether the game is over.
-            if core.is_terminal():
-                return c_terminal_score(core.terminal_value())
+            if self.core.is_terminal():
+                return c_terminal_score(self.core.terminal_value())
             self.hit_horizon = True
             return self.evaluate_node()
         # The root gets every legal move; below it the game may leave out moves that
         # cannot change the node's value at this depth (search_moves).
-        count[0] = core.gen_moves(moves) if ply == 0 else core.search_moves(moves, depth)
+        count[0] = self.core.gen_moves(moves) if ply == 0 else self.core.search_moves(moves, depth)
         if count[0] == 0:
             count[0] = -1
-            return c_terminal_score(core.terminal_value())
+            return c_terminal_score(self.core.terminal_value())
         if ply == 0:
             count[0] = self.root_moves(moves, count[0])
         return 0
 
-    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE:
-        cdef GameCore core = self.core
+    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best
         score = self.open_node(depth, ply, moves, &count)
@@ -417,11 +520,11 @@ cdef class Searcher:
         self.order(moves, count, False)
         best = -C_INFINITY
         for i in range(count):
-            core.make_move(moves[i])
+            self.core.make_move(moves[i])
             try:
                 score = -self.minimax(depth - 1, ply + 1)
             finally:
-                core.unmake_move()
+                self.core.unmake_move()
             if self.aborted:
                 return 0
             if score > best:
@@ -429,8 +532,7 @@ cdef class Searcher:
                 self.update_pv(ply, moves[i])
         return best
 
-    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
-        cdef GameCore core = self.core
+    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag, front
         cdef uint64_t key = 0
@@ -438,12 +540,12 @@ cdef class Searcher:
         if use_tt and depth > 0:
             # Start loading the node's table slot (most likely a cache miss) while the
             # node's moves are generated.
-            gc_prefetch(&self.table[core.key() & self.mask])
+            gc_prefetch(&self.table[self.core.key() & self.mask])
         score = self.open_node(depth, ply, moves, &count)
         if count < 0:
             return score
         if use_tt:
-            key = core.key()
+            key = self.core.key()
             entry = self.tt_probe(key)
             if entry.flag != 0 and entry.key == key:
                 tt_move = entry.move
@@ -464,7 +566,7 @@ cdef class Searcher:
         for i in range(count):
             if i == front:
                 self.order(moves + front, count - front, True)
-            core.make_move(moves[i])
+            self.core.make_move(moves[i])
             try:
                 if i == 0:
                     score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
@@ -475,7 +577,7 @@ cdef class Searcher:
                     if not self.aborted and alpha < score < beta:
                         score = -self.alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
             finally:
-                core.unmake_move()
+                self.core.unmake_move()
             if self.aborted:
                 return 0
             if score > best:

@@ -13,6 +13,7 @@ cimport othello as kernel
 from othello cimport Geometry
 cimport endgame
 from endgame cimport EndgameTables, Solver, TTEntry
+from interrupt cimport gc_raise_pending
 
 from gamecore.games._othello_cy cimport OthelloCore
 
@@ -94,6 +95,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     s.node_limit = min(node_limit, 0xFFFFFFFFFFFFFFFF)
     s.next_check = endgame.EG_TIME_CHECK_EVERY
     s.stop = 0
+    s.next_poll = 0.0
+    s.interrupted = 0
     s.root_move = endgame.EG_NO_MOVE
     # calloc: the zeroed pages are mapped lazily, so a small solve touches little of it.
     s.tt = <TTEntry*>calloc(s.tt_mask + 1, sizeof(TTEntry))
@@ -108,6 +111,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
                 score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
     finally:
         free(s.tt)
+    if s.interrupted:
+        gc_raise_pending()  # Ctrl-C: KeyboardInterrupt, the core untouched
     if s.stop:
         return None, 0, s.nodes, False
     return (None if s.root_move == endgame.EG_NO_MOVE else s.root_move), score, s.nodes, True

@@ -13,9 +13,12 @@ from libc.string cimport memcpy, memset
 
 from bits cimport gc_splitmix64
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
+from interrupt cimport gc_poll_signals, gc_raise_pending
 
 import math
 import time
+
+from gamecore.errors import ConcurrentUseError, GameOverError, InvalidLimitError
 
 __all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
 
@@ -23,6 +26,8 @@ DEFAULT_EXPLORATION = 1.4142135623730951
 DEFAULT_MAX_NODES = 1_000_000
 TIME_CHECK_EVERY = 16
 REWARD_UNIT = 12
+#: Iteration budgets above this mean the same as this (none is reached).
+MAX_ITERATIONS = 2**62
 
 cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
@@ -66,7 +71,13 @@ cdef class MCTSTree:
 
     :param seed: seed of the splitmix64 generator (any int; taken modulo 2**64).
     :param exploration: the UCB1 exploration constant (> 0).
-    :param max_nodes: the largest number of nodes the tree may hold (>= 1).
+    :param max_nodes: the largest number of nodes the tree may hold (>= 1; the root's
+        children are always made).
+
+    One search at a time: calling the tree while it searches (from a signal handler, or
+    another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
+    ``__new__`` alone is a valid empty tree; copies (deepcopy, pickle) keep the settings
+    and the generator state, not the tree (a cache).
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -86,6 +97,9 @@ cdef class MCTSTree:
     cdef long long* rewards
     cdef int size
     cdef int capacity
+    cdef bint busy
+    cdef object root_state    # the exact position at the root (see find)
+    cdef object root_core     # a copy of it, to replay moves on
 
     def __cinit__(self):
         self.nodes = NULL
@@ -93,8 +107,15 @@ cdef class MCTSTree:
         self.size = 0
         self.capacity = 0
         self.players = 2
+        self.busy = False
+        self.seed = 0
+        self.exploration = DEFAULT_EXPLORATION
+        self.c2 = DEFAULT_EXPLORATION * DEFAULT_EXPLORATION
+        self.max_nodes = DEFAULT_MAX_NODES
+        self.add_node(0)
 
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES):
+        self.check_idle()
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
         exploration = float(exploration)
@@ -114,11 +135,22 @@ cdef class MCTSTree:
         self.reused_visits = 0
         self.states = 0
         self.root_mover = 0
-        self._clear()
+        self.clear_tree()
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.rewards)
+
+    def __reduce__(self):
+        return type(self), (self.seed, self.exploration, self.max_nodes), self.rng
+
+    def __setstate__(self, rng):
+        self.rng = <uint64_t>(rng & 0xFFFFFFFFFFFFFFFF)
+
+    cdef int check_idle(self) except -1:
+        if self.busy:
+            raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
+        return 0
 
     # -- tree storage: an array of nodes and one of rewards, node 0 is the root ---
 
@@ -155,13 +187,21 @@ cdef class MCTSTree:
         self.size = i + 1
         return i
 
-    def _clear(self):
+    cdef int clear_tree(self) except -1:
         self.size = 0
+        self.root_state = None
+        self.root_core = None
         self.add_node(0)
+        return 0
+
+    def _clear(self):
+        self.check_idle()
+        self.clear_tree()
 
     def reset(self):
         """Forget the tree (the generator keeps its state)."""
-        self._clear()
+        self.check_idle()
+        self.clear_tree()
 
     @property
     def rng_state(self):
@@ -174,6 +214,7 @@ cdef class MCTSTree:
 
     @property
     def root_visits(self):
+        self.check_idle()
         return self.nodes[0].visits
 
     @property
@@ -188,18 +229,21 @@ cdef class MCTSTree:
 
     # -- tree reuse ------------------------------------------------------------
 
-    cdef int find(self, uint64_t key) except -2:
+    cdef int find(self, GameCore core) except -2:
+        """The node to keep for `core`: the one whose Zobrist key matches and whose position
+        is exactly `core`'s (same game, size and stones), or -1."""
         cdef Node* nodes = self.nodes
+        cdef uint64_t key = core.key()
         cdef int depth, node, child, f
         cdef list level, below
-        if nodes[0].visits == 0:
+        if nodes[0].visits == 0 or self.root_core is None:
             return -1
         if nodes[0].key == key:
-            return 0
-        level = [0]
+            return 0 if self.root_state == position_state(core) else -1
+        level = [(0, ())]
         for depth in range(self.players):
             below = []
-            for node in level:
+            for node, path in level:
                 f = nodes[node].first
                 if f < 0:
                     continue
@@ -207,8 +251,10 @@ cdef class MCTSTree:
                     if nodes[child].visits == 0:
                         continue
                     if nodes[child].key == key:
-                        return child
-                    below.append(child)
+                        if reached_state(self.root_core, path + (nodes[child].move,)) == position_state(core):
+                            return child
+                        return -1
+                    below.append((child, path + (nodes[child].move,)))
             level = below
         return -1
 
@@ -267,19 +313,23 @@ cdef class MCTSTree:
     # -- the search --------------------------------------------------------------
 
     def search(self, GameCore core not None, iterations=0, time_limit=0.0):
-        """Run iterations from the position of ``core`` (restored afterwards); return how many ran.
+        """Run iterations from the position of ``core`` (not touched: the search runs on a
+        copy); return how many ran.
 
         ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
         (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
-        At least one iteration runs.
+        At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         """
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-            raise ValueError(f"iterations must be an int >= 0, got {iterations!r}")
-        time_limit = float(time_limit)
-        if not time_limit >= 0.0:
-            raise ValueError(f"time_limit must be >= 0, got {time_limit!r}")
-        if iterations == 0 and time_limit == 0.0:
-            raise ValueError("give an iteration budget or a time limit")
+        iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        self.check_idle()
+        self.busy = True
+        try:
+            return self.run(core.copy(), iterations, time_limit)
+        finally:
+            self.busy = False
+
+    cdef long long run(self, GameCore core, long long iterations, double time_limit) except -1:
+        cdef double next_poll = 0.0
         cdef int players = core.num_players()
         if not 1 <= players <= PLAYER_BUFFER:
             raise ValueError(f"MCTS handles 1 to {PLAYER_BUFFER} players, the game has {players}")
@@ -288,13 +338,15 @@ cdef class MCTSTree:
         cdef long long budget = iterations
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
-        cdef int root = self.find(key) if players == self.players else -1
+        cdef int root = self.find(core) if players == self.players else -1
         cdef long long done = 0
         self.players = players
         if root < 0:
-            self._clear()
+            self.clear_tree()
         else:
             self.reroot(root)
+        self.root_state = position_state(core)
+        self.root_core = core.copy()
         self.nodes[0].key = key
         self.root_mover = core.to_move()
         self.reused_visits = self.nodes[0].visits
@@ -305,8 +357,12 @@ cdef class MCTSTree:
             done += 1
             if budget and done >= budget:
                 break
-            if timed and done % C_TIME_CHECK_EVERY == 0 and time.perf_counter() >= deadline:
-                break
+            if done % C_TIME_CHECK_EVERY == 0:
+                if timed and time.perf_counter() >= deadline:
+                    break
+                if gc_poll_signals(&next_poll):
+                    self.clear_tree()  # Ctrl-C
+                    gc_raise_pending()
         self.iterations = done
         return done
 
@@ -323,11 +379,12 @@ cdef class MCTSTree:
         while True:
             nodes = self.nodes
             if nodes[node].first < 0:
-                if self.size >= self.max_nodes:
-                    self.rollout(core, result)  # tree full: simulate from here
+                # The tree full: simulate from here (the root's children are always made).
+                if node and self.size >= self.max_nodes:
+                    self.rollout(core, result)
                     break
                 n = core.gen_moves(legal)
-                if self.size + n > self.max_nodes:
+                if node and self.size + n > self.max_nodes:
                     self.rollout(core, result)
                     break
                 self.reserve(self.size + n)
@@ -363,10 +420,13 @@ cdef class MCTSTree:
                 if score > best_score:
                     best_score = score
                     chosen = child
+            if depth + 1 >= MAX_PATH:
+                while depth > 0:  # the position back as it was
+                    core.unmake_move()
+                    depth -= 1
+                raise RuntimeError("MCTS: the game is longer than the search can follow")
             core.make_move(nodes[chosen].move)
             depth += 1
-            if depth >= MAX_PATH:
-                raise RuntimeError("MCTS: the game is longer than the search can follow")
             path[depth] = chosen
             node = chosen
         self.states += depth
@@ -411,6 +471,7 @@ cdef class MCTSTree:
     def root_children(self):
         """``(move, visits, reward)`` of every root child, in move order; ``reward`` is that
         of the player to move at the root, in reward units (``REWARD_UNIT`` per point)."""
+        self.check_idle()
         cdef int f = self.nodes[0].first, c
         if f < 0:
             return []
@@ -424,6 +485,7 @@ cdef class MCTSTree:
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """
         cdef int node = 0, f, child, found, p
+        self.check_idle()
         for m in path:
             f = self.nodes[node].first
             found = -1
@@ -450,18 +512,50 @@ cdef class MCTSTree:
     def best_move(self):
         """The most visited root move (the first in move order on ties).
 
-        :raises ValueError: nothing has been searched, or the root's game is over.
+        :raises GameOverError: nothing has been searched, or the root's game is over.
         """
+        self.check_idle()
         cdef int best = self.best_child(0)
         if best < 0:
-            raise ValueError("the tree has no visited root move: search a position that is not over first")
+            raise GameOverError("the tree has no visited root move: search a position that is not over first")
         return self.nodes[best].move
 
     def principal_variation(self):
         """The moves of the most visited path from the root."""
+        self.check_idle()
         cdef list pv = []
         cdef int node = self.best_child(0)
         while node >= 0:
             pv.append(self.nodes[node].move)
             node = self.best_child(node)
         return pv
+
+
+def check_mcts_limits(iterations, time_limit):
+    """``(iterations, time_limit)`` checked: an int >= 0 (capped at MAX_ITERATIONS) and a finite
+    number of seconds >= 0, not both 0."""
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise InvalidLimitError(f"iterations must be an int >= 0, got {iterations!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0.0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}")
+    if iterations == 0 and time_limit == 0:
+        raise InvalidLimitError("give an iteration budget or a time limit")
+    return min(int(iterations), MAX_ITERATIONS), float(time_limit)
+
+
+def position_state(core):
+    """What makes a position exactly itself, history aside: its game, board, side to move
+    and legal moves (a tree is reused only for the very position it was grown on)."""
+    return (type(core).__name__, getattr(core, "size", None), getattr(core, "swap_rule", None), core.bitboards(),
+            core.turn, tuple(core.legal_moves()))
+
+
+def reached_state(root_core, moves):
+    """position_state after playing `moves` from `root_core` (None if one is not legal)."""
+    work = root_core.copy()
+    try:
+        for move in moves:
+            work.push(move)
+    except ValueError:
+        return None
+    return position_state(work)

@@ -25,6 +25,7 @@ Players are given as ``human``, ``random``, ``greedy``, ``corner``, ``positional
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -320,8 +321,8 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
     return value
 
 
@@ -401,7 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches (default 8)",
     )
     p.add_argument("--plies", type=_positive_int, default=12, help="tetralath: plies of the opening (default 12)")
-    p.add_argument("--time", type=float, default=5.0, help="tetralath: seconds a move of the timed opening (default 5)")
+    p.add_argument(
+        "--time", type=_positive_float, default=5.0, help="tetralath: seconds a move of the timed opening (default 5)"
+    )
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
     p.add_argument(
         "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"

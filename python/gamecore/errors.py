@@ -16,6 +16,9 @@ __all__ = [
     "EmptyHistoryError",
     "BackendUnavailableError",
     "InvalidEvaluationError",
+    "InvalidLimitError",
+    "InvalidBoardError",
+    "ConcurrentUseError",
 ]
 
 
@@ -60,3 +63,18 @@ class BackendUnavailableError(GamecoreError, ImportError):
 
 class InvalidEvaluationError(GamecoreError, ValueError):
     """A user evaluation function returned something that is not an int in range."""
+
+
+class InvalidLimitError(GamecoreError, ValueError):
+    """A search limit that is not a positive int (depth, nodes, iterations) or a finite
+    positive number of seconds (``time_limit``: ``None`` is the only "no limit")."""
+
+
+class InvalidBoardError(InvalidPositionError):
+    """A board handed to an adapter (CTU, UFRJ) with a malformed cell, row or border; the
+    message names the cell."""
+
+
+class ConcurrentUseError(GamecoreError, RuntimeError):
+    """A search object (``Engine``, ``MCTS``) used again while it searches: from its own
+    evaluation function, or from a second thread. Give each thread its own object."""

@@ -31,7 +31,7 @@ import time as _time
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InvalidPositionError, InvalidSizeError
+from ..errors import InvalidBoardError, InvalidPositionError, InvalidSizeError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
 
@@ -67,24 +67,27 @@ def board_to_position(
     The side to move is gamecore's black (``X``), the other colour white: the CTU board
     does not say which colour started, and the search needs only who is to move.
 
-    :raises InvalidPositionError: a non-square board or a cell that is neither -1 nor one of the colours.
+    :raises InvalidBoardError: a non-square board or a cell that is not exactly the int -1 or
+        one of the colours (the message names the cell); the board is only read.
     :raises InvalidSizeError: a size other than 4, 6, 8 or 10.
     """
     _check_colors(my_color, opponent_color)
-    try:
-        rows = [[int(v) for v in row] for row in board]
-    except (TypeError, ValueError):
-        raise InvalidPositionError("a CTU board is a list of lists of ints (-1 empty, 0/1 colours)") from None
+    if isinstance(board, (str, bytes)) or not isinstance(board, Sequence):
+        raise InvalidBoardError(f"a CTU board is a list of lists of ints (-1 empty, 0/1 colours), got {board!r:.60}")
     mapping = {EMPTY: -1, my_color: BLACK, opponent_color: WHITE}
+    n = len(board)
     cells = []
-    for r, row in enumerate(rows):
+    for r, row in enumerate(board):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or len(row) != n:
+            raise InvalidBoardError(f"row {r} of the CTU board is not a list of {n} cells: {row!r:.60}")
         out = []
         for c, v in enumerate(row):
-            if v not in mapping:
-                raise InvalidPositionError(
-                    f"unexpected {v!r} at ({r}, {c}) of the CTU board (expected -1, {my_color} or {opponent_color})"
+            # Exactly an int (numpy integers too): not 0.9, True or "1".
+            if isinstance(v, bool) or not hasattr(type(v), "__index__") or v not in mapping:
+                raise InvalidBoardError(
+                    f"cell ({r}, {c}) of the CTU board is {v!r}: expected the int -1, {my_color} or {opponent_color}"
                 )
-            out.append(mapping[v])
+            out.append(mapping[int(v)])
         cells.append(out)
     return Othello.from_cells(cells, BLACK, backend=backend)
 
@@ -334,24 +337,44 @@ class MyPlayer:
 
     def __init__(self, my_color, opponent_color, board_size=8):
         self.name = "gamecore"
+        self._gc = _load_gamecore()
+        for value in (my_color, opponent_color):
+            if type(value) is bool or not hasattr(type(value), "__index__") or value < 0:
+                raise self._gc.errors.InvalidPositionError("a colour is an int >= 0, got %r" % (value,))
+        if my_color == opponent_color:
+            raise self._gc.errors.InvalidPositionError("my_color and opponent_color must differ")
         self.my_color = my_color
         self.opponent_color = opponent_color
         self.board_size = board_size
-        self._gc = _load_gamecore()
         self._searcher = self._gc.search._alphabeta_py.Searcher(TT_MB)
 
-    def move(self, board):
-        start = _time.perf_counter()
+    def _bitboards(self, board):
+        """(mine, theirs) of a square board of exactly -1 / my_color / opponent_color ints."""
+        bad = self._gc.errors.InvalidBoardError
         n = len(board)
+        if n not in (4, 6, 8, 10):
+            raise bad("a board of 4, 6, 8 or 10 rows, got %d" % n)
         mine = theirs = 0
         for r in range(n):
             row = board[r]
+            if len(row) != n:
+                raise bad("row %d of the board has %d cells, expected %d" % (r, len(row), n))
             for c in range(n):
                 v = row[c]
+                if type(v) is bool or not hasattr(type(v), "__index__"):
+                    v = None  # not 0.9, True or "1"
                 if v == self.my_color:
                     mine |= 1 << (r * n + c)
                 elif v == self.opponent_color:
                     theirs |= 1 << (r * n + c)
+                elif v != -1:
+                    raise bad("cell (%d, %d) of the board is %r: expected the int -1, %r or %r"
+                              % (r, c, row[c], self.my_color, self.opponent_color))
+        return n, mine, theirs
+
+    def move(self, board):
+        start = _time.perf_counter()
+        n, mine, theirs = self._bitboards(board)
         core = self._gc.games._othello_py.OthelloCore(n)
         core.set_board(mine, theirs, 0)
         legal = core.gen_moves()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import InvalidPositionError
+from ..errors import InvalidBoardError, InvalidPositionError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
 
@@ -73,13 +73,21 @@ def board_to_position(board: Any, color: Any, *, backend: str | None = None) -> 
     """The gamecore position of a framework board (a ``Board`` or its ``board`` list of lists),
     with ``color`` (``'○'`` or ``'●'``) to move.
 
-    :raises InvalidPositionError: not a bordered square board of the framework's symbols.
+    :raises InvalidBoardError: not a bordered square board of the framework's symbols (the
+        message names the cell); the board is only read.
     """
     side = color_to_side(color)
     rows = _grid(board)
     n = len(rows) - 2
     if n < 4 or any(len(row) != n + 2 for row in rows):
-        raise InvalidPositionError(f"a UFRJ board is (n+2)x(n+2) with a '?' border, got {len(rows)} rows")
+        raise InvalidBoardError(f"a UFRJ board is (n+2)x(n+2) with a '?' border, got {len(rows)} rows")
+    for r in range(n + 2):
+        for c in range(n + 2):
+            if (r in (0, n + 1) or c in (0, n + 1)) and rows[r][c] != BORDER:
+                raise InvalidBoardError(
+                    f"row {r}, column {c} of the UFRJ board is {rows[r][c]!r}: the border is {BORDER!r} "
+                    f"(a board of n x n squares is (n+2) x (n+2) with the border)"
+                )
     cells = []
     for r in range(1, n + 1):
         row = []
@@ -92,7 +100,7 @@ def board_to_position(board: Any, color: Any, *, backend: str | None = None) -> 
             elif v == EMPTY:
                 row.append(-1)
             else:
-                raise InvalidPositionError(f"unexpected {v!r} at row {r}, column {c} of the UFRJ board")
+                raise InvalidBoardError(f"unexpected {v!r} at row {r}, column {c} of the UFRJ board")
         cells.append(row)
     return Othello.from_cells(cells, side, backend=backend)
 

@@ -224,11 +224,11 @@ class OthelloCore(GameCore):
     __slots__ = ("size", "turn", "_discs", "_hash", "_stack", "_geometry")
 
     def __init__(self, size: int = 8) -> None:
-        if type(size) is not int or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
+        if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
             raise InvalidSizeError(
                 f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}"
             )
-        self.size = size
+        size = self.size = int(size)  # an int subclass (IntEnum) becomes a plain int
         self._geometry = geometry_of(size)
         self._stack: list[tuple[int, int, int]] = []
         half = size // 2
@@ -446,7 +446,7 @@ class OthelloCore(GameCore):
 
     def perft(self, depth: int) -> int:
         """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""
-        if type(depth) is not int or depth < 0:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1

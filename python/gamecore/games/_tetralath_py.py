@@ -653,7 +653,7 @@ class TetralathCore(GameCore):
 
     def searched_moves(self, depth: int) -> list[int]:
         """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
-        if type(depth) is not int or depth < 1:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
         return self.search_moves(depth)
 
@@ -663,11 +663,11 @@ class TetralathCore(GameCore):
 
     def perft(self, depth: int) -> int:
         """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
-        if type(depth) is not int or depth < 0:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1
-        return _perft(self, depth)
+        return _perft(self.copy(), depth)  # Ctrl-C leaves this position as it was
 
 
 def _check_weights(weights: Sequence[int]) -> list[int]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .. import _backend
+from ..errors import BackendUnavailableError
 
 __all__ = ["Position", "Color", "Termination", "Outcome"]
 
@@ -146,8 +147,52 @@ class Position(_backend.position_base()):  # type: ignore[misc]
             return False
         return code in self._core.legal_moves()
 
+    # copy.copy and copy.deepcopy give an independent copy (never a shared core); a pickle
+    # holds the game's starting board and its moves, nothing of the backend, so it loads on
+    # either backend (on the same one when it is there).
+    def __copy__(self: P) -> P:
+        return self.copy()
+
+    def __deepcopy__(self: P, memo: dict) -> P:
+        return self.copy()
+
+    def __reduce__(self) -> tuple:
+        core = self._core.copy()
+        moves = core.history()
+        for _ in moves:
+            core.pop()
+        state = (type(core).__name__, self._core_args(), core.bitboards(), core.turn, moves)
+        return _restore_position, (type(self), self.backend, state)
+
+    def _core_args(self) -> tuple:
+        """The arguments that make this position's core (before its board is set)."""
+        core = self._core
+        if hasattr(core, "swap_rule"):
+            return (bool(core.swap_rule),)
+        return (core.size,) if hasattr(core, "size") else ()
+
     def zobrist_hash(self) -> int:
         """64-bit Zobrist hash of the position and side to move; the same in both backends."""
         return self._core.zobrist()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _restore_position(cls: type[P], backend_name: str, state: tuple) -> P:
+    """Unpickle a position: on ``backend_name`` when it is available, else on the one in use."""
+    core_name, args, bitboards, turn, moves = state
+    try:
+        backend = _backend.load(backend_name)
+    except (BackendUnavailableError, ValueError):
+        backend = _backend.selected()
+    for module in vars(backend).values():
+        core_class = getattr(module, core_name, None)
+        if isinstance(core_class, type):
+            break
+    else:
+        raise ValueError(f"no {core_name} in the {backend.name} backend")
+    core = core_class(*args)
+    core.set_board(*bitboards, turn)
+    for move in moves:
+        core.push(move)
+    return cls._wrap(core, backend)

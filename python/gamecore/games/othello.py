@@ -38,7 +38,11 @@ COLUMNS = "abcdefghij"
 _NAMES = ("black", "white")
 _CELL_CHARS = {"X": 0, "*": 0, "x": 0, "O": 1, "o": 1, "-": -1, ".": -1}
 _SQUARE_RE = re.compile(r"^([a-jA-J])(10|[1-9])$")
-_ROWCOL_RE = re.compile(r"^\s*(\d+)[\s,]+(\d+)\s*$")
+# ASCII digits, at most three (a row or column is 1..10): no int() of a huge or exotic number.
+_ROWCOL_RE = re.compile(r"^\s*([0-9]{1,3})[\s,]+([0-9]{1,3})\s*$")
+_RECORD_MOVE_RE = re.compile(r"pass|ps|--|([a-j])(10|[1-9])")
+#: Longest game record parse_move_list reads (a 10x10 game is under 1000 characters).
+MAX_RECORD_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -362,22 +366,24 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
 
 
 def parse_move_list(text: str, size: int = 8) -> list[int]:
-    """Square indices of a game record like ``'f5d6c3'`` (``'pass'``/``'ps'``/``'--'`` for passes)."""
+    """Square indices of a game record like ``'f5d6c3'`` (``'pass'``/``'ps'``/``'--'`` for passes).
+
+    :raises InvalidMoveError: a record that is not text, longer than ``MAX_RECORD_CHARS``, or
+        with something that is not a move.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a game record is a str, got {type(text).__name__}")
+    if len(text) > MAX_RECORD_CHARS:
+        raise InvalidMoveError(f"a game record of {len(text)} characters is too long (at most {MAX_RECORD_CHARS})")
     record = text.strip().lower().replace(" ", "").replace(",", "")
     out = []
     i = 0
     while i < len(record):
-        for token in ("pass", "ps", "--"):
-            if record.startswith(token, i):
-                out.append(PASS)
-                i += len(token)
-                break
-        else:
-            match = re.match(r"([a-j])(10|[1-9])", record[i:])
-            if not match:
-                raise InvalidMoveError(f"cannot read a move at {record[i : i + 4]!r} in the record")
-            out.append(parse_square(match.group(0), size))
-            i += len(match.group(0))
+        match = _RECORD_MOVE_RE.match(record, i)  # from position i: no copy of the rest
+        if not match:
+            raise InvalidMoveError(f"cannot read a move at {record[i : i + 4]!r} in the record")
+        out.append(PASS if match.group(1) is None else parse_square(match.group(0), size))
+        i = match.end()
     return out
 
 

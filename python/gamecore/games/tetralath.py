@@ -132,7 +132,7 @@ def parse_cell(cell: Any) -> int:
                     f"cell {text!r} is off the board: row {ROWS[row]} has cells 1 to {ROW_LENGTHS[row]}"
                 )
             return ROW_STARTS[row] + number - 1
-        if text.isdigit() and len(text) <= 2:
+        if text.isascii() and text.isdigit() and len(text) <= 2:
             return parse_cell(int(text))
         raise InvalidSquareError(f"not a cell name: {cell!r} (expected a row a-i and a number, e.g. 'e5')")
     raise InvalidSquareError(f"not a cell: {cell!r}")
@@ -479,7 +479,9 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         tokens = line.replace("(", " ").replace(")", " ").split()
         if all(t.isdigit() for t in tokens):
             continue  # the cell numbers along the top and bottom edges
-        if tokens[0] not in ROWS or tokens[0] != ROWS[seen_rows if seen_rows < 9 else 8]:
+        if seen_rows >= 9:
+            raise InvalidPositionError("more than 9 rows in the board")
+        if tokens[0] not in ROWS or tokens[0] != ROWS[seen_rows]:
             raise InvalidPositionError(f"cannot read the board line {line!r}")
         tokens = tokens[1:]
         if tokens and tokens[-1].isdigit():
@@ -493,8 +495,6 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
                 raise InvalidPositionError(f"stray cell {token!r} in the board (use W, B or .)")
             cells.append(_CELL_CHARS[token])
         seen_rows += 1
-        if seen_rows > 9:
-            raise InvalidPositionError("more than 9 rows in the board")
     if seen_rows != 9:
         raise InvalidPositionError(f"the board has 9 rows a to i, got {seen_rows}")
     if turn is None:

@@ -19,12 +19,13 @@ strings the command line takes.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, Optional, TextIO
 
 from .._rng import splitmix64
-from ..errors import GamecoreError, GameOverError
+from ..errors import GamecoreError, GameOverError, InvalidLimitError
 from ..games.base import Color
 
 __all__ = [
@@ -194,8 +195,10 @@ class EnginePlayer(Player):
     ) -> None:
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-        if time is not None and not (isinstance(time, (int, float)) and time > 0):
-            raise ValueError(f"time must be a number of seconds > 0, got {time!r}")
+        if time is not None and (
+            isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
+        ):
+            raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
         if not 0.0 <= margin < 1.0:
             raise ValueError(f"margin must be in [0, 1), got {margin!r}")
         if depth is None and time is None:
@@ -207,6 +210,7 @@ class EnginePlayer(Player):
         self.backend = backend
         self.margin = margin
         self._engine: Any = None
+        self._engine_for()  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
         self.last_result: Any = None
 
@@ -269,8 +273,10 @@ class MCTSPlayer(Player):
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
-        if time is not None and not (isinstance(time, (int, float)) and time > 0):
-            raise ValueError(f"time must be a number of seconds > 0, got {time!r}")
+        if time is not None and (
+            isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
+        ):
+            raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
         if iterations is None and time is None:
             time = 1.0
         self.iterations = iterations

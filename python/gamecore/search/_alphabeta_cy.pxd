@@ -24,16 +24,21 @@ cdef class Searcher:
     cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
     cdef uint64_t mask
     cdef readonly Py_ssize_t tt_entries
+    cdef bint busy                # a search runs: search, __init__ and clear refuse
     # State of the search under way.
-    cdef GameCore core
+    cdef GameCore core            # the alpha-beta search's own copy of the position
     cdef int weights[MAX_WEIGHTS]
     cdef object evaluator
-    cdef object view
+    cdef bint has_evaluator
+    cdef object view              # alpha-beta: wrap(core) -> the position an evaluation gets
     cdef long long nodes
     cdef long long node_limit
     cdef long long tt_hits
     cdef double start
     cdef double deadline
+    cdef double next_poll
+    cdef bint poll_signals        # enter() looks for Ctrl-C (the alpha-beta search)
+    cdef bint interrupted         # a signal handler raised (its exception is set)
     cdef bint aborted
     cdef bint hit_horizon
     cdef int pv[C_MAX_PLY][C_MAX_PLY]
@@ -43,16 +48,19 @@ cdef class Searcher:
     cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
     cdef long long history[HISTORY_SIZE]
 
-    cdef TTEntry* tt_probe(self, uint64_t key) noexcept
-    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept
-    cdef int root_moves(self, int* moves, int count) noexcept
-    cdef bint root_allowed_move(self, int move) noexcept
-    cdef bint out_of_time_for_next(self)
-    cdef void order(self, int* moves, int count, bint by_history) noexcept
-    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept
-    cdef int enter(self) except -1
-    cdef int evaluate_node(self) except? ERROR_SCORE
-    cdef void update_pv(self, int ply, int move) noexcept
-    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE
-    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE
-    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE
+    # nogil: the alpha-beta search runs without the GIL unless it calls a Python evaluation.
+    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration)
+    cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil
+    cdef TTEntry* tt_probe(self, uint64_t key) noexcept nogil
+    cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept nogil
+    cdef int root_moves(self, int* moves, int count) noexcept nogil
+    cdef bint root_allowed_move(self, int move) noexcept nogil
+    cdef bint out_of_time_for_next(self) noexcept nogil
+    cdef void order(self, int* moves, int count, bint by_history) noexcept nogil
+    cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept nogil
+    cdef int enter(self) noexcept nogil
+    cdef int evaluate_node(self) except? ERROR_SCORE nogil
+    cdef void update_pv(self, int ply, int move) noexcept nogil
+    cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE nogil
+    cdef int minimax(self, int depth, int ply) except? ERROR_SCORE nogil
+    cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil

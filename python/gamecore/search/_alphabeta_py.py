@@ -31,13 +31,15 @@ score of a fixed-depth search is the same with or without the table.
 
 from __future__ import annotations
 
+import math
+import mmap
 import operator
+import threading
 import time
-from array import array
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import InvalidEvaluationError
+from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
 
 __all__ = [
     "WIN",
@@ -48,6 +50,10 @@ __all__ = [
     "LOWER",
     "UPPER",
     "terminal_score",
+    "check_evaluation",
+    "check_weights",
+    "MAX_WEIGHT",
+    "MAX_NODE_LIMIT",
     "Searcher",
 ]
 
@@ -67,6 +73,12 @@ HISTORY_OFFSET = 2
 HISTORY_SIZE = 128
 #: History scores saturate here (the compiled search packs them below an order key).
 HISTORY_MAX = (1 << 40) - 1
+#: At most this many evaluation weights, each within +-MAX_WEIGHT: any weighted sum of the
+#: features of a game stays far inside a C int (and a heuristic score is clamped below WIN).
+MAX_WEIGHTS = 16
+MAX_WEIGHT = 10_000
+#: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
+MAX_NODE_LIMIT = 2**63 - 1
 _NO_MOVE = -2
 
 
@@ -87,25 +99,48 @@ class Searcher:
     """Search state that lives between searches: the transposition table.
 
     :param tt_mb: transposition-table size in megabytes (0 disables it).
+
+    One search at a time: a second ``search`` (from the evaluation function, or from another
+    thread while this one runs), ``__init__`` or ``clear`` during a search raises
+    :class:`~gamecore.errors.ConcurrentUseError` and changes nothing.
     """
 
     def __init__(self, tt_mb: float = 16) -> None:
+        lock = self.__dict__.get("_lock")
+        if lock is not None and lock.locked():
+            raise ConcurrentUseError("cannot re-initialise a searcher while it searches")
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
             raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
         entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
         size = 1
         while size * 2 <= entries:
             size *= 2
+        self._lock = lock or threading.Lock()
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
-        self.clear()
+        self._reset_table()
+
+    def __getstate__(self) -> dict:
+        # A copy gets a fresh table of the same size (the table is a cache).
+        return {"tt_mb": self.tt_bytes() / (1 << 20)}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["tt_mb"])
+
+    def _reset_table(self) -> None:
+        # The same 16 bytes an entry as the C table: the key, and score | move | depth | flag
+        # packed in one signed 64-bit word (flag 0: an empty slot). Anonymous mappings are
+        # zero pages until written: making even a large table costs nothing up front.
+        n = self.tt_entries
+        self._memory = mmap.mmap(-1, 16 * n) if n else None
+        self._keys = memoryview(self._memory)[: 8 * n].cast("Q") if n else memoryview(b"").cast("Q")
+        self._data = memoryview(self._memory)[8 * n :].cast("q") if n else memoryview(b"").cast("q")
 
     def clear(self) -> None:
         """Empty the transposition table."""
-        # The same 16 bytes an entry as the C table: the key, and score | move | depth | flag
-        # packed in one signed 64-bit word (flag 0: an empty slot).
-        self._keys = array("Q", bytes(8 * self.tt_entries))
-        self._data = array("q", bytes(8 * self.tt_entries))
+        if self._lock.locked():
+            raise ConcurrentUseError("cannot clear a searcher while it searches")
+        self._reset_table()
 
     def tt_bytes(self) -> int:
         """Memory of the transposition table (allocated when the searcher is made)."""
@@ -136,7 +171,7 @@ class Searcher:
         core: Any,
         weights: list[int],
         evaluator: Callable[[Any], int] | None,
-        view: Any,
+        wrap: Callable[[Any], Any] | None,
         max_depth: int,
         node_limit: int,
         time_limit: float,
@@ -150,14 +185,47 @@ class Searcher:
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``evaluator(view)`` replaces the built-in ``weights`` when given. ``depth``
-        is the last fully searched depth (0 if none finished: the move is then the first
-        in move order). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        none. ``evaluator(wrap(core))`` replaces the built-in ``weights`` when given: it is
+        handed a fresh copy of the node's position each time, never the position searched.
+        ``depth`` is the last fully searched depth (0 if none finished: the move is then the
+        first in move order). ``move`` is -2 when the game is over. ``core`` is not touched:
+        the search runs on a copy of it.
         """
-        self._core = core
-        self._weights = list(weights)
-        self._evaluator = evaluator
-        self._view = view
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError(
+                "this searcher (Engine) is already searching: an evaluation function may not call "
+                "it again, and two threads may not share it (give each its own Engine)"
+            )
+        try:
+            values = check_weights(weights)
+            max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+            if algorithm not in ("alphabeta", "minimax"):
+                raise ValueError(f"unknown algorithm {algorithm!r}")
+            if evaluator is not None and not (callable(evaluator) and callable(wrap)):
+                raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
+            if root_moves is not None:
+                for m in root_moves:
+                    if type(m) is not int or not -HISTORY_OFFSET <= m < HISTORY_SIZE - HISTORY_OFFSET:
+                        raise ValueError(f"root moves must be move codes from -2 to 125, got {m!r}")
+            self._core = core.copy()
+            self._weights = values + [0] * (MAX_WEIGHTS - len(values))
+            self._evaluator = evaluator
+            self._wrap = wrap
+            return self._run(max_depth, node_limit, time_limit, algorithm, aspiration, root_moves)
+        finally:
+            self._core = self._evaluator = self._wrap = None
+            self._lock.release()
+
+    def _run(
+        self,
+        max_depth: int,
+        node_limit: int,
+        time_limit: float,
+        algorithm: str,
+        aspiration: bool,
+        root_moves: list[int] | None,
+    ) -> tuple[int, int, int, list[int], int, int]:
+        core = self._core
         self._nodes = 0
         self._tt_hits = 0
         self._node_limit = node_limit
@@ -247,9 +315,12 @@ class Searcher:
 
     def _evaluate(self) -> int:
         if self._evaluator is None:
-            return self._core.evaluate(self._weights)
-        value = self._evaluator(self._view)
-        return check_evaluation(value)
+            value = self._core.evaluate(self._weights)
+        else:
+            # A copy: the evaluation may do what it likes with it, the search is unharmed.
+            value = check_evaluation(self._evaluator(self._wrap(self._core.copy())))
+        # A heuristic score never reaches the range of proven results.
+        return max(-WIN + 1, min(WIN - 1, value))
 
     def _open_node(self, depth: int, ply: int) -> tuple[int, list[int] | None]:
         """Count the node. ``(score, None)`` for a leaf or a finished game, else
@@ -374,3 +445,31 @@ def check_evaluation(value: Any) -> int:
     if not -WIN < value < WIN:
         raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
     return value
+
+
+def check_weights(weights: Any) -> list[int]:
+    """The evaluation weights as a list of at most MAX_WEIGHTS ints within +-MAX_WEIGHT, or a clear error."""
+    try:
+        values = list(weights)
+    except TypeError:
+        raise InvalidEvaluationError(f"evaluation weights must be a sequence of ints, got {weights!r}") from None
+    if len(values) > MAX_WEIGHTS:
+        raise InvalidEvaluationError(f"at most {MAX_WEIGHTS} evaluation weights, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+            raise InvalidEvaluationError(
+                f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}"
+            )
+    return [int(v) for v in values]
+
+
+def check_search_limits(max_depth: Any, node_limit: Any, time_limit: Any) -> tuple[int, int, float]:
+    """``(max_depth, node_limit, time_limit)`` checked: node_limit an int >= 0 (capped at
+    MAX_NODE_LIMIT), time_limit a finite number of seconds >= 0 (0: none)."""
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth < MAX_PLY:
+        raise InvalidLimitError(f"max_depth must be an int from 1 to {MAX_PLY - 1}, got {max_depth!r}")
+    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
+        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: none), got {node_limit!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: none), got {time_limit!r}")
+    return int(max_depth), min(int(node_limit), MAX_NODE_LIMIT), float(time_limit)

@@ -57,9 +57,11 @@ reproducible from the seed and the positions it was given.
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 from .._rng import MASK64, splitmix64
+from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
 
 __all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
 
@@ -71,6 +73,8 @@ DEFAULT_MAX_NODES = 1_000_000
 TIME_CHECK_EVERY = 16
 #: Reward units one finished game pays out (divisible by 1, 2, 3 and 4 tied winners).
 REWARD_UNIT = 12
+#: Iteration budgets above this mean the same as this (none is reached).
+MAX_ITERATIONS = 2**62
 #: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
 NODE_BYTES = 24
 REWARD_BYTES = 8
@@ -112,11 +116,18 @@ class MCTSTree:
         "_visits",
         "_reward",
         "_key",
+        "_lock",
+        "_root_state",
+        "_root_core",
     )
 
     def __init__(
         self, seed: int = 0, exploration: float = DEFAULT_EXPLORATION, max_nodes: int = DEFAULT_MAX_NODES
     ) -> None:
+        lock = getattr(self, "_lock", None)
+        if lock is not None and lock.locked():
+            raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
+        self._lock = lock or threading.Lock()
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
         exploration = float(exploration)
@@ -143,7 +154,20 @@ class MCTSTree:
 
     # -- tree storage: one list per field, node 0 is the root --------------
 
+    def __reduce__(self) -> tuple:
+        # A copy has the same settings and generator state and an empty tree (a cache).
+        return type(self), (self.seed, self.exploration, self.max_nodes), self.rng_state
+
+    def __setstate__(self, rng: int) -> None:
+        self.rng_state = rng & MASK64
+
+    def _check_idle(self) -> None:
+        if self._lock.locked():
+            raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
+
     def _clear(self) -> None:
+        self._root_state = None
+        self._root_core = None
         self._move = [0]  # the move that leads from the parent to the node (unused for the root)
         self._first = [-1]  # index of the first child, -1 while not expanded
         self._count = [0]  # number of children (0 once expanded: the game is over there)
@@ -153,6 +177,7 @@ class MCTSTree:
 
     def reset(self) -> None:
         """Forget the tree (the generator keeps its state)."""
+        self._check_idle()
         self._clear()
 
     @property
@@ -175,16 +200,18 @@ class MCTSTree:
 
     # -- tree reuse ----------------------------------------------------------
 
-    def _find(self, key: int) -> int:
-        """Index of the node to keep for a position with Zobrist ``key``, or -1."""
-        if self._visits[0] == 0:
+    def _find(self, core) -> int:
+        """Index of the node to keep for ``core``: the one whose Zobrist key matches and whose
+        position is exactly ``core``'s (same game, size and stones), or -1."""
+        key = core.key()
+        if self._visits[0] == 0 or self._root_core is None:
             return -1
         if self._key[0] == key:
-            return 0
-        level = [0]
+            return 0 if self._root_state == position_state(core) else -1
+        level: list[tuple[int, tuple[int, ...]]] = [(0, ())]
         for _depth in range(self._players):
             below = []
-            for node in level:
+            for node, path in level:
                 first = self._first[node]
                 if first < 0:
                     continue
@@ -192,8 +219,9 @@ class MCTSTree:
                     if self._visits[child] == 0:
                         continue
                     if self._key[child] == key:
-                        return child
-                    below.append(child)
+                        reached = reached_state(self._root_core, (*path, self._move[child]))
+                        return child if reached == position_state(core) else -1
+                    below.append((child, (*path, self._move[child])))
             level = below
         return -1
 
@@ -230,29 +258,37 @@ class MCTSTree:
     # -- the search ------------------------------------------------------------
 
     def search(self, core, iterations: int = 0, time_limit: float = 0.0) -> int:
-        """Run iterations from the position of ``core`` (restored afterwards); return how many ran.
+        """Run iterations from the position of ``core`` (not touched: the search runs on a
+        copy); return how many ran.
 
         ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
         (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
-        At least one iteration runs.
+        At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         """
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-            raise ValueError(f"iterations must be an int >= 0, got {iterations!r}")
-        time_limit = float(time_limit)
-        if not time_limit >= 0.0:
-            raise ValueError(f"time_limit must be >= 0, got {time_limit!r}")
-        if iterations == 0 and time_limit == 0.0:
-            raise ValueError("give an iteration budget or a time limit")
+        iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
+        try:
+            return self._run(core.copy(), iterations, time_limit)
+        except BaseException:
+            self._clear()  # an iteration stopped half-way (Ctrl-C): the counts no longer add up
+            raise
+        finally:
+            self._lock.release()
+
+    def _run(self, core, iterations: int, time_limit: float) -> int:
         start = time.perf_counter()
         deadline = start + time_limit
         key = core.key()
         players = core.num_players()
-        root = self._find(key) if players == self._players else -1
+        root = self._find(core) if players == self._players else -1
         self._players = players
         if root < 0:
             self._clear()
         else:
             self._reroot(root)
+        self._root_state = position_state(core)
+        self._root_core = core.copy()
         self._key[0] = key
         self._root_mover = core.to_move()
         self.reused_visits = self._visits[0]
@@ -284,11 +320,12 @@ class MCTSTree:
         c2 = self._c2
         while True:
             if first[node] < 0:
-                if len(move) >= self.max_nodes:
+                # The tree full: simulate from here (the root's children are always made).
+                if node and len(move) >= self.max_nodes:
                     result = self._rollout(core)  # tree full: simulate from here
                     break
                 legal = core.gen_moves()
-                if len(move) + len(legal) > self.max_nodes:
+                if node and len(move) + len(legal) > self.max_nodes:
                     result = self._rollout(core)
                     break
                 first[node] = len(move)
@@ -406,11 +443,11 @@ class MCTSTree:
     def best_move(self) -> int:
         """The most visited root move (the first in move order on ties).
 
-        :raises ValueError: nothing has been searched, or the root's game is over.
+        :raises GameOverError: nothing has been searched, or the root's game is over.
         """
         best = self._best_child(0)
         if best < 0:
-            raise ValueError("the tree has no visited root move: search a position that is not over first")
+            raise GameOverError("the tree has no visited root move: search a position that is not over first")
         return self._move[best]
 
     def principal_variation(self) -> list[int]:
@@ -421,3 +458,39 @@ class MCTSTree:
             pv.append(self._move[node])
             node = self._best_child(node)
         return pv
+
+
+def check_mcts_limits(iterations, time_limit) -> tuple[int, float]:
+    """``(iterations, time_limit)`` checked: an int >= 0 (capped at MAX_ITERATIONS) and a finite
+    number of seconds >= 0, not both 0."""
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise InvalidLimitError(f"iterations must be an int >= 0, got {iterations!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0.0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}")
+    if iterations == 0 and time_limit == 0:
+        raise InvalidLimitError("give an iteration budget or a time limit")
+    return min(int(iterations), MAX_ITERATIONS), float(time_limit)
+
+
+def position_state(core) -> tuple:
+    """What makes a position exactly itself, history aside: its game, board, side to move
+    and legal moves (a tree is reused only for the very position it was grown on)."""
+    return (
+        type(core).__name__,
+        getattr(core, "size", None),
+        getattr(core, "swap_rule", None),
+        core.bitboards(),
+        core.turn,
+        tuple(core.legal_moves()),
+    )
+
+
+def reached_state(root_core, moves) -> tuple | None:
+    """position_state after playing ``moves`` from ``root_core`` (None if one is not legal)."""
+    work = root_core.copy()
+    try:
+        for move in moves:
+            work.push(move)
+    except ValueError:
+        return None
+    return position_state(work)

@@ -19,12 +19,14 @@ which), ``values`` the value of every player where the algorithm knows it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _backend
+from ..errors import InvalidLimitError
 from .mcts import DEFAULT_EXPLORATION, MCTS
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS", "MULTIPLAYER_ALGORITHMS"]
@@ -36,6 +38,9 @@ MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
 ALGORITHMS = ("alphabeta", "minimax", *MULTIPLAYER_ALGORITHMS)
 #: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
 MAX_DEPTH = 100
+#: The most table a one-shot timed ``search()`` makes per second of its limit: more than the
+#: compiled search stores in that time (16 bytes a node, a few million nodes a second).
+TT_MB_PER_SECOND = 64
 
 Evaluation = str | Mapping[str, int] | Callable[[Any], int]
 
@@ -95,13 +100,19 @@ class SolveResult:
     backend: str = ""
 
 
+#: Node limits above this mean the same as this (no search reaches it).
+MAX_NODES = 2**63 - 1
+
+
 def _check_limit(name: str, value: Any, kind: type) -> None:
+    """A limit is ``None`` (no limit: the only way to say so) or a positive int, for
+    ``time_limit`` a positive finite number of seconds (``inf`` and ``nan`` are refused)."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
-        raise ValueError(f"{name} must be a positive {kind.__name__}, got {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
+        raise InvalidLimitError(f"{name} must be a positive {kind.__name__} or None, got {value!r}")
+    if not 0 < value < math.inf:
+        raise InvalidLimitError(f"{name} must be positive and finite (None for no limit), got {value!r}")
 
 
 def time_budget(time_limit: float) -> float:
@@ -126,10 +137,18 @@ class Engine:
         tree is reused from move to move).
     :param aspiration: search each iteration first in a narrow window around the last score.
     :param endgame_empties: solve exactly (Othello) when this many squares or fewer are
-        empty; ``None`` picks a size from the backend and the time limit.
+        empty; ``None`` picks a size from the backend and the time limit. The solver obeys
+        the search's limits: it gets the ``nodes`` budget (alpha-beta the rest when it does
+        not finish) and is skipped when ``depth`` is below the number of empty squares.
     :param seed: MCTS: seed of its random generator.
     :param exploration: MCTS: the UCB1 constant.
     :param max_nodes: MCTS: bound on the tree's size.
+
+    The table of the default backend is allocated (and its memory touched) here, so that a
+    timed search does not spend its time on it. One search at a time: using an engine from
+    its own evaluation function or from two threads at once raises
+    :class:`~gamecore.errors.ConcurrentUseError`. Copies (``copy.deepcopy``, pickle) get a
+    fresh table of the same size.
     """
 
     def __init__(
@@ -166,6 +185,7 @@ class Engine:
         self._searchers: dict[str, Any] = {}
         # Checked here, so that a bad value fails at construction rather than at the first search.
         self._mcts = MCTS(seed, exploration, max_nodes) if algorithm == "mcts" else None
+        self._searcher(_backend.selected())
 
     def _searcher(self, backend: Any) -> Any:
         searcher = self._searchers.get(backend.name)
@@ -213,10 +233,11 @@ class Engine:
     ) -> SearchResult:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
-        At least one limit is needed. With ``time_limit`` (seconds) the answer comes back
-        before the limit, with the best move of the last finished iteration. ``moves``
-        restricts the root to those moves; by default a game that knows its symmetries
-        (Tetralath) searches one move of each set of equivalent ones.
+        At least one limit is needed; ``None`` means no limit of that kind. With
+        ``time_limit`` (seconds, finite) the answer comes back before the limit, with the best
+        move of the last finished iteration. ``moves`` restricts the root to those moves; by
+        default a game that knows its symmetries (Tetralath) searches one move of each set of
+        equivalent ones. ``evaluation`` functions are given a copy of each position.
         """
         if depth is None and time_limit is None and nodes is None:
             raise ValueError("give at least one limit: depth, time_limit or nodes")
@@ -227,38 +248,47 @@ class Engine:
             raise ValueError(f"depth must be below {MAX_DEPTH}, got {depth}")
         if not hasattr(position, "core") or not hasattr(position, "features"):
             raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
-        start = time.perf_counter()
+        if nodes is not None:
+            nodes = min(int(nodes), MAX_NODES)
         backend = _backend.load(position.backend)
+        searcher = self._searcher(backend)  # allocated before the clock starts
+        start = time.perf_counter()
         weights, evaluator = self._weights(position)
-        searcher = self._searcher(backend)
         budget = time_budget(time_limit) if time_limit is not None else 0.0
+        root_moves = _root_moves(position, moves)
 
         if self.algorithm == "mcts":
             return self._search_mcts(position, depth, budget, nodes, start)
         if self.algorithm in MULTIPLAYER_ALGORITHMS:
             return self._search_multi(position, weights, searcher, depth, budget, nodes, moves, start, time_limit)
 
-        exact = self._try_endgame(position, budget, depth, nodes, start)
+        exact, solver_nodes = self._try_endgame(position, budget, depth, nodes, start)
         if exact is not None:
             return exact
+        if nodes is not None:
+            nodes = max(1, nodes - solver_nodes)
 
-        view = position.copy() if evaluator is not None else None
-        core = view.core if view is not None else position.core.copy()
+        position_class, position_backend = type(position), position._backend
+
+        def wrap(core: Any) -> Any:
+            return position_class._wrap(core, position_backend)
+
         remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         move, score, done, pv, count, hits = searcher.search(
-            core,
+            position.core,
             weights,
             evaluator,
-            view,
+            wrap if evaluator is not None else None,
             depth if depth is not None else MAX_DEPTH - 1,
             nodes or 0,
             remaining,
             self.algorithm,
             self.aspiration,
-            _root_moves(position, moves),
+            root_moves,
         )
+        count += solver_nodes
         return SearchResult(
             move=None if move == -2 else position.move_from_code(move),
             score=score,
@@ -358,26 +388,29 @@ class Engine:
 
     def _try_endgame(
         self, position: Any, budget: float, depth: int | None, nodes: int | None, start: float
-    ) -> SearchResult | None:
-        """Solve exactly when few squares are empty, if the game has a solver and the time allows."""
+    ) -> tuple[SearchResult | None, int]:
+        """Solve exactly when few squares are empty, if the game has a solver and the limits
+        allow: ``(result, 0)``, or ``(None, nodes the solver spent before giving up)``."""
         solve_exact = position.exact_solver()
         if solve_exact is None or self.algorithm != "alphabeta":
-            return None
+            return None, 0
         limit = self.endgame_empties
         if limit is None:
             if not budget or depth is not None or nodes is not None:
-                return None  # fixed-depth and node-limited searches stay comparable
+                return None, 0  # fixed-depth and node-limited searches stay comparable
             fast = position.backend == "cython"
             limit = (20 if budget >= 2 else 16) if fast else (10 if budget >= 2 else 8)
         empties = position.size * position.size - sum(position.score())
         if empties > limit or position.is_game_over():
-            return None
+            return None, 0
+        if depth is not None and depth < empties:
+            return None, 0  # the solver would look deeper than the caller allowed
         time_left = budget - (time.perf_counter() - start) if budget else 0.0
         if budget and time_left <= 0:
-            return None
-        move, score, count, completed = solve_exact(position.core.copy(), node_limit=0, time_limit=time_left)
+            return None, 0
+        move, score, count, completed = solve_exact(position.core.copy(), node_limit=nodes or 0, time_limit=time_left)
         if not completed:
-            return None
+            return None, count
         return SearchResult(
             move=position.move_from_code(move),
             score=_backend.load(position.backend).alphabeta.terminal_score(score),
@@ -388,7 +421,7 @@ class Engine:
             exact=True,
             algorithm="endgame",
             backend=position.backend,
-        )
+        ), count
 
 
 def _player_to_move(position: Any) -> int:
@@ -428,7 +461,14 @@ def search(
     moves: Iterable[Any] | None = None,
     seed: int = 0,
 ) -> SearchResult:
-    """Search ``position`` once with a fresh :class:`Engine` (see there for the options)."""
+    """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
+
+    With a ``time_limit`` the table is no larger than the search could fill in that time
+    (``TT_MB_PER_SECOND`` megabytes a second, at least 1 MB): making it is part of the time.
+    """
+    _check_limit("time_limit", time_limit, float)
+    if time_limit is not None and isinstance(tt_mb, (int, float)) and not isinstance(tt_mb, bool):
+        tt_mb = min(tt_mb, max(1.0, time_limit * TT_MB_PER_SECOND))
     engine = Engine(
         evaluation,
         tt_mb=tt_mb,
@@ -449,6 +489,8 @@ def solve(position: Any, *, time_limit: float | None = None, nodes: int | None =
     """
     _check_limit("time_limit", time_limit, float)
     _check_limit("nodes", nodes, int)
+    if nodes is not None:
+        nodes = min(int(nodes), MAX_NODES)
     exact_solver = getattr(position, "exact_solver", None)
     solve_exact = exact_solver() if exact_solver is not None else None
     if solve_exact is None:

@@ -14,12 +14,14 @@ For the same seed and iteration budget both backends give the same result.
 
 from __future__ import annotations
 
+import math
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _backend
-from ..errors import GameOverError
+from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
@@ -65,6 +67,11 @@ class MCTS:
     :param exploration: the UCB1 constant (default sqrt 2).
     :param max_nodes: bound on the tree's size.
     :param backend: ``"cython"`` or ``"python"``; default: the backend of the first position searched.
+
+    One search at a time: a second thread searching with the same object gets
+    :class:`~gamecore.errors.ConcurrentUseError` (give each thread its own ``MCTS``); a
+    result is read inside its own search. Copies (``copy.deepcopy``, pickle) keep the
+    settings and the generator state, not the tree.
     """
 
     def __init__(
@@ -79,8 +86,18 @@ class MCTS:
         self.max_nodes = max_nodes
         self._backend_name = backend
         self._tree: Any = None
+        self._lock = threading.Lock()
         if backend is not None:
             self._tree = self._make_tree(backend)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
         return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes)
@@ -93,17 +110,32 @@ class MCTS:
     def search(self, position: Any, iterations: int | None = None, time_limit: float | None = None) -> MCTSResult:
         """Search ``position`` (left unchanged) for ``iterations`` iterations and/or ``time_limit`` seconds.
 
+        ``None`` is the only "no limit"; ``time_limit`` is a finite number of seconds.
+
         :raises GameOverError: the game is over.
-        :raises ValueError: neither limit given, or a limit out of range.
+        :raises InvalidLimitError: neither limit given, or a limit out of range.
+        :raises ConcurrentUseError: this object is searching in another thread.
         """
         if iterations is None and time_limit is None:
-            raise ValueError("give iterations or time_limit")
+            raise InvalidLimitError("give iterations or time_limit")
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
-            raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"time_limit must be a number > 0, got {time_limit!r}")
+            raise InvalidLimitError(f"iterations must be an int >= 1, got {iterations!r}")
+        if time_limit is not None and (
+            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
+        ):
+            raise InvalidLimitError(
+                f"time_limit must be a finite number of seconds > 0 (None: no limit), got {time_limit!r}"
+            )
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError("this MCTS is already searching: give each thread its own MCTS")
+        try:
+            return self._search(position, iterations, time_limit)
+        finally:
+            self._lock.release()
+
+    def _search(self, position: Any, iterations: int | None, time_limit: float | None) -> MCTSResult:
         if position.is_game_over():
             raise GameOverError("the game is over: there is no move to search")
         backend = position.backend

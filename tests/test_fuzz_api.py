@@ -1,0 +1,149 @@
+"""Fuzzing the public API (issue 10): random call sequences on every game and search.
+
+Each example plays a random program on a position: moves (legal, illegal and malformed),
+take-backs, copies, pickles, searches whose evaluation function re-enters the engine,
+changes its position, raises or sleeps, MCTS searches and exact solves. After every call:
+no crash, every error is a gamecore error (or the evaluation's own exception passed
+through), a call that failed left the position as it was, a move returned is legal.
+A short run in the default suite; ``-m slow`` runs many more examples.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gamecore import Engine, Othello, Tetralath, solve
+from gamecore.errors import GamecoreError
+from gamecore.search.mcts import MCTS
+
+GAMES = {
+    "othello4": lambda backend: Othello(4, backend=backend),
+    "othello6": lambda backend: Othello(6, backend=backend),
+    "tetralath": lambda backend: Tetralath(backend=backend),
+}
+CALLBACKS = ("none", "reenter", "mutate", "raise", "sleep", "bad-value")
+BAD_MOVES = ("z9", "²", "9" * 5000 + " 1", None, 1.5, -3, 10**30, "pass", (0, 99), True, "", "e5e5")
+
+
+class Boom(Exception):
+    """What the raising evaluation throws: it must come out of the search unchanged."""
+
+
+actions = st.one_of(
+    st.tuples(st.just("push"), st.integers(0, 200)),
+    st.tuples(st.just("push-bad"), st.sampled_from(BAD_MOVES)),
+    st.tuples(st.just("pop"), st.just(0)),
+    st.tuples(st.just("search"), st.tuples(st.integers(1, 3), st.sampled_from(CALLBACKS))),
+    st.tuples(st.just("search-limits"), st.sampled_from([0, -1, float("inf"), float("nan"), 2**64, "3", None])),
+    st.tuples(st.just("mcts"), st.integers(1, 40)),
+    st.tuples(st.just("solve"), st.integers(1, 2000)),
+    st.tuples(st.just("copy"), st.sampled_from(["copy", "deepcopy", "pickle"])),
+)
+
+
+def snapshot(position):
+    return position.to_text(), [str(m) for m in position.move_stack], position.zobrist_hash()
+
+
+def make_callback(kind: str, holder: dict):
+    def callback(p):
+        if kind == "reenter":
+            return holder["engine"].search(p, depth=1).score
+        if kind == "mutate":
+            if p.move_stack:
+                p.pop()
+            legal = p.legal_moves()
+            if legal:
+                p.push(legal[-1])
+            return len(legal)
+        if kind == "raise":
+            raise Boom("evaluation failed")
+        if kind == "sleep":
+            time.sleep(0.0001)
+            return 1
+        if kind == "bad-value":
+            return 2.5
+        return len(p.legal_moves())
+
+    return callback
+
+
+def run_program(backend: str, game_name: str, program: list) -> None:
+    position = GAMES[game_name](backend)
+    mcts = MCTS(seed=1, max_nodes=500)
+    for action, arg in program:
+        before = snapshot(position)
+        try:
+            if action == "push":
+                legal = position.legal_moves()
+                if legal:
+                    position.push(legal[arg % len(legal)])
+                continue
+            if action == "push-bad":
+                position.push(arg)
+                continue
+            if action == "pop":
+                if position.move_stack:
+                    position.pop()
+                continue
+            if action == "copy":
+                clone = {
+                    "copy": copy.copy,
+                    "deepcopy": copy.deepcopy,
+                    "pickle": lambda p: pickle.loads(pickle.dumps(p)),
+                }[arg](position)
+                assert snapshot(clone) == before
+                if clone.legal_moves():
+                    clone.push(clone.legal_moves()[0])
+                assert snapshot(position) == before
+                continue
+            if action == "search":
+                depth, kind = arg
+                holder: dict = {}
+                engine = holder["engine"] = Engine(make_callback(kind, holder), tt_mb=1)
+                result = engine.search(position, depth=depth)
+            elif action == "search-limits":
+                result = Engine(tt_mb=1).search(position, depth=2, nodes=arg)
+            elif action == "mcts":
+                result = mcts.search(position, iterations=arg)
+            else:
+                if not isinstance(position, Othello):
+                    continue
+                result = solve(position, nodes=arg)
+                if not result.completed:
+                    assert result.move is None
+                    continue
+        except Boom:
+            assert snapshot(position) == before
+            continue
+        except GamecoreError:
+            assert snapshot(position) == before
+            continue
+        assert snapshot(position) == before
+        legal = position.legal_moves()
+        if legal:
+            assert result.move in legal, (action, arg, result)
+        else:
+            assert result.move is None
+
+
+program_strategy = st.lists(actions, min_size=1, max_size=12)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_name=st.sampled_from(sorted(GAMES)), program=program_strategy)
+def test_random_call_sequences(backend, game_name, program):
+    run_program(backend.name, game_name, program)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_name=st.sampled_from(sorted(GAMES)), program=st.lists(actions, min_size=1, max_size=40))
+def test_random_call_sequences_long(backend, game_name, program):
+    run_program(backend.name, game_name, program)
