@@ -151,7 +151,14 @@ def test_evaluation_gets_a_copy_it_may_change(backend, game):
 def test_objects_made_by_new_alone_are_safe(backend):
     out = run_child(
         """
-        classes = [B.othello.OthelloCore, B.tetralath.TetralathCore, B.alphabeta.Searcher, B.mcts.MCTSTree]
+        # Every class the backend's modules define (cores, searchers, trees, ...).
+        classes = [
+            obj
+            for module in vars(B).values() if hasattr(module, "__name__")
+            for obj in vars(module).values()
+            if isinstance(obj, type) and obj.__module__ == module.__name__ and not issubclass(obj, BaseException)
+        ]
+        assert len(classes) >= 4, classes
         calls = {
             "search": [(), (Othello(4, backend=BACKEND).core.copy(), 10)],
             "run": [(Othello(4, backend=BACKEND).core.copy(), 10)],
