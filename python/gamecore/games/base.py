@@ -147,15 +147,9 @@ class Position(_backend.position_base()):  # type: ignore[misc]
             return False
         return code in self._core.legal_moves()
 
-    # copy.copy and copy.deepcopy give an independent copy (never a shared core); a pickle
+    # copy.copy and copy.deepcopy are the position layer's (an independent copy); a pickle
     # holds the game's starting board and its moves, nothing of the backend, so it loads on
     # either backend (on the same one when it is there).
-    def __copy__(self: P) -> P:
-        return self.copy()
-
-    def __deepcopy__(self: P, memo: dict) -> P:
-        return self.copy()
-
     def __reduce__(self) -> tuple:
         core = self._core.copy()
         moves = core.history()
