@@ -125,16 +125,17 @@ class Searcher:
         return {"tt_mb": self.tt_bytes() / (1 << 20)}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["tt_mb"])
+        Searcher.__init__(self, state["tt_mb"])
 
     def _reset_table(self) -> None:
         # The same 16 bytes an entry as the C table: the key, and score | move | depth | flag
         # packed in one signed 64-bit word (flag 0: an empty slot). Anonymous mappings are
         # zero pages until written: making even a large table costs nothing up front.
         n = self.tt_entries
-        self._memory = mmap.mmap(-1, 16 * n) if n else None
-        self._keys = memoryview(self._memory)[: 8 * n].cast("Q") if n else memoryview(b"").cast("Q")
-        self._data = memoryview(self._memory)[8 * n :].cast("q") if n else memoryview(b"").cast("q")
+        memory = mmap.mmap(-1, 16 * n) if n else bytearray()
+        self._memory = memory
+        self._keys = memoryview(memory)[: 8 * n].cast("Q")
+        self._data = memoryview(memory)[8 * n :].cast("q")
 
     def clear(self) -> None:
         """Empty the transposition table."""
@@ -318,7 +319,9 @@ class Searcher:
             value = self._core.evaluate(self._weights)
         else:
             # A copy: the evaluation may do what it likes with it, the search is unharmed.
-            value = check_evaluation(self._evaluator(self._wrap(self._core.copy())))
+            wrap = self._wrap
+            assert wrap is not None  # given with the evaluator
+            value = check_evaluation(self._evaluator(wrap(self._core.copy())))
         # A heuristic score never reaches the range of proven results.
         return max(-WIN + 1, min(WIN - 1, value))
 

@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from typing import Any
 
 from .._rng import MASK64, splitmix64
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
@@ -166,8 +167,8 @@ class MCTSTree:
             raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
 
     def _clear(self) -> None:
-        self._root_state = None
-        self._root_core = None
+        self._root_state: tuple | None = None
+        self._root_core: Any = None
         self._move = [0]  # the move that leads from the parent to the node (unused for the root)
         self._first = [-1]  # index of the first child, -1 while not expanded
         self._count = [0]  # number of children (0 once expanded: the game is over there)
