@@ -492,27 +492,27 @@ cdef inline int stability_cutoff(Solver* s, bb_t player, bb_t opponent, int alph
 
 
 cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta, int empties) noexcept nogil:
-    """Alpha-beta without table; moves in odd quadrants first, presorted within."""
+    """Alpha-beta without table; moves in odd quadrants first, presorted within.
+
+    With so few empty squares, trying the flips of each empty square finds the moves for
+    less than generating them: a square that flips nothing is no move. The order, and so
+    the nodes, are those of the twin, which generates the moves first."""
     cdef int best = -s.t.nsq - 1, score, cut, q, sq, c
-    cdef bb_t moves, empty, odd, parity_group, group, bit, f
+    cdef bint moved = False
+    cdef bb_t empty, odd, parity_group, group, bit, f
     s.nodes += 1
     if check_limits(s):
         return 0
     cut = stability_cutoff(s, player, opponent, alpha, empties)
     if cut != EG_NO_CUT:
         return cut
-    moves = eg_moves(player, opponent, s.g)
-    if not moves:
-        if not eg_moves(opponent, player, s.g):
-            return final_score(player, opponent, s.t.nsq)
-        return -shallow_search(s, opponent, player, -beta, -alpha, empties)
     empty = ~(player | opponent) & <bb_t>s.t.full
     odd = 0
     for q in range(4):
         if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
             odd |= <bb_t>s.t.quadrant[q]
     for q in range(2):
-        parity_group = (moves & odd) if q == 0 else (moves & ~odd)
+        parity_group = (empty & odd) if q == 0 else (empty & ~odd)
         for c in range(s.t.nclasses):
             group = parity_group & <bb_t>s.t.presorted[c]
             while group:
@@ -520,6 +520,9 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
                 bit = square_bit(group, sq, s.g)
                 group ^= bit
                 f = eg_flips(player, opponent, sq, s.g)
+                if not f:
+                    continue
+                moved = True
                 score = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
                 if s.stop:
                     return 0
@@ -529,6 +532,10 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
                         return best
                     if best > alpha:
                         alpha = best
+    if not moved:
+        if not eg_moves(opponent, player, s.g):
+            return final_score(player, opponent, s.t.nsq)
+        return -shallow_search(s, opponent, player, -beta, -alpha, empties)
     return best
 
 
