@@ -29,6 +29,7 @@ cdef class PositionBase:
     cdef public object _backend
     cdef tuple moves_  # interned move objects, or None until first use
     cdef object move_type_
+    cdef tuple colors_  # turn by player number, or None until first use
 
     @property
     def _core(self):
@@ -39,6 +40,7 @@ cdef class PositionBase:
         self.core_ = core
         self.compiled_ = core if isinstance(core, GameCore) else None
         self.moves_ = None
+        self.colors_ = None
 
     @property
     def _moves(self):
@@ -52,6 +54,10 @@ cdef class PositionBase:
 
     def parse_move(self, move):
         """A move object from what a user passes (checks the form, not legality)."""
+        raise NotImplementedError
+
+    def _interned_colors(self):
+        """The value of ``turn`` for each player number of the core (``core.turn``)."""
         raise NotImplementedError
 
     # -- the hot methods -----------------------------------------------------------------
@@ -71,6 +77,19 @@ cdef class PositionBase:
         if not 0 <= i < n:
             raise IndexError(f"move code {code} has no move object")
         return <object>PyTuple_GET_ITEM(table, i)
+
+    @property
+    def turn(self):
+        """The colour to move (player 0 moves first), a member of the game's ``Color``."""
+        if self.colors_ is None:
+            colors = self._interned_colors()
+            if type(colors) is not tuple:
+                raise TypeError("_interned_colors() must return a tuple")
+            self.colors_ = colors
+        cdef Py_ssize_t player = self.compiled_.to_move() if self.compiled_ is not None else self.core_.turn
+        if not 0 <= player < len(self.colors_):
+            raise IndexError(f"player {player} has no colour")
+        return <object>PyTuple_GET_ITEM(self.colors_, player)
 
     def legal_moves(self):
         """The legal moves in the core's order; ``[]`` once the game is over."""
@@ -137,6 +156,7 @@ cdef class PositionBase:
         other._backend = self._backend
         other.moves_ = self._table()
         other.move_type_ = self.move_type_
+        other.colors_ = self.colors_
         return other
 
     def __copy__(self):

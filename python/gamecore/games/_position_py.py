@@ -22,10 +22,11 @@ __all__ = ["PositionBase"]
 class PositionBase:
     """A core (``_core``), the backend's modules (``_backend``) and the interned moves."""
 
-    __slots__ = ("_core", "_backend", "_moves")
+    __slots__ = ("_core", "_backend", "_moves", "_colors")
     _core: Any
     _backend: Any
     _moves: tuple
+    _colors: tuple
 
     # -- hooks of each game --------------------------------------------------------------
 
@@ -37,6 +38,10 @@ class PositionBase:
         """A move object from what a user passes (checks the form, not legality)."""
         raise NotImplementedError
 
+    def _interned_colors(self) -> tuple:
+        """The value of ``turn`` for each player number of the core (``core.turn``)."""
+        raise NotImplementedError
+
     # -- the hot methods -----------------------------------------------------------------
 
     def _table(self) -> tuple:
@@ -45,6 +50,15 @@ class PositionBase:
         except AttributeError:  # first use since the position was made
             moves = self._moves = self._interned_moves()
             return moves
+
+    @property
+    def turn(self) -> Any:
+        """The colour to move (player 0 moves first), a member of the game's ``Color``."""
+        try:
+            colors = self._colors
+        except AttributeError:  # first use since the position was made
+            colors = self._colors = self._interned_colors()
+        return colors[self._core.turn]
 
     def legal_moves(self) -> list:
         """The legal moves in the core's order; ``[]`` once the game is over."""
@@ -86,6 +100,10 @@ class PositionBase:
         other._core = self._core.copy()
         other._backend = self._backend
         other._moves = self._table()
+        try:
+            other._colors = self._colors
+        except AttributeError:
+            pass
         return other
 
     def __copy__(self) -> Any:
