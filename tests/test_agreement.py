@@ -21,7 +21,8 @@ from hypothesis.stateful import (
 )
 
 import oracle
-from gamecore import Move, Othello
+from gamecore import Othello
+from gamecore.games.othello import Move
 from helpers import SIZES, core_state, oracle_grid, play_picks, snapshot
 from strategies import cycle, full_games, games, sizes
 

@@ -18,6 +18,7 @@ from gamecore.errors import (
     InvalidPositionError,
     InvalidSquareError,
 )
+from gamecore.games.base import Termination
 from gamecore.games.tetralath import Tetralath, TetralathMove, cell_name, parse_cell
 from tetralath_oracle import (
     AT,
@@ -119,7 +120,9 @@ def play(backend, moves: str, swap: bool = False) -> Tetralath:
 def test_white_three_in_a_row_loses(backend):
     game = play(backend, "e1 a1 e2 a3 e3")
     outcome = game.outcome()
-    assert outcome is not None and outcome.winner == Tetralath.BLACK and outcome.reason == "three in a row"
+    assert (
+        outcome is not None and outcome.winner == Tetralath.BLACK and outcome.termination is Termination.THREE_IN_A_ROW
+    )
     assert game.legal_moves() == []
     with pytest.raises(GameOverError):
         game.push("i1")
@@ -130,14 +133,14 @@ def test_four_in_a_row_wins(backend):
     assert not game.is_game_over()  # e1 e2 _ e4 is no three
     game.push("e3")
     assert game.outcome().winner == Tetralath.WHITE
-    assert game.outcome().reason == "four in a row"
+    assert game.outcome().termination is Termination.FOUR_IN_A_ROW
 
 
 def test_filling_the_gap_of_five_wins(backend):
     game = play(backend, "e1 a1 e2 a3 e4 a5 e5 i1")
     assert not game.is_game_over()
     game.push("e3")
-    assert (game.outcome().winner, game.outcome().reason) == (Tetralath.WHITE, "four in a row")
+    assert (game.outcome().winner, game.outcome().termination) == (Tetralath.WHITE, Termination.FOUR_IN_A_ROW)
     assert [len(r) for r in oracle_runs(board_of(game.core), 0)] == [5]
 
 
@@ -147,15 +150,15 @@ def test_four_with_a_simultaneous_three_wins(backend):
     game.push("e3")
     runs = sorted(len(r) for r in oracle_runs(board_of(game.core), 0))
     assert runs == [3, 4]  # the diagonal d3 e3 f2 is a three, row e a four
-    assert (game.outcome().winner, game.outcome().reason) == (Tetralath.WHITE, "four in a row")
+    assert (game.outcome().winner, game.outcome().termination) == (Tetralath.WHITE, Termination.FOUR_IN_A_ROW)
     assert game.core.outcome_value() == -(1 + 61 - 11)  # black, to move, has lost: -(1 + empties)
 
 
 def test_black_can_lose_and_win_too(backend):
     lost = play(backend, "a1 e1 a3 e2 a5 e3")
-    assert (lost.outcome().winner, lost.outcome().reason) == (Tetralath.WHITE, "three in a row")
+    assert (lost.outcome().winner, lost.outcome().termination) == (Tetralath.WHITE, Termination.THREE_IN_A_ROW)
     won = play(backend, "a1 e1 a3 e2 i1 e4 i3 e3")
-    assert (won.outcome().winner, won.outcome().reason) == (Tetralath.BLACK, "four in a row")
+    assert (won.outcome().winner, won.outcome().termination) == (Tetralath.BLACK, Termination.FOUR_IN_A_ROW)
 
 
 FULL_DRAW = "WWBWW/WBWWBW/BWWBWWB/WWBWWBWW/WBWWBBWBB/BWBBWBBW/BBWBBWB/WBBWBB/BWBBW"
@@ -172,8 +175,8 @@ def test_full_board_is_a_draw(backend):
         assert not game.is_game_over()
         game.push(whites[ply // 2] if ply % 2 == 0 else blacks[ply // 2])
     outcome = game.outcome()
-    assert outcome.winner is None and outcome.reason == "full board"
-    assert str(outcome) == "draw: full board"
+    assert outcome.winner is None and outcome.termination is Termination.FULL_BOARD
+    assert str(outcome) == "draw 31-30 (the board is full)"
     assert game.core.outcome_value() == 0 and game.legal_moves() == []
     assert game.to_text() == FULL_DRAW + " B"
 
@@ -370,7 +373,8 @@ def parse_move_index(name: str) -> TetralathMove:
         (3.0, InvalidMoveError),
         ("e5", IllegalMoveError),  # occupied
         ("swap", IllegalMoveError),  # swap rule off
-        (61, IllegalMoveError),
+        (61, InvalidSquareError),  # the swap's code is no cell: the swap is written "swap"
+        (Tetralath.SWAP, IllegalMoveError),
     ],
 )
 def test_bad_moves_raise_and_change_nothing(backend, move, error):

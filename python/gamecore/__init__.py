@@ -3,6 +3,9 @@
 >>> import gamecore
 >>> gamecore.BACKEND in ("cython", "python")
 True
+
+Colours and moves belong to their game: ``Othello.BLACK``, ``Tetralath.WHITE``,
+``Othello.Move("d3")``, ``Tetralath.Move("e5")``.
 """
 
 from ._backend import BACKEND
@@ -17,24 +20,21 @@ from .errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
-from .games.othello import BLACK, PASS, WHITE, Move, Othello, Outcome
-from .games.rolit import Rolit
-from .games.tetralath import Tetralath
+from .games import GAMES, Color, Othello, Outcome, Rolit, Termination, Tetralath
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
 from .ui.rolit import play as rolit  # gamecore.rolit("Y", "B"): the terminal game
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "BACKEND",
-    "BLACK",
-    "WHITE",
-    "PASS",
-    "Move",
+    "GAMES",
     "Othello",
     "Tetralath",
     "Rolit",
+    "Color",
     "Outcome",
+    "Termination",
     "perft",
     "rolit",
     "search",
@@ -58,3 +58,16 @@ def perft(position: Othello, depth: int) -> int:
     """Leaves of the game tree ``depth`` plies below ``position`` (a pass is a ply,
     a game that ends early is one leaf), computed by the position's backend."""
     return position.perft(depth)
+
+
+# Names that were Othello's at the package root: in a library of several games they were
+# ambiguous (player 0 is black in Othello, white in Tetralath), so they live on the game.
+_MOVED = {"BLACK": "Othello.BLACK", "WHITE": "Othello.WHITE", "PASS": "Othello.Move('pass')", "Move": "Othello.Move"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        raise AttributeError(
+            f"gamecore.{name} is gone: colours and moves belong to a game, use gamecore.{_MOVED[name]}"
+        )
+    raise AttributeError(f"module 'gamecore' has no attribute {name!r}")

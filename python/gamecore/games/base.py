@@ -69,15 +69,36 @@ class Outcome:
     def is_draw(self) -> bool:
         return self.winner is None
 
+    @property
+    def losers(self) -> tuple[Color, ...]:
+        """The colours that did not win (every colour on a draw)."""
+        return tuple(c for c in self.scores if c != self.winner)
+
+    def result(self) -> str:
+        """The result in the usual short form, player 0 first: ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``
+        for two players; with more players, the winner's name (``"draw"`` on a draw)."""
+        if len(self.scores) != 2:
+            return "draw" if self.winner is None else str(self.winner)
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if int(self.winner) == 0 else "0-1"
+
     def __str__(self) -> str:
-        counts = "-".join(str(v) for v in self.scores.values())
+        values = list(self.scores.values())
+        if len(values) == 2 and self.winner is not None:
+            values.sort(reverse=True)  # as people say it: "white wins 10-6"
+        counts = "-".join(str(v) for v in values)
         if self.winner is None:
             head = "draw"
         else:
             head = f"{self.winner} wins"
             if self.tied:
                 head += " on the tie rule (" + ", ".join(str(c) for c in self.tied) + " level)"
-        return f"{head} {counts} ({self.termination.value})" if counts else f"{head} ({self.termination.value})"
+        reason = self.termination.value
+        if self.termination is Termination.THREE_IN_A_ROW and len(self.losers) == 1:
+            reason = f"{self.losers[0]} made three in a row"
+        return f"{head} {counts} ({reason})" if counts else f"{head} ({reason})"
+
 
 
 P = TypeVar("P", bound="Position")
@@ -98,6 +119,10 @@ class Position(_backend.position_base()):  # type: ignore[misc]
 
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
+    #: The game's colours (an :class:`Color` subclass; each game sets it).
+    Color: type[Color] = Color
+    #: The game's move type (each game sets it).
+    Move: type = object
 
     @classmethod
     def _wrap(cls: type[P], core: Any, backend: Any) -> P:
@@ -135,9 +160,9 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         return self._core
 
     @property
-    def turn(self) -> int:
-        """The side to move: player 0 moves first."""
-        return self._core.turn
+    def turn(self) -> Color:
+        """The colour to move (player 0 moves first), a member of the game's ``Color``."""
+        return self.Color(self._core.turn)
 
     def is_legal(self, move: Any) -> bool:
         """True if ``move`` can be read and is legal here."""
@@ -164,6 +189,15 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         if hasattr(core, "swap_rule"):
             return (bool(core.swap_rule),)
         return (core.size,) if hasattr(core, "size") else ()
+
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` once the game is over (player 0 first), else ``"*"``."""
+        outcome = self.outcome()
+        return "*" if outcome is None else outcome.result()
+
+    def outcome(self) -> Outcome | None:
+        """The :class:`Outcome` once the game is over, else ``None``."""
+        raise NotImplementedError
 
     def zobrist_hash(self) -> int:
         """64-bit Zobrist hash of the position and side to move; the same in both backends."""

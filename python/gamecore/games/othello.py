@@ -8,7 +8,11 @@
 >>> game.score()
 (4, 1)
 >>> game.pop()
-Move('d3')
+Othello.Move('d3')
+>>> game.turn
+Othello.BLACK
+>>> Othello.Move("d3") in game.legal_moves(), game.is_legal("d3")
+(True, True)
 """
 
 from __future__ import annotations
@@ -26,17 +30,26 @@ from ..errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
-from .base import Position
+from .base import Color, Outcome, Position, Termination
 
-__all__ = ["Othello", "Move", "Outcome", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
+__all__ = ["Othello", "OthelloColor", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
 
-BLACK = 0
-WHITE = 1
+
+class OthelloColor(Color):
+    """Othello's colours: black (player 0) moves first."""
+
+    BLACK = 0
+    WHITE = 1
+
+
+BLACK = OthelloColor.BLACK
+WHITE = OthelloColor.WHITE
 #: Square index of the pass move.
 PASS = -1
 COLUMNS = "abcdefghij"
-_NAMES = ("black", "white")
-_CELL_CHARS = {"X": 0, "*": 0, "x": 0, "O": 1, "o": 1, "-": -1, ".": -1}
+_PASS_WORDS = ("pass", "--", "ps")
+# Also the UFRJ style's symbols, so that every drawing of render() reads back.
+_CELL_CHARS = {"X": 0, "*": 0, "x": 0, "○": 0, "◌": 0, "O": 1, "o": 1, "●": 1, "◍": 1, "-": -1, ".": -1}
 _SQUARE_RE = re.compile(r"^([a-jA-J])(10|[1-9])$")
 # ASCII digits, at most three (a row or column is 1..10): no int() of a huge or exotic number.
 _ROWCOL_RE = re.compile(r"^\s*([0-9]{1,3})[\s,]+([0-9]{1,3})\s*$")
@@ -47,10 +60,32 @@ MAX_RECORD_CHARS = 100_000
 
 @dataclass(frozen=True)
 class Move:
-    """A move on an n x n board: a square (``index = row * size + col``) or a pass (``index == -1``)."""
+    """A move on an n x n board: a square (``index = row * size + col``) or a pass (``index == -1``).
+
+    Built from its index or its text: ``Move(19)``, ``Move("d3")``, ``Move("pass")``,
+    ``Move("e10", size=10)`` (or ``Move.parse``). Moves are equal when index and size are;
+    a move is not equal to its text (``game.is_legal("d3")`` reads text).
+
+    :raises InvalidSquareError: a malformed or off-board square.
+    """
 
     index: int
     size: int = 8
+
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size % 2 or not 4 <= self.size <= 10:
+            raise InvalidSizeError(f"Othello board size must be even, 4 to 10; got {self.size!r}")
+        index = self.index
+        if isinstance(index, str) and index.strip().lower() in _PASS_WORDS:
+            index = PASS
+        elif not (isinstance(index, int) and not isinstance(index, bool) and index == PASS):
+            index = parse_square(index, self.size)
+        object.__setattr__(self, "index", int(index))
+
+    @classmethod
+    def parse(cls, text: str, size: int = 8) -> Move:
+        """The move written ``text`` (``'d3'``, ``'pass'``) on a ``size`` board."""
+        return cls(text, size)
 
     @property
     def is_pass(self) -> bool:
@@ -81,25 +116,8 @@ class Move:
         return self.name
 
     def __repr__(self) -> str:
-        return f"Move({self.name!r})" if self.size == 8 else f"Move({self.name!r}, size={self.size})"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: ``winner`` is ``BLACK``, ``WHITE`` or ``None`` for a draw."""
-
-    winner: int | None
-    black: int
-    white: int
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self.black, self.white
-
-    def __str__(self) -> str:
-        if self.winner is None:
-            return f"draw {self.black}-{self.white}"
-        return f"{_NAMES[self.winner]} wins {self.black}-{self.white}"
+        size = "" if self.size == 8 else f", size={self.size}"
+        return f"Othello.Move({self.name!r}{size})"
 
 
 def parse_square(square: Any, size: int) -> int:
@@ -150,11 +168,16 @@ class Othello(Position):
     :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
     :raises InvalidSizeError: for an odd size or one outside 4..10.
 
-    ``turn`` is ``BLACK`` (0) or ``WHITE`` (1). ``legal_moves()`` lists the squares in
-    index order, ``[pass]`` when the side to move must pass, ``[]`` at the end.
+    ``turn`` is ``Othello.BLACK`` (0) or ``Othello.WHITE`` (1). ``legal_moves()`` lists the
+    squares in index order, ``[pass]`` when the side to move must pass, ``[]`` at the end.
     """
 
     __slots__ = ()
+
+    Color = OthelloColor
+    BLACK = OthelloColor.BLACK
+    WHITE = OthelloColor.WHITE
+    Move = Move
 
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
     #: (see ``gamecore.search``). "standard" is the engine's default.
@@ -208,26 +231,31 @@ class Othello(Position):
         if isinstance(move, Move):
             if move.size != size:
                 raise InvalidMoveError(f"move {move} is for a {move.size}x{move.size} board, this one is {size}x{size}")
-            if move.index != PASS:
-                parse_square(move.index, size)
             return move
-        if isinstance(move, str) and move.strip().lower() in ("pass", "--", "ps"):
-            return Move(PASS, size)
         if move is None:
             raise InvalidMoveError("None is not a move (use 'pass' to pass)")
-        return Move(parse_square(move, size), size)
+        if isinstance(move, int) and not isinstance(move, bool):
+            return Move(parse_square(move, size), size)  # a square: -1 is no square (pass is 'pass')
+        return Move(move, size)
 
     def score(self) -> tuple[int, int]:
         """``(black discs, white discs)``."""
         return self._core.counts()
 
     def outcome(self) -> Outcome | None:
-        """The result if the game is over, else ``None``. Most discs wins; equal is a draw."""
+        """The result once the game is over, else ``None``: most discs wins, equal is a draw;
+        ``scores`` are the discs per colour, ``termination`` ``FULL_BOARD`` or ``NO_MOVES``.
+
+        >>> print(Othello.from_moves("b1a1a2c1d1a3a4d2d3b4c4d4", size=4).outcome())
+        white wins 10-6 (the board is full)
+        """
         if not self._core.is_game_over():
             return None
         black, white = self._core.counts()
         winner = None if black == white else (BLACK if black > white else WHITE)
-        return Outcome(winner, black, white)
+        full = black + white == self.size * self.size
+        termination = Termination.FULL_BOARD if full else Termination.NO_MOVES
+        return Outcome(winner, termination, {BLACK: black, WHITE: white})
 
     def cells(self) -> list[list[int]]:
         """The board as rows of ``-1`` (empty), ``0`` (black), ``1`` (white)."""
@@ -280,7 +308,23 @@ class Othello(Position):
         game = cls(size, backend=backend)
         black = sum(1 << i for i, v in enumerate(cells) if v == 0)
         white = sum(1 << i for i, v in enumerate(cells) if v == 1)
-        game._core.set_board(black, white, turn)
+        game._core.set_board(black, white, int(turn))
+        return game
+
+    @classmethod
+    def from_moves(cls, moves: str | Iterable[Any], size: int = 8, *, backend: str | None = None) -> Othello:
+        """The position after a game record: ``'f5d6c3'`` (spaces, commas and ``pass`` allowed; a
+        pass the record leaves out is played when it is forced) or an iterable of moves.
+
+        :raises InvalidMoveError: a move that cannot be read (``IllegalMoveError`` one that
+            cannot be played).
+        """
+        game = cls(size, backend=backend)
+        codes = parse_move_list(moves, size) if isinstance(moves, str) else [game.parse_move(m).index for m in moves]
+        for code in codes:
+            if code != PASS and game._core.legal_moves() == [PASS]:
+                game._core.push(PASS)  # the record leaves the forced pass out
+            game.push(Move(code, size))
         return game
 
     @classmethod
@@ -299,12 +343,12 @@ class Othello(Position):
         # Ints only (also int-like objects such as numpy integers); 0.0 or True is not a cell.
         if any(isinstance(v, bool) or not hasattr(type(v), "__index__") or v not in (-1, 0, 1) for v in flat):
             raise InvalidPositionError("cells must be -1 (empty), 0 (black) or 1 (white)")
-        if isinstance(turn, bool) or turn not in (BLACK, WHITE):
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn not in (BLACK, WHITE):
             raise InvalidPositionError(f"turn must be 0 (black) or 1 (white), got {turn!r}")
         game = cls(size, backend=backend)
         black = sum(1 << i for i, v in enumerate(flat) if v == 0)
         white = sum(1 << i for i, v in enumerate(flat) if v == 1)
-        game._core.set_board(black, white, turn)
+        game._core.set_board(black, white, int(turn))
         return game
 
 
@@ -317,9 +361,9 @@ def _size_from_cells(count: int) -> int:
 
 def _side(token: str) -> int:
     token = token.strip().lower()
-    if token in ("x", "*", "b", "black"):
+    if token in ("x", "*", "b", "black", "○"):
         return BLACK
-    if token in ("o", "w", "white"):
+    if token in ("o", "w", "white", "●"):
         return WHITE
     raise InvalidPositionError(f"side to move must be X (black) or O (white), got {token!r}")
 
@@ -348,7 +392,10 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         if "to move" in lower or "to play" in lower:
             turn = _side(lower.split()[0])
             continue
-        tokens = line.replace("|", " ").split()
+        if lower.startswith("game over"):
+            turn = BLACK  # a finished game: nobody moves, any side will do
+            continue
+        tokens = [t for t in line.replace("|", " ").split() if set(t) != {"?"}]  # the UFRJ frame
         if all(len(t) == 1 and t.lower() in COLUMNS for t in tokens):
             continue  # column header
         if tokens and tokens[0].isdigit():
@@ -435,7 +482,7 @@ def render_othello(game: Othello, style: str = "letters", last_move: Move | None
         lines.append(frame)
     lines.append(header)
     b, w = game.score()
-    # The side letter stays X/O in every style so that from_text() can read the board back.
-    turn_line = f"{'XO'[game.turn]} to move" + (" (game over)" if game.is_game_over() else "")
+    outcome = game.outcome()
+    turn_line = f"game over: {outcome}" if outcome is not None else f"{(black, white)[game.turn]} to move"
     lines.append(f"{turn_line}   {black}: {b}  {white}: {w}")
     return "\n".join(lines)

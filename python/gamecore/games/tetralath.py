@@ -10,12 +10,12 @@ four made by the same move) loses, a full board is a draw.
 61
 >>> for cell in ("e1", "a1", "e2", "a2", "e3"):
 ...     game.push(cell)
->>> game.outcome()
-TetralathOutcome(winner=1, reason='three in a row')
->>> str(game.outcome())
-'black wins: white made three in a row'
+>>> game.outcome().winner, game.outcome().termination
+(Tetralath.BLACK, <Termination.THREE_IN_A_ROW: 'three in a row'>)
+>>> print(game.outcome())
+black wins 3-2 (white made three in a row)
 >>> game.pop()
-TetralathMove('e3')
+Tetralath.Move('e3')
 
 Cells use Susan notation: rows ``a`` to ``i`` from top to bottom with 5, 6, 7, 8, 9,
 8, 7, 6, 5 cells, numbered from 1 on the left of each row (``a1`` top-left, ``e5``
@@ -32,12 +32,12 @@ from typing import Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
-from .base import Position
+from .base import Color, Outcome, Position, Termination
 
 __all__ = [
     "Tetralath",
+    "TetralathColor",
     "TetralathMove",
-    "TetralathOutcome",
     "WHITE",
     "BLACK",
     "SWAP",
@@ -47,24 +47,29 @@ __all__ = [
     "cell_name",
 ]
 
-WHITE = 0
-BLACK = 1
-#: Move code of the swap (pie rule), only legal with ``swap=True``.
-SWAP = 61
+
+class TetralathColor(Color):
+    """Tetralath's colours: white (player 0) moves first."""
+
+    WHITE = 0
+    BLACK = 1
+
+
+WHITE = TetralathColor.WHITE
+BLACK = TetralathColor.BLACK
+#: The core's code of the swap move (one past the last cell); users write ``"swap"`` or ``SWAP``.
+SWAP_CODE = 61
 NUM_CELLS = 61
 ROWS = "abcdefghi"
 ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
 ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
-_NAMES = ("white", "black")
 _CELL_RE = re.compile(r"^([a-iA-I])\s*([1-9])$")
 _CELL_CHARS = {"W": 0, "w": 0, "B": 1, "b": 1, ".": -1, "-": -1}
 _SWAP_WORDS = ("swap", "troca", "trocar")
 
 
 def cell_name(index: int) -> str:
-    """Susan name of a cell index (``30`` -> ``'e5'``); ``'swap'`` for ``SWAP``."""
-    if index == SWAP:
-        return "swap"
+    """Susan name of a cell index (``30`` -> ``'e5'``)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_CELLS:
         raise InvalidSquareError(f"cell index must be an int from 0 to 60, got {index!r}")
     row = 0
@@ -140,13 +145,31 @@ def parse_cell(cell: Any) -> int:
 
 @dataclass(frozen=True)
 class TetralathMove:
-    """A Tetralath move: a cell index 0..60, or ``SWAP`` (61)."""
+    """A Tetralath move: a cell, built from its index 0..60 or its name (``TetralathMove("e5")``,
+    ``Tetralath.Move(30)``), or the swap (``"swap"``, :data:`SWAP`; its code ``index`` is 61).
+    Moves are equal when their indices are; a move is not equal to its text.
+
+    :raises InvalidSquareError: a malformed or off-board cell.
+    """
 
     index: int
 
+    def __post_init__(self) -> None:
+        index = self.index
+        if isinstance(index, str) and index.strip().lower() in _SWAP_WORDS:
+            index = SWAP_CODE
+        elif not (isinstance(index, int) and not isinstance(index, bool) and index == SWAP_CODE):
+            index = parse_cell(index)
+        object.__setattr__(self, "index", int(index))
+
+    @classmethod
+    def parse(cls, text: str) -> TetralathMove:
+        """The move written ``text`` (``'e5'``, ``'swap'``)."""
+        return cls(text)
+
     @property
     def is_swap(self) -> bool:
-        return self.index == SWAP
+        return self.index == SWAP_CODE
 
     @property
     def row(self) -> int:
@@ -166,37 +189,26 @@ class TetralathMove:
     @property
     def name(self) -> str:
         """``'e5'``-style name, or ``'swap'``."""
-        return cell_name(self.index)
+        return "swap" if self.is_swap else cell_name(self.index)
 
     def __str__(self) -> str:
         return self.name
 
     def __repr__(self) -> str:
-        return f"TetralathMove({self.name!r})"
+        return f"Tetralath.Move({self.name!r})"
 
 
-#: The moves made once, by core code: ``[cell]`` and ``[SWAP]``.
-INTERNED_MOVES = tuple(TetralathMove(code) for code in range(SWAP + 1))
+#: The moves made once, by core code: ``[cell]`` and the swap.
+INTERNED_MOVES = tuple(TetralathMove(code) for code in range(SWAP_CODE + 1))
+#: The swap move (pie rule), legal as black's first move when the game has ``swap=True``.
+SWAP = INTERNED_MOVES[SWAP_CODE]
 
 
-@dataclass(frozen=True)
-class TetralathOutcome:
-    """The end of a game: ``winner`` is ``WHITE`` (0), ``BLACK`` (1) or ``None`` for a draw;
-    ``reason`` is ``'four in a row'``, ``'three in a row'`` or ``'full board'``."""
-
-    winner: int | None
-    reason: str
-
-    @property
-    def loser(self) -> int | None:
-        return None if self.winner is None else 1 - self.winner
-
-    def __str__(self) -> str:
-        if self.winner is None:
-            return f"draw: {self.reason}"
-        if self.reason == "three in a row":
-            return f"{_NAMES[self.winner]} wins: {_NAMES[1 - self.winner]} made three in a row"
-        return f"{_NAMES[self.winner]} wins: {self.reason}"
+_TERMINATIONS = {
+    "four in a row": Termination.FOUR_IN_A_ROW,
+    "three in a row": Termination.THREE_IN_A_ROW,
+    "full board": Termination.FULL_BOARD,
+}
 
 
 class Tetralath(Position):
@@ -209,8 +221,11 @@ class Tetralath(Position):
 
     __slots__ = ()
 
-    WHITE = WHITE
-    BLACK = BLACK
+    Color = TetralathColor
+    WHITE = TetralathColor.WHITE
+    BLACK = TetralathColor.BLACK
+    Move = TetralathMove
+    SWAP = SWAP
     #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).
     EVALUATIONS = {
         "standard": {
@@ -248,7 +263,7 @@ class Tetralath(Position):
         return self._core.features()
 
     def move_from_code(self, code: int) -> TetralathMove:
-        """The :class:`TetralathMove` of a core move code (cell index, or 61 for the swap)."""
+        """The :class:`TetralathMove` of a core move code (cell index, or ``SWAP_CODE``)."""
         return INTERNED_MOVES[code]
 
     def _interned_moves(self) -> tuple[TetralathMove, ...]:
@@ -262,21 +277,18 @@ class Tetralath(Position):
         return bool(self._core.swap_rule)
 
     def parse_move(self, move: Any) -> TetralathMove:
-        """A :class:`TetralathMove` from a move, ``'e5'``, ``'swap'`` or an index (61 is the swap).
+        """A :class:`TetralathMove` from a move, ``'e5'``, ``'swap'`` or a cell index 0..60.
 
         Checks the form and the board, not legality.
 
-        :raises InvalidSquareError: a malformed or off-board cell.
+        :raises InvalidSquareError: a malformed or off-board cell (61 included: the swap is
+            written ``'swap'`` or :data:`SWAP`).
         :raises InvalidMoveError: something that is not a move at all.
         """
         if isinstance(move, TetralathMove):
-            if move.index != SWAP:
-                parse_cell(move.index)
             return move
         if isinstance(move, str) and move.strip().lower() in _SWAP_WORDS:
-            return TetralathMove(SWAP)
-        if isinstance(move, int) and not isinstance(move, bool) and move == SWAP:
-            return TetralathMove(SWAP)
+            return SWAP
         if isinstance(move, (str, int)) and not isinstance(move, bool):
             return TetralathMove(parse_cell(move))
         raise InvalidMoveError(f"not a move: {move!r} (expected a cell like 'e5', an index 0..60 or 'swap')")
@@ -290,13 +302,21 @@ class Tetralath(Position):
         moves = self._core.legal_moves()
         if len(group) == 1:
             return [TetralathMove(m) for m in moves]
-        return [TetralathMove(m) for m in moves if m == SWAP or m == min(p[m] for p in group)]
+        return [TetralathMove(m) for m in moves if m == SWAP_CODE or m == min(p[m] for p in group)]
 
-    def outcome(self) -> TetralathOutcome | None:
-        """The result once the game is over (winner and reason), else ``None``."""
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``: the winner (``None`` on a draw),
+        ``termination`` ``FOUR_IN_A_ROW`` (the mover won), ``THREE_IN_A_ROW`` (the mover lost)
+        or ``FULL_BOARD`` (a draw), and the stones per colour in ``scores``."""
         if not self._core.is_game_over():
             return None
-        return TetralathOutcome(self._core.winner(), self._core.reason())
+        winner = self._core.winner()
+        white, black = self._core.counts()
+        return Outcome(
+            None if winner is None else TetralathColor(winner),
+            _TERMINATIONS[self._core.reason()],
+            {WHITE: white, BLACK: black},
+        )
 
     def counts(self) -> tuple[int, int]:
         """``(white stones, black stones)``."""
@@ -312,7 +332,7 @@ class Tetralath(Position):
         """The board as 9 rows (``a`` to ``i``) of ``-1`` (empty), ``0`` (white), ``1`` (black)."""
         white, black = self._core.bitboards()
         flat = [0 if white >> i & 1 else 1 if black >> i & 1 else -1 for i in range(NUM_CELLS)]
-        return [flat[s : s + n] for s, n in zip(ROW_STARTS, ROW_LENGTHS)]
+        return [flat[s : s + n] for s, n in zip(ROW_STARTS, ROW_LENGTHS, strict=True)]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tetralath):
@@ -332,22 +352,27 @@ class Tetralath(Position):
         body = "/".join("".join(chars[v] for v in row) for row in self.cells())
         return f"{body} {'WB'[self.turn]}"
 
-    def render(self, last_move: TetralathMove | None = None, *, colour: bool = False) -> str:
+    def render(self, last_move: TetralathMove | None = None, *, colour: bool = False, lang: str = "en") -> str:
         """The hexagon with coordinates (``str(position)``): row letters on the left, cell numbers
         along the top and bottom edges (1-5) and the right edges (6-9), ``W`` white, ``B`` black,
-        ``.`` empty; the last move (``last_move``, by default the last one played) in
-        parentheses, and with ``colour=True`` also in ANSI colours and reverse video."""
+        ``.`` empty (``lang="pt"``: ``B`` brancas, ``P`` pretas); the last move (``last_move``,
+        by default the last one played) in parentheses, and with ``colour=True`` also in ANSI
+        colours and reverse video. :meth:`from_text` reads both drawings back."""
+        if lang not in SYMBOLS:
+            raise ValueError(f"lang must be one of {', '.join(SYMBOLS)}, got {lang!r}")
         if last_move is None:
             last_move = self.peek()
         mark = -1 if last_move is None or last_move.is_swap else last_move.index
-        return render_board(self.cells(), self.turn, mark=mark, colour=colour, footer=self._status_line())
+        return render_board(
+            self.cells(), self.turn, mark=mark, colour=colour, footer=self._status_line(lang), symbols=SYMBOLS[lang]
+        )
 
-    def _status_line(self) -> str:
-        line = f"{'WB'[self.turn]} to move"
+    def _status_line(self, lang: str = "en") -> str:
         outcome = self.outcome()
-        if outcome is not None:
-            line += f" (game over: {outcome})"
-        return line
+        if lang == "pt":
+            side = ("brancas", "pretas")[self.turn]
+            return "fim de jogo" if outcome is not None else f"vez das {side}"
+        return f"game over: {outcome}" if outcome is not None else f"{'WB'[self.turn]} to move"
 
     def __str__(self) -> str:
         return self.render()
@@ -370,7 +395,7 @@ class Tetralath(Position):
         game = cls(swap=swap, backend=backend)
         white = sum(1 << i for i, v in enumerate(cells) if v == 0)
         black = sum(1 << i for i, v in enumerate(cells) if v == 1)
-        game._core.set_board(white, black, turn)
+        game._core.set_board(white, black, int(turn))
         return game
 
     @classmethod
@@ -433,13 +458,31 @@ def render_board(
     return "\n".join(line.rstrip() for line in lines)
 
 
+_SIDE_WORDS = {
+    "w": WHITE, "white": WHITE, "o": WHITE, "branco": WHITE, "brancas": WHITE,
+    "b": BLACK, "black": BLACK, "x": BLACK, "preto": BLACK, "pretas": BLACK,
+}  # fmt: skip
+#: Cell letters of the drawings per language: (white, black, empty).
+SYMBOLS = {"en": ("W", "B", "."), "pt": ("B", "P", ".")}
+
+
 def _side(token: str) -> int:
-    token = token.strip().lower()
-    if token in ("w", "white", "o", "branco", "brancas"):
-        return WHITE
-    if token in ("b", "black", "x", "preto", "pretas"):
-        return BLACK
-    raise InvalidPositionError(f"side to move must be W (white) or B (black), got {token!r}")
+    side = _SIDE_WORDS.get(token.strip().lower())
+    if side is None:
+        raise InvalidPositionError(f"side to move must be W (white) or B (black), got {token!r}")
+    return side
+
+
+def _turn_of_line(line: str) -> int | None:
+    """The side named on a status line ("W to move", "Move 3: White (you) to play.", "vez das
+    pretas"), or None when the line is not one."""
+    lower = line.lower()
+    if not any(key in lower for key in ("to move", "to play", "vez d")):
+        return None
+    for word in lower.replace(":", " ").replace(".", " ").replace("(", " ").split():
+        if word in _SIDE_WORDS and word not in ("o", "x"):
+            return _SIDE_WORDS[word]
+    raise InvalidPositionError(f"cannot tell whose turn it is from {line!r}")
 
 
 def _parse_position_text(text: str) -> tuple[list[int], int]:
@@ -455,7 +498,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         board = "".join(parts[:-1])
         rows = board.split("/") if "/" in board else None
         if rows is not None:
-            if len(rows) != 9 or any(len(r) != n for r, n in zip(rows, ROW_LENGTHS)):
+            if len(rows) != 9 or any(len(r) != n for r, n in zip(rows, ROW_LENGTHS, strict=True)):
                 raise InvalidPositionError("expected 9 rows separated by '/', with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells")
             board = "".join(rows)
         cells = []
@@ -466,37 +509,52 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         if len(cells) != NUM_CELLS:
             raise InvalidPositionError(f"a Tetralath position has 61 cells, got {len(cells)}")
         return cells, _side(side)
-    # The hexagon of str(): number lines, rows with a letter in front and maybe a number
-    # behind, the last move in parentheses, and a line saying whose turn it is.
-    cells: list[int] = []
+    # The hexagon of str() or of the terminal game, in English (W/B) or Portuguese (B/P):
+    # number lines, rows with a letter in front and maybe a number behind, the last move in
+    # parentheses, and a line saying whose turn it is (without one, the stone counts say it).
+    tokens_by_row: list[list[str]] = []
     turn: int | None = None
-    seen_rows = 0
+    portuguese = False
     for line in lines:
         lower = line.lower()
-        if "to move" in lower:
-            turn = _side(lower.split()[0])
+        if "vez d" in lower or "fim de jogo" in lower or "jogada" in lower:
+            portuguese = True
+        side = _turn_of_line(line)
+        if side is not None:
+            turn = side
+            continue
+        if "game over" in lower or "fim de jogo" in lower:
             continue
         tokens = line.replace("(", " ").replace(")", " ").split()
         if all(t.isdigit() for t in tokens):
             continue  # the cell numbers along the top and bottom edges
-        if seen_rows >= 9:
+        row = len(tokens_by_row)
+        if row >= 9:
             raise InvalidPositionError("more than 9 rows in the board")
-        if tokens[0] not in ROWS or tokens[0] != ROWS[seen_rows]:
+        if tokens[0] != ROWS[row]:
             raise InvalidPositionError(f"cannot read the board line {line!r}")
         tokens = tokens[1:]
         if tokens and tokens[-1].isdigit():
             tokens = tokens[:-1]
-        if len(tokens) != ROW_LENGTHS[seen_rows]:
-            raise InvalidPositionError(
-                f"row {ROWS[seen_rows]} must have {ROW_LENGTHS[seen_rows]} cells, got {len(tokens)}"
-            )
+        if len(tokens) != ROW_LENGTHS[row]:
+            raise InvalidPositionError(f"row {ROWS[row]} must have {ROW_LENGTHS[row]} cells, got {len(tokens)}")
+        portuguese = portuguese or "P" in tokens
+        tokens_by_row.append(tokens)
+    if len(tokens_by_row) != 9:
+        raise InvalidPositionError(f"the board has 9 rows a to i, got {len(tokens_by_row)}")
+    white_ch, black_ch, empty_ch = SYMBOLS["pt" if portuguese else "en"]
+    chars = {white_ch: WHITE, black_ch: BLACK, empty_ch: -1, "-": -1}
+    cells: list[int] = []
+    for tokens in tokens_by_row:
         for token in tokens:
-            if token not in _CELL_CHARS or token in ("w", "b"):
-                raise InvalidPositionError(f"stray cell {token!r} in the board (use W, B or .)")
-            cells.append(_CELL_CHARS[token])
-        seen_rows += 1
-    if seen_rows != 9:
-        raise InvalidPositionError(f"the board has 9 rows a to i, got {seen_rows}")
+            if token not in chars:
+                raise InvalidPositionError(
+                    f"stray cell {token!r} in the board (use {white_ch}, {black_ch} or {empty_ch})"
+                )
+            cells.append(chars[token])
     if turn is None:
-        raise InvalidPositionError("the board text does not say whose turn it is (a line like 'W to move')")
+        white, black = cells.count(WHITE), cells.count(BLACK)
+        if white not in (black, black + 1):
+            raise InvalidPositionError("the board text does not say whose turn it is (a line like 'W to move')")
+        turn = WHITE if white == black else BLACK
     return cells, turn

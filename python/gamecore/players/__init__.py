@@ -4,7 +4,7 @@
 >>> from gamecore.players import GreedyPlayer, RandomPlayer
 >>> game = Othello()
 >>> GreedyPlayer().choose_move(game)
-Move('d3')
+Othello.Move('d3')
 >>> RandomPlayer(seed=1).choose_move(game) in game.legal_moves()
 True
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from .. import _backend
 from ..errors import InvalidLimitError
+from ..games import GAMES
 from .mcts import DEFAULT_EXPLORATION, MCTS
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS", "MULTIPLAYER_ALGORITHMS"]
@@ -173,6 +174,10 @@ class Engine:
             raise ValueError(
                 f"{algorithm} takes a built-in evaluation (a name or a mapping of weights), not a function"
             )
+        if isinstance(evaluation, str):
+            known = {name for game in GAMES.values() for name in game.EVALUATIONS}
+            if evaluation not in known:
+                raise ValueError(f"unknown evaluation {evaluation!r}; built in: {', '.join(sorted(known))}")
         if endgame_empties is not None and (
             isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0
         ):

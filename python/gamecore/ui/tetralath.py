@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..errors import GamecoreError, InvalidMoveError, InvalidSquareError
+from ..games.base import Termination
 from ..games.tetralath import ROW_LENGTHS, ROWS, SWAP, Tetralath, TetralathMove, render_board
 
 __all__ = ["main", "MESSAGES", "DEFAULT_TIME"]
@@ -151,7 +152,11 @@ _COMMANDS = {
     "help": ("help", "h", "?", "ajuda", "a"),
     "swap": ("swap", "troca", "trocar"),
 }
-_REASON_KEYS = {"four in a row": "reason_four", "three in a row": "reason_three", "full board": "reason_full"}
+_REASON_KEYS = {
+    Termination.FOUR_IN_A_ROW: "reason_four",
+    Termination.THREE_IN_A_ROW: "reason_three",
+    Termination.FULL_BOARD: "reason_full",
+}
 _SYMBOLS = {"en": ("W", "B", "."), "pt": ("B", "P", ".")}
 
 
@@ -286,9 +291,9 @@ class _Game:
         assert outcome is not None
         if outcome.winner is None:
             return self.m["draw"]
-        if outcome.reason == "three in a row":
+        if outcome.termination is Termination.THREE_IN_A_ROW:
             return self.m["win_three"].format(winner=self.side(outcome.winner), loser=self.side(1 - outcome.winner))
-        return self.m["win"].format(winner=self.side(outcome.winner), reason=self.m[_REASON_KEYS[outcome.reason]])
+        return self.m["win"].format(winner=self.side(outcome.winner), reason=self.m[_REASON_KEYS[outcome.termination]])
 
     # -- the game ----------------------------------------------------------------
 
@@ -395,7 +400,7 @@ class _Game:
     def parse(self, text: str, word: str) -> TetralathMove | None:
         """The move typed, or None after saying what is wrong with it."""
         if word in _COMMANDS["swap"]:
-            move = TetralathMove(SWAP)
+            move = SWAP
             if not self.game.is_legal(move):
                 self.say("no_swap")
                 return None
