@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .. import _backend
 from ..errors import BackendUnavailableError
@@ -100,8 +100,8 @@ class Outcome:
         return f"{head} {counts} ({reason})" if counts else f"{head} ({reason})"
 
 
-
 P = TypeVar("P", bound="Position")
+_Color = Color  # the base class, for annotations inside Position (where Color is the game's)
 
 
 class Position(_backend.position_base()):  # type: ignore[misc]
@@ -120,7 +120,7 @@ class Position(_backend.position_base()):  # type: ignore[misc]
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
     #: The game's colours (an :class:`Color` subclass; each game sets it).
-    Color: type[Color] = Color
+    Color: ClassVar[type[_Color]] = Color
     #: The game's move type (each game sets it).
     Move: type = object
 
@@ -160,7 +160,7 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         return self._core
 
     @property
-    def turn(self) -> Color:
+    def turn(self) -> _Color:
         """The colour to move (player 0 moves first), a member of the game's ``Color``."""
         return self.Color(self._core.turn)
 

@@ -32,7 +32,7 @@ from ..errors import (
 )
 from .base import Color, Outcome, Position, Termination
 
-__all__ = ["Othello", "OthelloColor", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
+__all__ = ["Othello", "OthelloColor", "OthelloMove", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
 
 
 class OthelloColor(Color):
@@ -58,8 +58,8 @@ _RECORD_MOVE_RE = re.compile(r"pass|ps|--|([a-j])(10|[1-9])")
 MAX_RECORD_CHARS = 100_000
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, init=False)
+class OthelloMove:
     """A move on an n x n board: a square (``index = row * size + col``) or a pass (``index == -1``).
 
     Built from its index or its text: ``Move(19)``, ``Move("d3")``, ``Move("pass")``,
@@ -70,20 +70,20 @@ class Move:
     """
 
     index: int
-    size: int = 8
+    size: int
 
-    def __post_init__(self) -> None:
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size % 2 or not 4 <= self.size <= 10:
-            raise InvalidSizeError(f"Othello board size must be even, 4 to 10; got {self.size!r}")
-        index = self.index
+    def __init__(self, index: int | str, size: int = 8) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not 4 <= size <= 10:
+            raise InvalidSizeError(f"Othello board size must be even, 4 to 10; got {size!r}")
         if isinstance(index, str) and index.strip().lower() in _PASS_WORDS:
             index = PASS
         elif not (isinstance(index, int) and not isinstance(index, bool) and index == PASS):
-            index = parse_square(index, self.size)
+            index = parse_square(index, size)
         object.__setattr__(self, "index", int(index))
+        object.__setattr__(self, "size", size)
 
     @classmethod
-    def parse(cls, text: str, size: int = 8) -> Move:
+    def parse(cls, text: str, size: int = 8) -> OthelloMove:
         """The move written ``text`` (``'d3'``, ``'pass'``) on a ``size`` board."""
         return cls(text, size)
 
@@ -118,6 +118,10 @@ class Move:
     def __repr__(self) -> str:
         size = "" if self.size == 8 else f", size={self.size}"
         return f"Othello.Move({self.name!r}{size})"
+
+
+#: The move type under its short name (``Othello.Move`` is the same class).
+Move = OthelloMove
 
 
 def parse_square(square: Any, size: int) -> int:
@@ -177,7 +181,7 @@ class Othello(Position):
     Color = OthelloColor
     BLACK = OthelloColor.BLACK
     WHITE = OthelloColor.WHITE
-    Move = Move
+    Move = OthelloMove
 
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
     #: (see ``gamecore.search``). "standard" is the engine's default.
@@ -209,7 +213,7 @@ class Othello(Position):
         """The exact endgame solver of this position's backend (``gamecore.search._endgame_*``)."""
         return self._backend.endgame.solve_exact
 
-    def move_from_code(self, code: int) -> Move:
+    def move_from_code(self, code: int) -> OthelloMove:
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
         return interned_moves(self._core.size)[code]
 
@@ -222,13 +226,13 @@ class Othello(Position):
     def size(self) -> int:
         return self._core.size
 
-    def parse_move(self, move: Any) -> Move:
+    def parse_move(self, move: Any) -> OthelloMove:
         """A :class:`Move` from a ``Move``, ``'d3'``, ``'pass'``, ``(row, col)``, ``'3 4'`` or an index.
 
         Checks the form and the board, not legality.
         """
         size = self.size
-        if isinstance(move, Move):
+        if isinstance(move, OthelloMove):
             if move.size != size:
                 raise InvalidMoveError(f"move {move} is for a {move.size}x{move.size} board, this one is {size}x{size}")
             return move
@@ -283,7 +287,7 @@ class Othello(Position):
         body = "".join(chars[v] for row in self.cells() for v in row)
         return f"{body} {'XO'[self.turn]}"
 
-    def render(self, style: str = "letters", last_move: Move | None = None) -> str:
+    def render(self, style: str = "letters", last_move: OthelloMove | None = None) -> str:
         """The readable board with coordinates (``str(position)``); see :func:`render_othello`."""
         return render_othello(self, style=style, last_move=last_move)
 
@@ -379,10 +383,10 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
             raise InvalidPositionError("expected the squares, a space and the side to move (e.g. '---...--- X')")
         board, side = parts
         try:
-            cells = [_CELL_CHARS[ch] for ch in board]
+            line_cells = [_CELL_CHARS[ch] for ch in board]
         except KeyError as exc:
             raise InvalidPositionError(f"stray character {exc.args[0]!r} in the position (use X, O or -)") from None
-        return cells, _side(side)
+        return line_cells, _side(side)
     # The readable board: optional column header, rows with optional numbers at both ends,
     # and a line saying whose turn it is.
     cells: list[int] = []
@@ -442,7 +446,7 @@ STYLES = {
 }
 
 
-def render_othello(game: Othello, style: str = "letters", last_move: Move | None = None) -> str:
+def render_othello(game: Othello, style: str = "letters", last_move: OthelloMove | None = None) -> str:
     """The board with column letters and row numbers on both sides, then whose turn it is.
 
     ``style="letters"``: ``X`` black, ``O`` white, ``-`` empty, the last move in lower case.

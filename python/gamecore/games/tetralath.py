@@ -143,7 +143,7 @@ def parse_cell(cell: Any) -> int:
     raise InvalidSquareError(f"not a cell: {cell!r}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TetralathMove:
     """A Tetralath move: a cell, built from its index 0..60 or its name (``TetralathMove("e5")``,
     ``Tetralath.Move(30)``), or the swap (``"swap"``, :data:`SWAP`; its code ``index`` is 61).
@@ -154,8 +154,7 @@ class TetralathMove:
 
     index: int
 
-    def __post_init__(self) -> None:
-        index = self.index
+    def __init__(self, index: int | str) -> None:
         if isinstance(index, str) and index.strip().lower() in _SWAP_WORDS:
             index = SWAP_CODE
         elif not (isinstance(index, int) and not isinstance(index, bool) and index == SWAP_CODE):
@@ -434,7 +433,7 @@ def render_board(
     lines = [" " * 8 + " ".join("12345")]
     for y, row in enumerate(rows):
         indent = abs(4 - y)
-        parts = []
+        parts: list[str] = []
         for k, v in enumerate(row):
             index = ROW_STARTS[y] + k
             ch = symbols[v] if v >= 0 else symbols[2]
@@ -501,14 +500,14 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
             if len(rows) != 9 or any(len(r) != n for r, n in zip(rows, ROW_LENGTHS, strict=True)):
                 raise InvalidPositionError("expected 9 rows separated by '/', with 5, 6, 7, 8, 9, 8, 7, 6, 5 cells")
             board = "".join(rows)
-        cells = []
+        line_cells: list[int] = []
         for ch in board:
             if ch not in _CELL_CHARS:
                 raise InvalidPositionError(f"stray character {ch!r} in the position (use W, B or .)")
-            cells.append(_CELL_CHARS[ch])
-        if len(cells) != NUM_CELLS:
-            raise InvalidPositionError(f"a Tetralath position has 61 cells, got {len(cells)}")
-        return cells, _side(side)
+            line_cells.append(_CELL_CHARS[ch])
+        if len(line_cells) != NUM_CELLS:
+            raise InvalidPositionError(f"a Tetralath position has 61 cells, got {len(line_cells)}")
+        return line_cells, _side(side)
     # The hexagon of str() or of the terminal game, in English (W/B) or Portuguese (B/P):
     # number lines, rows with a letter in front and maybe a number behind, the last move in
     # parentheses, and a line saying whose turn it is (without one, the stone counts say it).
@@ -519,9 +518,9 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         lower = line.lower()
         if "vez d" in lower or "fim de jogo" in lower or "jogada" in lower:
             portuguese = True
-        side = _turn_of_line(line)
-        if side is not None:
-            turn = side
+        named = _turn_of_line(line)
+        if named is not None:
+            turn = named
             continue
         if "game over" in lower or "fim de jogo" in lower:
             continue
