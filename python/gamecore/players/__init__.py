@@ -19,14 +19,19 @@ strings the command line takes.
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, Optional, TextIO
+from typing import Any, TextIO
 
 from .._rng import splitmix64
-from ..errors import GamecoreError, GameOverError, InvalidLimitError
-from ..games.base import Color
+from ..errors import GamecoreError, InvalidLimitError
+from ..search.engine import Engine
+from ..search.mcts import DEFAULT_EXPLORATION, MCTS
+from .base import Player, safe_time
+from .base import legal_moves_or_raise as _legal
+from .othello import CornerPlayer, GreedyPlayer, PositionalPlayer
 
 __all__ = [
     "Player",
@@ -37,39 +42,16 @@ __all__ = [
     "EnginePlayer",
     "MCTSPlayer",
     "HumanPlayer",
+    "QuitGame",
+    "UndoMove",
+    "HUMAN_COMMANDS",
+    "HUMAN_TEXTS",
     "PLAYERS",
+    "GAME_PLAYERS",
+    "player_names",
     "make_player",
     "safe_time",
 ]
-
-
-def safe_time(budget: float, margin: float = 0.05) -> float:
-    """The time limit to give a search so that the move comes within ``budget`` seconds:
-    ``budget * (1 - margin)`` less 10 ms for the work around the search, at least 10 ms.
-    (The engine keeps its own margin inside the limit it is given.)"""
-    return max(0.01, budget * (1.0 - margin) - 0.01)
-
-
-def _legal(position: Any) -> list:
-    moves = position.legal_moves()
-    if not moves:
-        raise GameOverError("the game is over: there is no move to choose")
-    return moves
-
-
-class Player:
-    """Base class: a name and ``choose_move``. ``new_game()`` forgets what a player learnt of the last game."""
-
-    name = "player"
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
-        raise NotImplementedError
-
-    def new_game(self) -> None:
-        """Called before a new game starts (players with a tree or a table reset it)."""
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 class RandomPlayer(Player):
@@ -92,81 +74,6 @@ class RandomPlayer(Player):
 
     def __repr__(self) -> str:
         return f"RandomPlayer(seed={self.seed})"
-
-
-def _discs_after(position: Any, move: Any) -> int:
-    child = position.play(move)
-    return child.score()[position.turn]
-
-
-class GreedyPlayer(Player):
-    """The move that leaves the most discs of its own colour (the first in square order on ties)."""
-
-    name = "greedy"
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
-        moves = _legal(position)
-        if len(moves) == 1:
-            return moves[0]
-        return max(moves, key=lambda m: _discs_after(position, m))  # max keeps the first of equals
-
-
-def _square_class(move: Any, size: int) -> int:
-    """0 corner, 1 other squares, 2 the X and C squares next to a corner."""
-    if move.is_pass:
-        return 1
-    last = size - 1
-    r, c = move.row, move.col
-    if r in (0, last) and c in (0, last):
-        return 0
-    near_r = r in (0, 1, last - 1, last)
-    near_c = c in (0, 1, last - 1, last)
-    if near_r and near_c:
-        return 2
-    return 1
-
-
-class CornerPlayer(Player):
-    """Corner first: a corner when it can take one; otherwise it avoids the squares next to a
-    corner (X and C squares) when it can; among what is left, the move with the most discs."""
-
-    name = "corner"
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
-        moves = _legal(position)
-        if len(moves) == 1:
-            return moves[0]
-        size = position.size
-        return min(moves, key=lambda m: (_square_class(m, size), -_discs_after(position, m)))
-
-
-class PositionalPlayer(Player):
-    """One ply of positional play: the move after which the board's positional weight
-    (corners 100, X squares -50, C squares -20, other edges 10, ...: see
-    ``gamecore._othello_py.square_weight``) counts most for it."""
-
-    name = "positional"
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
-        from ..games._othello_py import square_weight
-
-        moves = _legal(position)
-        if len(moves) == 1:
-            return moves[0]
-        n = position.size
-        weights = [square_weight(i // n, i % n, n) for i in range(n * n)]
-        me = position.turn
-
-        def value(move: Any) -> int:
-            cells = position.play(move).cells()
-            total = 0
-            for r, row in enumerate(cells):
-                for c, v in enumerate(row):
-                    if v >= 0:
-                        total += weights[r * n + c] if v == me else -weights[r * n + c]
-            return total
-
-        return max(moves, key=value)
 
 
 class EnginePlayer(Player):
@@ -216,8 +123,6 @@ class EnginePlayer(Player):
 
     def _engine_for(self) -> Any:
         if self._engine is None:
-            from ..search.engine import Engine
-
             self._engine = Engine(self.evaluation, tt_mb=self.tt_mb)
         return self._engine
 
@@ -267,8 +172,6 @@ class MCTSPlayer(Player):
         max_nodes: int = 1_000_000,
         margin: float = 0.1,
     ) -> None:
-        from ..search.mcts import DEFAULT_EXPLORATION
-
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
@@ -293,8 +196,6 @@ class MCTSPlayer(Player):
             self._mcts.reset()
 
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
-        from ..search.mcts import MCTS
-
         moves = _legal(position)
         if len(moves) == 1:
             self.last_result = None
@@ -314,19 +215,62 @@ class MCTSPlayer(Player):
         return f"MCTSPlayer(iterations={self.iterations!r}, time={self.time!r}, seed={self.seed!r})"
 
 
-class HumanPlayer(Player):
-    """Asks a person: reads a move from ``input`` until it is legal.
+class QuitGame(Exception):
+    """A human typed ``quit`` (the terminal game stops)."""
 
-    Accepts ``d3``, ``D3``, ``3 4`` (row column, 1-based) and ``pass`` when passing is the
-    only move. A bad or illegal entry gets a message and a new prompt. End of input
-    (Ctrl-D) raises ``EOFError``, which the terminal game turns into a clean exit.
+
+class UndoMove(Exception):
+    """A human typed ``undo`` (the terminal game takes back their last move)."""
+
+
+#: What a human may type besides a move, per command (the terminal game passes its own,
+#: in the game's language).
+HUMAN_COMMANDS = {"help": ("help", "h", "?"), "undo": ("undo", "u"), "quit": ("quit", "exit", "q")}
+#: The lines a human player prints, in English; the terminal game passes them translated.
+HUMAN_TEXTS = {
+    "prompt": "{side}, your move ({moves}): ",
+    "many_moves": "e.g. {example}",
+    "help": "Type a move ({example}). Commands: undo (take back your last move), quit (stop the game), help.",
+    "help_moves": "Legal moves: {moves}",
+    "cannot_read": "Cannot read {text!r}: {error}.",
+    "must_pass": "{move} is not legal: you have no move and must pass (type 'pass').",
+    "illegal": "{move} is not a legal move here ({reason}). Legal moves: {moves}",
+}
+
+
+class HumanPlayer(Player):
+    """Asks a person, in any game: reads a move from ``input`` until it is legal.
+
+    Reads what the game's ``parse_move`` reads (Othello ``d3``, ``D3``, ``3 4``, ``pass``;
+    Tetralath ``e5``, ``swap``). A bad or illegal entry gets a message and a new prompt;
+    ``help`` explains. Given ``commands`` with ``undo``/``quit`` words (the terminal game
+    does), those raise :class:`UndoMove` / :class:`QuitGame`. End of input (Ctrl-D) raises
+    ``EOFError``, which the terminal game turns into a clean exit.
+
+    :param texts: the lines it prints (keys of :data:`HUMAN_TEXTS`), e.g. translated.
+    :param explain: ``explain(position, text, error) -> str | None``, a game's own message
+        for a move it cannot read or play (``None``: the generic one).
+    :param side_name: ``side_name(colour) -> str`` for the prompt (default ``str(colour)``).
     """
 
     name = "human"
 
-    def __init__(self, input: Callable[[str], str] | None = None, output: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        input: Callable[[str], str] | None = None,
+        output: TextIO | None = None,
+        *,
+        commands: dict[str, tuple[str, ...]] | None = None,
+        texts: dict[str, str] | None = None,
+        explain: Callable[[Any, str, Exception | None], str | None] | None = None,
+        side_name: Callable[[Any], str] | None = None,
+    ) -> None:
         self._input = input
         self._output = output
+        self.commands = {"help": HUMAN_COMMANDS["help"]} if commands is None else commands
+        self.texts = {**HUMAN_TEXTS, **(texts or {})}
+        self.explain = explain
+        self.side_name = side_name or str
 
     def _say(self, text: str) -> None:
         print(text, file=self._output or sys.stdout, flush=True)
@@ -342,71 +286,95 @@ class HumanPlayer(Player):
             raise EOFError
         return line
 
+    def _is(self, command: str, word: str) -> bool:
+        return word in self.commands.get(command, ())
+
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         names = ", ".join(str(m) for m in moves)
-        turn = position.turn
-        side = str(turn) if isinstance(turn, Color) else ("black", "white")[turn]  # Rolit: four colours
+        example = str(moves[len(moves) // 2])
+        shown = names if len(moves) <= 12 else self.texts["many_moves"].format(example=example)
+        t = self.texts
         while True:
-            text = self._read(f"{side} to move ({names}): ").strip()
+            text = self._read(t["prompt"].format(side=self.side_name(position.turn), moves=shown)).strip()
+            word = text.lower()
             if not text:
                 continue
-            if text.lower() in ("?", "help"):
-                self._say(f"Type a square like d3 (column letter, row number) or '3 4' (row, column). Legal: {names}")
+            if self._is("help", word):
+                listed = " " + t["help_moves"].format(moves=names) if len(moves) <= 20 else ""
+                self._say(t["help"].format(example=example) + listed)
                 continue
+            if self._is("quit", word):
+                raise QuitGame
+            if self._is("undo", word):
+                raise UndoMove
             try:
                 move = position.parse_move(text)
             except ValueError as exc:
-                self._say(f"Cannot read {text!r}: {exc}. Type a square like d3 or '3 4' (row column).")
+                message = self.explain(position, text, exc) if self.explain else None
+                self._say(message or t["cannot_read"].format(text=text, error=exc))
                 continue
-            if move not in moves:
-                if moves[0].is_pass:
-                    self._say(f"{move} is not legal: you have no move and must pass (type 'pass').")
-                    continue
-                reason = "the rules forbid it"
+            if move in moves:
+                return move
+            message = self.explain(position, text, None) if self.explain else None
+            if message:
+                self._say(message)
+            elif getattr(moves[0], "is_pass", False):
+                self._say(t["must_pass"].format(move=move))
+            else:
                 try:
                     position.copy().push(move)
+                    reason = "the rules forbid it"
                 except ValueError as exc:
                     reason = str(exc)
-                self._say(f"{move} is not a legal move here ({reason}). Legal moves: {names}")
-                continue
-            return move
+                self._say(t["illegal"].format(move=move, reason=reason, moves=names))
 
 
 #: The names ``make_player`` knows, with the class each builds.
-PLAYERS = {
+PLAYERS: dict[str, type[Player]] = {
+    "human": HumanPlayer,
     "random": RandomPlayer,
+    "engine": EnginePlayer,
+    "computer": EnginePlayer,
+    "alphabeta": EnginePlayer,
+    "mcts": MCTSPlayer,
     "greedy": GreedyPlayer,
     "corner": CornerPlayer,
     "positional": PositionalPlayer,
-    "engine": EnginePlayer,
-    "alphabeta": EnginePlayer,
-    "mcts": MCTSPlayer,
-    "human": HumanPlayer,
 }
+#: Players that only know one game (they read discs or squares), by name -> game.
+GAME_PLAYERS = {"greedy": "othello", "corner": "othello", "positional": "othello"}
+
+
+def player_names(game: str | None = None) -> list[str]:
+    """The names ``make_player`` takes, for one game (``"othello"``) or every game."""
+    return [name for name in PLAYERS if game is None or GAME_PLAYERS.get(name, game) == game]
+
+
 _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations", "n": "iterations"}
 _INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes"}
 _FLOAT_OPTIONS = {"time", "exploration", "margin"}
 
 
-def make_player(spec: str, **defaults: Any) -> Player:
+def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
     """A player from a short spec: ``"random"``, ``"greedy"``, ``"corner"``, ``"positional"``,
     ``"engine"``, ``"mcts"``, ``"human"``, optionally with options after a colon:
     ``"engine:depth=6,time=2,eval=positional"``, ``"random:seed=3"``, ``"mcts:iterations=5000"``.
 
     ``defaults`` are keyword options given to the player's class when it takes them
-    (the spec's own options win). Unknown names or options raise ``ValueError``.
+    (the spec's own options win). ``game`` (``"tetralath"``) refuses players that do not
+    play it. Unknown names or options raise ``ValueError``; ``computer`` is ``engine``.
     """
-    import inspect
-
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     cls = PLAYERS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown player {name!r}; choose one of {', '.join(PLAYERS)}")
-    accepted = set(inspect.signature(cls.__init__).parameters) - {"self"}
+    if cls is None or name not in player_names(game):
+        known = ", ".join(player_names(game))
+        where = f" for {game}" if game else ""
+        raise ValueError(f"unknown player {name!r}{where}; choose one of {known}")
+    accepted = set(inspect.signature(cls).parameters)
     options = {k: v for k, v in defaults.items() if k in accepted and v is not None}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")

@@ -1,0 +1,511 @@
+"""``gamecore play GAME``: one terminal loop for every game.
+
+The loop knows only the position protocol (``legal_moves``, ``push``, ``pop``, ``turn``,
+``outcome``, ``move_stack``) and the players' ``choose_move``. What differs between games
+is a small :class:`GameUI` in ``ui/<game>.py``: its command-line options, how to build
+the position, how to draw it, its record format and its own messages for a bad move.
+A new game plugs in with a ``GameUI`` subclass added to :data:`GAME_UIS`; no new loop.
+
+At the prompt every game takes a move, ``help``, ``undo`` and ``quit`` (with
+``--lang pt``: ``ajuda``, ``desfazer``, ``sair``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from ..games.base import Color, Outcome, Position, Termination
+from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
+from ..search.engine import WIN
+
+__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "GAME_UIS"]
+
+#: Every line of the loop, per language.
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "players": "{players}. Type a move like {example}; 'help' lists the commands.",
+        "versus": "{side} ({player})",
+        "status": "Move {number}: {side} ({who}) to play.",
+        "you": "you",
+        "passes": "{side} ({player}) has no legal move and passes.",
+        "plays": "{number}. {side} ({player}) plays {move}",
+        "thinking_note": " in {seconds:.2f} s ({note})",
+        "depth": "depth {depth}",
+        "nodes": "{nodes:,} nodes",
+        "iterations": "{iterations:,} iterations",
+        "win_rate": "{rate:.0f}% wins expected for {side}",
+        "ahead": "{score:+d} for {side}",
+        "level": "level",
+        "proven_win": "{side} wins by {margin}",
+        "proven_forced": "a forced win for {side}",
+        "nothing_to_undo": "There is no move of yours to take back.",
+        "undone": "Taken back: {moves}.",
+        "stopped": "Game stopped.",
+        "input_ended": "Game stopped (input ended).",
+        "record_saved": "Record saved to {path}: {record}",
+        "loaded": "Loaded {count} moves from {path}.",
+        "game_over": "Game over: {result}.",
+        "wins": "{winner} wins",
+        "draw": "a draw",
+        "three": "{loser} made three in a row",
+        "you_won": "Well played, you won!",
+        "you_lost": "The computer won this time.",
+    },
+    "pt": {
+        "players": "{players}. Digite uma jogada como {example}; 'ajuda' mostra os comandos.",
+        "versus": "{side} ({player})",
+        "status": "Jogada {number}: vez das {side} ({who}).",
+        "you": "você",
+        "passes": "{side} ({player}) não têm jogada e passam.",
+        "plays": "{number}. {side} ({player}) jogam {move}",
+        "thinking_note": " em {seconds:.2f} s ({note})",
+        "depth": "profundidade {depth}",
+        "nodes": "{nodes:,} nós",
+        "iterations": "{iterations:,} iterações",
+        "win_rate": "{rate:.0f}% de vitórias esperadas para as {side}",
+        "ahead": "{score:+d} para as {side}",
+        "level": "equilíbrio",
+        "proven_win": "vitória das {side} por {margin}",
+        "proven_forced": "vitória forçada das {side}",
+        "nothing_to_undo": "Não há jogada sua para desfazer.",
+        "undone": "Desfeito: {moves}.",
+        "stopped": "Jogo abandonado.",
+        "input_ended": "A entrada terminou: jogo abandonado.",
+        "record_saved": "Partida salva em {path}: {record}",
+        "loaded": "{count} jogadas lidas de {path}.",
+        "game_over": "Fim de jogo: {result}.",
+        "wins": "vitória das {winner}",
+        "draw": "empate",
+        "three": "as {loser} fizeram três em linha",
+        "you_won": "Parabéns, você venceu!",
+        "you_lost": "Desta vez o computador venceu.",
+    },
+}
+
+#: The words of the prompt commands, per language (English words work in every language).
+COMMANDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": HUMAN_COMMANDS,
+    "pt": {
+        "help": HUMAN_COMMANDS["help"] + ("ajuda", "a"),
+        "undo": HUMAN_COMMANDS["undo"] + ("desfazer", "voltar"),
+        "quit": HUMAN_COMMANDS["quit"] + ("sair", "s"),
+    },
+}
+
+#: The human player's own lines in Portuguese (English: ``gamecore.players.HUMAN_TEXTS``).
+HUMAN_TEXTS_PT = {
+    "prompt": "{side}, sua jogada ({moves}): ",
+    "many_moves": "ex.: {example}",
+    "help": "Digite uma jogada ({example}). Comandos: desfazer (volta a sua última jogada), sair (abandona o jogo), ajuda.",
+    "help_moves": "Jogadas legais: {moves}",
+    "cannot_read": "Não entendi {text!r}: {error}.",
+    "must_pass": "{move} não é legal: você não tem jogada e deve passar ('pass').",
+    "illegal": "{move} não é uma jogada legal aqui ({reason}). Jogadas legais: {moves}",
+}
+
+#: Player names as the Portuguese lines say them.
+_PLAYER_NAMES_PT = {"human": "humano", "engine": "computador", "random": "aleatório"}
+
+_TERMINATIONS_PT = {
+    Termination.NO_MOVES: "nenhum lado pode jogar",
+    Termination.FULL_BOARD: "o tabuleiro está cheio",
+    Termination.FOUR_IN_A_ROW: "quatro em linha",
+    Termination.THREE_IN_A_ROW: "três em linha",
+}
+
+
+class GameUI:
+    """What the loop needs to know of one game; subclass it in ``ui/<game>.py``."""
+
+    #: The name after ``gamecore play`` (a key of ``gamecore.games.GAMES``).
+    name = ""
+    #: The position class.
+    game: type[Position] = Position
+    #: One line for ``gamecore play --help``.
+    summary = ""
+    #: Default player per colour name (``{"black": "human", "white": "engine"}``).
+    default_players: dict[str, str] = {}
+    #: Default seconds per move of the thinking players.
+    default_time = 1.0
+    #: Transposition table of the engine players, in MB.
+    tt_mb = 16
+    #: Whether the result line shows the counts of ``Outcome.scores`` (discs, balls).
+    show_scores = True
+    #: A proven search result is worth saying as a margin ("black wins by 12").
+    proven_margin = True
+    #: Languages of the game's lines.
+    languages: tuple[str, ...] = ("en",)
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """Add the game's own options (board size, style, ...)."""
+
+    def position(self, args: argparse.Namespace) -> Position:
+        raise NotImplementedError
+
+    def title(self, position: Position, args: argparse.Namespace) -> str:
+        return f"{type(position).__name__} ({position.backend} backend)"
+
+    def draw(self, position: Position, args: argparse.Namespace, last_move: Any = None) -> str:
+        return str(position)
+
+    def colour_name(self, colour: Color, lang: str) -> str:
+        return str(colour)
+
+    def explain(self, position: Position, text: str, error: Exception | None, lang: str) -> str | None:
+        """The game's own message for a move it cannot read (``error``) or play; ``None``: generic."""
+        return None
+
+    def format_record(self, position: Position) -> str:
+        """The moves played, as the record file holds them."""
+        return " ".join(str(m) for m in position.move_stack)
+
+    def load_record(self, position: Position, text: str) -> int:
+        """Play a record's moves on ``position``; returns how many were read."""
+        moves = " ".join(line.split("#", 1)[0] for line in text.splitlines()).replace(",", " ").split()
+        trial = position.copy()
+        for move in moves:
+            trial.push(move)
+        for move in trial.move_stack[len(position.move_stack) :]:
+            position.push(move)
+        return len(moves)
+
+
+def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: dict[str, str], margin: bool) -> str:
+    """A search score as people say it: ``+11 for white``, ``black wins by 64`` (a proven
+    result), ``55% wins expected for black`` (MCTS); never the internal ``1000064``."""
+    score = getattr(result, "score", None)
+    if score is None:
+        return ""
+    if getattr(result, "iterations", None):  # MCTS: the win rate, in tenths of a percent
+        return m["win_rate"].format(rate=score / 10, side=names(mover))
+    others = [c for c in type(mover) if c != mover]
+    other = others[0] if len(others) == 1 else None
+    winner = mover if score > 0 else other
+    if abs(score) > WIN and winner is not None:
+        if margin:
+            return m["proven_win"].format(side=names(winner), margin=abs(score) - WIN)
+        return m["proven_forced"].format(side=names(winner))
+    if getattr(result, "exact", False) and winner is not None and score:
+        return m["proven_win"].format(side=names(winner), margin=abs(score))
+    if score == 0 or winner is None:
+        return m["level"] if score == 0 else m["ahead"].format(score=score, side=names(mover))
+    return m["ahead"].format(score=abs(score), side=names(winner))
+
+
+class Session:
+    """One game at the terminal: the position, a player per colour, the output."""
+
+    def __init__(
+        self,
+        ui: GameUI,
+        position: Position,
+        players: Sequence[Player],
+        args: argparse.Namespace,
+        *,
+        out: TextIO,
+        lang: str = "en",
+        boards: bool = True,
+    ) -> None:
+        self.ui = ui
+        self.position = position
+        self.players = list(players)
+        self.args = args
+        self.out = out
+        self.lang = lang
+        self.m = MESSAGES[lang]
+        self.boards = boards
+        self.record_path: str | None = getattr(args, "record", None)
+        self.humans = [isinstance(p, HumanPlayer) for p in self.players]
+
+    # -- output ---------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        try:
+            self.out.write(text + "\n")
+        except UnicodeEncodeError:  # a terminal that cannot show the board's symbols
+            encoding = getattr(self.out, "encoding", None) or "ascii"
+            self.out.write(text.encode(encoding, "replace").decode(encoding) + "\n")
+        self.out.flush()
+
+    def name(self, colour: Color) -> str:
+        return self.ui.colour_name(colour, self.lang)
+
+    def player_name(self, colour: Color) -> str:
+        name = self.players[colour].name
+        return _PLAYER_NAMES_PT.get(name, name) if self.lang == "pt" else name
+
+    def label(self, colour: Color) -> str:
+        return self.m["versus"].format(side=self.name(colour), player=self.player_name(colour))
+
+    def save(self) -> None:
+        if self.record_path:
+            with open(self.record_path, "w", encoding="utf-8") as fh:
+                fh.write(self.ui.format_record(self.position) + "\n")
+
+    def show(self, last_move: Any = None) -> None:
+        self.say(self.ui.draw(self.position, self.args, last_move))
+        if not self.position.is_game_over():
+            colour = self.position.turn
+            who = self.m["you"] if self.humans[colour] and not all(self.humans) else self.player_name(colour)
+            number = len(self.position.move_stack) + 1
+            self.say(self.m["status"].format(number=number, side=self.name(colour), who=who))
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end; the exit status: 0 the game ended or a human quit, 1 the input ended."""
+        position = self.position
+        if self.boards:
+            self.show()
+        while not position.is_game_over():
+            colour = position.turn
+            legal = position.legal_moves()
+            if len(legal) == 1 and getattr(legal[0], "is_pass", False):
+                self.say(self.m["passes"].format(side=self.name(colour), player=self.player_name(colour)))
+                position.push(legal[0])
+                self.save()
+                continue
+            player = self.players[colour]
+            start = time.perf_counter()
+            try:
+                move = player.choose_move(position)
+            except UndoMove:
+                self.undo(colour)
+                continue
+            except QuitGame:
+                return self.stop("stopped", 0)
+            except (EOFError, KeyboardInterrupt) as exc:
+                self.say()
+                return self.stop("input_ended" if isinstance(exc, EOFError) else "stopped", 1)
+            elapsed = time.perf_counter() - start
+            position.push(move)
+            self.save()
+            self.say(self.move_line(colour, player, move, elapsed))
+            if self.boards:
+                self.show(move)
+        if not self.boards:
+            self.say(self.ui.draw(position, self.args))
+        outcome = position.outcome()
+        assert outcome is not None
+        self.say(self.m["game_over"].format(result=self.result_text(outcome)))
+        if self.record_path:
+            self.say(self.m["record_saved"].format(path=self.record_path, record=self.ui.format_record(position)))
+        if outcome.winner is not None and self.humans.count(True) == 1:
+            self.say(self.m["you_won"] if self.humans[outcome.winner] else self.m["you_lost"])
+        return 0
+
+    def move_line(self, colour: Color, player: Player, move: Any, elapsed: float) -> str:
+        number = len(self.position.move_stack)
+        line = self.m["plays"].format(number=number, side=self.name(colour), player=self.player_name(colour), move=move)
+        result = getattr(player, "last_result", None)
+        if result is None:
+            return line
+        parts = []
+        if getattr(result, "iterations", None):
+            parts.append(self.m["iterations"].format(iterations=result.iterations))
+        elif getattr(result, "depth", None) is not None:
+            parts.append(self.m["depth"].format(depth=result.depth))
+        score = describe_score(result, colour, self.name, self.m, self.ui.proven_margin)
+        if score:
+            parts.append(score)
+        if getattr(result, "nodes", None):
+            parts.append(self.m["nodes"].format(nodes=result.nodes))
+        return line + self.m["thinking_note"].format(seconds=elapsed, note=", ".join(parts))
+
+    def result_text(self, outcome: Outcome) -> str:
+        if outcome.winner is None:
+            head = self.m["draw"]
+        else:
+            head = self.m["wins"].format(winner=self.label(outcome.winner))
+        if self.show_counts(outcome):
+            values = list(outcome.scores.values())
+            if len(values) == 2 and outcome.winner is not None:
+                values.sort(reverse=True)
+            head += " " + "-".join(str(v) for v in values)
+        if outcome.termination is Termination.THREE_IN_A_ROW and len(outcome.losers) == 1:
+            reason = self.m["three"].format(loser=self.name(outcome.losers[0]))
+        elif self.lang == "pt":
+            reason = _TERMINATIONS_PT[outcome.termination]
+        else:
+            reason = outcome.termination.value
+        return f"{head}: {reason}"
+
+    def show_counts(self, outcome: Outcome) -> bool:
+        return self.ui.show_scores and bool(outcome.scores)
+
+    def undo(self, colour: Color) -> None:
+        """Take back this human's last move and every move played after it."""
+        stack = self.position.move_stack
+        mine = [i for i in range(len(stack)) if self._mover(i) == colour]
+        if not mine:
+            self.say(self.m["nothing_to_undo"])
+            return
+        taken = []
+        while len(self.position.move_stack) > mine[-1]:
+            taken.append(str(self.position.pop()))
+        self.save()
+        self.say(self.m["undone"].format(moves=", ".join(reversed(taken))))
+        if self.boards:
+            self.show()
+
+    def _mover(self, ply: int) -> Color:
+        # Who made move number ``ply``: replay the turns on a copy (passes and swaps included).
+        trial = self.position.copy()
+        while len(trial.move_stack) > ply:
+            trial.pop()
+        return trial.turn
+
+    def stop(self, key: str, status: int) -> int:
+        self.say(self.m[key])
+        if self.record_path:
+            self.save()
+            record = self.ui.format_record(self.position) or "-"
+            self.say(self.m["record_saved"].format(path=self.record_path, record=record))
+        return status
+
+
+# -- building a session from the command line ----------------------------------------------
+
+
+def build_players(
+    ui: GameUI, position: Position, args: argparse.Namespace, stdin: TextIO, out: TextIO, lang: str
+) -> list[Player]:
+    """A player per colour from ``--<colour> SPEC`` (``human``, ``engine:depth=6``, ...)."""
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    players: list[Player] = []
+    for colour in position.Color:
+        spec = getattr(args, colour.name.lower())
+        if spec.strip().lower() == "human":
+            players.append(
+                HumanPlayer(
+                    read,
+                    out,
+                    commands=COMMANDS[lang],
+                    texts=HUMAN_TEXTS_PT if lang == "pt" else None,
+                    explain=lambda pos, text, error: ui.explain(pos, text, error, lang),
+                    side_name=lambda c: ui.colour_name(c, lang),
+                )
+            )
+            continue
+        players.append(
+            make_player(
+                spec,
+                game=ui.name,
+                seed=(args.seed or 0) + int(colour),
+                depth=args.depth,
+                time=args.time,
+                evaluation=args.eval,
+                iterations=args.iterations,
+                backend=args.backend,
+                tt_mb=ui.tt_mb,
+            )
+        )
+    return players
+
+
+def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boards: bool = True) -> int:
+    """``gamecore play <game>``: build the position and the players, play, return the exit status."""
+    lang = getattr(args, "lang", "en")
+    position = ui.position(args)
+    session_out = out
+    if args.load:
+        with open(args.load, encoding="utf-8") as fh:
+            count = ui.load_record(position, fh.read())
+        print(MESSAGES[lang]["loaded"].format(count=count, path=args.load), file=out)
+    players = build_players(ui, position, args, stdin, session_out, lang)
+    session = Session(ui, position, players, args, out=session_out, lang=lang, boards=boards)
+    session.say(ui.title(position, args))
+    versus = ", ".join(session.label(c) for c in position.Color)
+    legal = position.legal_moves()
+    example = str(legal[len(legal) // 2]) if legal else "-"
+    session.say(MESSAGES[lang]["players"].format(players=versus, example=example))
+    return session.run()
+
+
+def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Sequence[Color]) -> None:
+    """The options every game takes: a player per colour, search limits, record, backend."""
+    names = ", ".join(player_names(ui.name))
+    for colour in colours:
+        name = colour.name.lower()
+        default = ui.default_players[name]
+        parser.add_argument(
+            f"--{name}", default=default, metavar="PLAYER", help=f"who plays {name}: {names} (default {default})"
+        )
+    parser.add_argument(
+        "--time",
+        type=positive_float,
+        default=ui.default_time,
+        metavar="S",
+        help=f"seconds per move of engine and mcts players (default {ui.default_time:g})",
+    )
+    parser.add_argument(
+        "--depth",
+        type=positive_int,
+        metavar="N",
+        help="search depth of engine players (default: as deep as --time allows)",
+    )
+    evaluations = sorted(ui.game.EVALUATIONS)
+    parser.add_argument(
+        "--eval",
+        choices=evaluations,
+        metavar="NAME",
+        help=f"evaluation of engine players: {', '.join(evaluations)} (default standard)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=positive_int,
+        metavar="N",
+        help="MCTS iterations per move (default: as many as --time allows)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random and mcts players (default 0)")
+    parser.add_argument("--record", metavar="FILE", help="save the moves to FILE after every move (default: no file)")
+    parser.add_argument("--load", metavar="FILE", help="start from the moves in FILE (a saved record)")
+    parser.add_argument(
+        "--backend",
+        choices=("cython", "python"),
+        help="backend of the game and engines (default: the fastest installed)",
+    )
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most 3600, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
+    return value
+
+
+def want_colour(choice: str, out: TextIO) -> bool:
+    """ANSI colours: ``always``, ``never``, or ``auto`` (a terminal, and no ``NO_COLOR``)."""
+    if choice != "auto":
+        return choice == "always"
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+#: Every game's terminal UI by name, filled by ``gamecore.ui`` (``ui/__init__.py``).
+GAME_UIS: dict[str, GameUI] = {}
