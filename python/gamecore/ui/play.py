@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from ..games.base import Color, Outcome, Position, Termination
@@ -203,7 +203,7 @@ class Session:
         self,
         ui: GameUI,
         position: Position,
-        players: Sequence[Player],
+        players: Mapping[Color, Player],
         args: argparse.Namespace,
         *,
         out: TextIO,
@@ -212,14 +212,14 @@ class Session:
     ) -> None:
         self.ui = ui
         self.position = position
-        self.players = list(players)
+        self.players = dict(players)
         self.args = args
         self.out = out
         self.lang = lang
         self.m = MESSAGES[lang]
         self.boards = boards
         self.record_path: str | None = getattr(args, "record", None)
-        self.humans = [isinstance(p, HumanPlayer) for p in self.players]
+        self.humans = {colour: isinstance(p, HumanPlayer) for colour, p in self.players.items()}
 
     # -- output ---------------------------------------------------------------------
 
@@ -250,7 +250,8 @@ class Session:
         self.say(self.ui.draw(self.position, self.args, last_move))
         if not self.position.is_game_over():
             colour = self.position.turn
-            who = self.m["you"] if self.humans[colour] and not all(self.humans) else self.player_name(colour)
+            alone = self.humans[colour] and not all(self.humans.values())
+            who = self.m["you"] if alone else self.player_name(colour)
             number = len(self.position.move_stack) + 1
             self.say(self.m["status"].format(number=number, side=self.name(colour), who=who))
 
@@ -294,7 +295,7 @@ class Session:
         self.say(self.m["game_over"].format(result=self.result_text(outcome)))
         if self.record_path:
             self.say(self.m["record_saved"].format(path=self.record_path, record=self.ui.format_record(position)))
-        if outcome.winner is not None and self.humans.count(True) == 1:
+        if outcome.winner is not None and list(self.humans.values()).count(True) == 1:
             self.say(self.m["you_won"] if self.humans[outcome.winner] else self.m["you_lost"])
         return 0
 
@@ -371,9 +372,15 @@ class Session:
 # -- building a session from the command line ----------------------------------------------
 
 
+def playing_colours(position: Position) -> tuple[Color, ...]:
+    """The colours in this game: ``position.colours`` when the game has it (Rolit with 2-4
+    players), else every colour of the game."""
+    return tuple(getattr(position, "colours", None) or position.Color)
+
+
 def build_players(
     ui: GameUI, position: Position, args: argparse.Namespace, stdin: TextIO, out: TextIO, lang: str
-) -> list[Player]:
+) -> dict[Color, Player]:
     """A player per colour from ``--<colour> SPEC`` (``human``, ``engine:depth=6``, ...)."""
 
     def read(prompt: str) -> str:
@@ -384,33 +391,29 @@ def build_players(
             raise EOFError
         return line
 
-    players: list[Player] = []
-    for colour in position.Color:
+    players: dict[Color, Player] = {}
+    for colour in playing_colours(position):
         spec = getattr(args, colour.name.lower())
         if spec.strip().lower() == "human":
-            players.append(
-                HumanPlayer(
-                    read,
-                    out,
-                    commands=COMMANDS[lang],
-                    texts=HUMAN_TEXTS_PT if lang == "pt" else None,
-                    explain=lambda pos, text, error: ui.explain(pos, text, error, lang),
-                    side_name=lambda c: ui.colour_name(c, lang),
-                )
+            players[colour] = HumanPlayer(
+                read,
+                out,
+                commands=COMMANDS[lang],
+                texts=HUMAN_TEXTS_PT if lang == "pt" else None,
+                explain=lambda pos, text, error: ui.explain(pos, text, error, lang),
+                side_name=lambda c: ui.colour_name(c, lang),
             )
             continue
-        players.append(
-            make_player(
-                spec,
-                game=ui.name,
-                seed=(args.seed or 0) + int(colour),
-                depth=args.depth,
-                time=args.time,
-                evaluation=args.eval,
-                iterations=args.iterations,
-                backend=args.backend,
-                tt_mb=ui.tt_mb,
-            )
+        players[colour] = make_player(
+            spec,
+            game=ui.name,
+            seed=(args.seed or 0) + int(colour),
+            depth=args.depth,
+            time=args.time,
+            evaluation=args.eval,
+            iterations=args.iterations,
+            backend=args.backend,
+            tt_mb=ui.tt_mb,
         )
     return players
 
@@ -427,7 +430,7 @@ def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boa
     players = build_players(ui, position, args, stdin, session_out, lang)
     session = Session(ui, position, players, args, out=session_out, lang=lang, boards=boards)
     session.say(ui.title(position, args))
-    versus = ", ".join(session.label(c) for c in position.Color)
+    versus = ", ".join(session.label(c) for c in playing_colours(position))
     legal = position.legal_moves()
     example = str(legal[len(legal) // 2]) if legal else "-"
     session.say(MESSAGES[lang]["players"].format(players=versus, example=example))
