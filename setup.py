@@ -69,6 +69,15 @@ class build_ext_with_report(build_ext):
     """
 
     def run(self):
+        if not self.inplace:
+            # pip builds in the same build/ directory every time: an extension compiled by an
+            # earlier install must not survive a build that cannot compile it (CC=false), or
+            # the "pure" wheel would ship the old .so. Remove it and compile afresh.
+            self.force = True
+            for ext in self.extensions:
+                stale = self.get_ext_fullpath(ext.name)
+                if os.path.exists(stale):
+                    os.remove(stale)
         super().run()
         built = [ext.name for ext in self.extensions if os.path.exists(self.get_ext_fullpath(ext.name))]
         if self.extensions and not built:
