@@ -9,6 +9,7 @@ Colours and moves belong to their game: ``Othello.BLACK``, ``Tetralath.WHITE``,
 """
 
 from ._backend import BACKEND
+from ._version import __version__
 from .errors import (
     EmptyHistoryError,
     GamecoreError,
@@ -24,9 +25,8 @@ from .games import GAMES, Color, Othello, Outcome, Rolit, Termination, Tetralath
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
 from .ui.rolit import play as rolit  # gamecore.rolit("Y", "B"): the terminal game
 
-__version__ = "0.2.0"
-
 __all__ = [
+    "__version__",
     "BACKEND",
     "GAMES",
     "Othello",

@@ -1,7 +1,7 @@
 """Monte-Carlo tree search (UCT) for users: a tree that follows a game move by move.
 
 >>> from gamecore import Othello
->>> from gamecore.mcts import MCTS
+>>> from gamecore.search.mcts import MCTS
 >>> mcts = MCTS(seed=7)
 >>> result = mcts.search(Othello(6), iterations=200)
 >>> result.iterations, result.move in Othello(6).legal_moves()
