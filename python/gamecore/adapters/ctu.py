@@ -166,7 +166,7 @@ _PLAYER_TEMPLATE = '''\
 """A gamecore player for the CTU Reversi framework.
 
 Written by `gamecore export ctu` (gamecore {version}); needs gamecore installed in the same
-Python (pip install gamecore). For a file without that dependency, export with --standalone.
+Python (from a gamecore source checkout: pip install .). For a file without that dependency, export with --standalone.
 
 Settings: {time:g} s a move, depth {depth}, evaluation {evaluation!r}.
 """

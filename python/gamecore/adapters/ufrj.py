@@ -90,7 +90,7 @@ def board_to_position(board: Any, color: Any, *, backend: str | None = None) -> 
                 )
     cells = []
     for r in range(1, n + 1):
-        row = []
+        row: list[int] = []
         for c in range(1, n + 1):
             v = rows[r][c]
             if v == BLACK_STONE:
@@ -171,7 +171,7 @@ _TEMPLATE = '''\
 """A gamecore player for the UFRJ tabuleiro-othello framework.
 
 Written by `gamecore export ufrj` (gamecore {version}). Put it in models/players/; it needs
-gamecore installed in the same Python (pip install gamecore). It uses the compiled
+gamecore installed in the same Python (from a gamecore source checkout: pip install .). It uses the compiled
 backend when gamecore was built with it, pure Python otherwise.
 
 Settings: {time:g} s a move, depth {depth}, evaluation {evaluation!r}.
