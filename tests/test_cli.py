@@ -301,3 +301,21 @@ def test_closed_pipe_is_one_line(tmp_path):
         timeout=60,
     )
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_backend_setting_error_is_one_line(tmp_path):
+    env = dict(os.environ, GAMECORE_BACKEND="nope")
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__import__("gamecore").__file__)))
+    env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamecore", "perft", "--depth", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "gamecore: error: GAMECORE_BACKEND must be one of auto, cython, python; got 'nope'"
+    ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import os
 import platform
+import sys
 from types import SimpleNamespace
 
 from .errors import BackendUnavailableError
@@ -100,8 +101,24 @@ def _select() -> str:
     return requested
 
 
+def _running_the_command() -> bool:
+    """True when this import is the ``gamecore`` command starting (script or ``-m gamecore``)."""
+    argv0 = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if argv0 in ("gamecore", "gamecore.exe"):
+        return True
+    orig = getattr(sys, "orig_argv", [])
+    return "-m" in orig and orig.index("-m") + 1 < len(orig) and orig[orig.index("-m") + 1] == "gamecore"
+
+
 #: ``"cython"`` or ``"python"``: the backend this process uses by default.
-BACKEND = _select()
+try:
+    BACKEND = _select()
+except (BackendUnavailableError, ValueError) as exc:
+    if not _running_the_command():
+        raise
+    # A user's setting, not a bug: one line for the command, no traceback.
+    sys.stderr.write(f"gamecore: error: {exc}\n")
+    raise SystemExit(1) from None
 
 
 def available() -> list[str]:

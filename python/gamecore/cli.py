@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     except SystemExit as exc:
         return int(exc.code or 0)
     notice = _backend.fallback_notice()
-    if notice:
+    if notice and not getattr(args, "backend", None):  # a chosen backend needs no notice
         print(notice, file=sys.stderr)
     try:
         if args.command in ("play", "game"):

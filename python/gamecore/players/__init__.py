@@ -230,11 +230,11 @@ HUMAN_COMMANDS = {"help": ("help", "h", "?"), "undo": ("undo", "u"), "quit": ("q
 HUMAN_TEXTS = {
     "prompt": "{side}, your move ({moves}): ",
     "many_moves": "e.g. {example}",
-    "help": "Type a move ({example}). Commands: undo (take back your last move), quit (stop the game), help.",
+    "help": "Type a move like {example}. Commands: undo (take back your last move), quit, help.",
     "help_moves": "Legal moves: {moves}",
     "cannot_read": "Cannot read {text!r}: {error}.",
     "must_pass": "{move} is not legal: you have no move and must pass (type 'pass').",
-    "illegal": "{move} is not a legal move here ({reason}). Legal moves: {moves}",
+    "illegal": "{move} is not a legal move here: {reason}.",
 }
 
 
@@ -301,7 +301,7 @@ class HumanPlayer(Player):
             if not text:
                 continue
             if self._is("help", word):
-                listed = " " + t["help_moves"].format(moves=names) if len(moves) <= 20 else ""
+                listed = "\n" + t["help_moves"].format(moves=names) if len(moves) <= 20 else ""
                 self._say(t["help"].format(example=example) + listed)
                 continue
             if self._is("quit", word):

@@ -27,7 +27,7 @@ __all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "GAME_
 #: Every line of the loop, per language.
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
-        "players": "{players}. Type a move like {example}; 'help' lists the commands.",
+        "players": "{players}.\nType a move like {example}; 'help' lists the commands.",
         "versus": "{side} ({player})",
         "status": "Move {number}: {side} ({who}) to play.",
         "you": "you",
@@ -56,7 +56,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "you_lost": "The computer won this time.",
     },
     "pt": {
-        "players": "{players}. Digite uma jogada como {example}; 'ajuda' mostra os comandos.",
+        "players": "{players}.\nDigite uma jogada como {example}; 'ajuda' mostra os comandos.",
         "versus": "{side} ({player})",
         "status": "Jogada {number}: vez das {side} ({who}).",
         "you": "você",
@@ -100,11 +100,11 @@ COMMANDS: dict[str, dict[str, tuple[str, ...]]] = {
 HUMAN_TEXTS_PT = {
     "prompt": "{side}, sua jogada ({moves}): ",
     "many_moves": "ex.: {example}",
-    "help": "Digite uma jogada ({example}). Comandos: desfazer (volta a sua última jogada), sair (abandona o jogo), ajuda.",
+    "help": "Digite uma jogada como {example}. Comandos: desfazer (volta sua jogada), sair, ajuda.",
     "help_moves": "Jogadas legais: {moves}",
     "cannot_read": "Não entendi {text!r}: {error}.",
     "must_pass": "{move} não é legal: você não tem jogada e deve passar ('pass').",
-    "illegal": "{move} não é uma jogada legal aqui ({reason}). Jogadas legais: {moves}",
+    "illegal": "{move} não é uma jogada legal aqui: {reason}.",
 }
 
 #: Player names as the Portuguese lines say them.
