@@ -43,7 +43,7 @@ def test_one_outcome_shape(backend):
     assert type(a) is type(b) is Outcome
     # Hand-checked: the 4x4 game ends full with 6 black and 10 white discs.
     assert a == Outcome(Othello.WHITE, Termination.FULL_BOARD, {Othello.BLACK: 6, Othello.WHITE: 10})
-    assert str(a) == "white wins 10-6 (the board is full)" and a.result() == othello.result() == "0-1"
+    assert str(a) == "white wins 10-6 (full board)" and a.result() == othello.result() == "0-1"
     # White's e1 e2 e3 is three in a row: black wins.
     assert b == Outcome(Tetralath.BLACK, Termination.THREE_IN_A_ROW, {Tetralath.WHITE: 3, Tetralath.BLACK: 2})
     assert str(b) == "black wins 3-2 (white made three in a row)" and b.result() == "0-1"

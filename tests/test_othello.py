@@ -234,7 +234,7 @@ def test_explicit_pass(backend):
     assert game.legal_moves() == []
     assert game.score() == (0, 3)
     assert game.outcome() == Outcome(WHITE, Termination.NO_MOVES, {BLACK: 0, WHITE: 3})
-    assert str(game.outcome()) == "white wins 3-0 (no legal move for either side)"
+    assert str(game.outcome()) == "white wins 3-0 (neither side can move)"
     assert game.move_stack == [Move(PASS), Move(2)]
 
 
@@ -253,11 +253,11 @@ def test_game_over_draw_and_win(backend):
     assert draw.legal_moves() == []
     assert draw.outcome() == Outcome(None, Termination.NO_MOVES, {BLACK: 1, WHITE: 1})
     assert draw.outcome().winner is None and draw.outcome().scores == {BLACK: 1, WHITE: 1}
-    assert str(draw.outcome()) == "draw 1-1 (no legal move for either side)"
+    assert str(draw.outcome()) == "draw 1-1 (neither side can move)"
     full = Othello.from_text("XXXXXXXXXXOOOOOO X", backend=backend.name)
     assert full.is_game_over()
     assert full.outcome() == Outcome(BLACK, Termination.FULL_BOARD, {BLACK: 10, WHITE: 6})
-    assert str(full.outcome()) == "black wins 10-6 (the board is full)"
+    assert str(full.outcome()) == "black wins 10-6 (full board)"
     empty = Othello.from_text("-" * 36 + " X", backend=backend.name)
     assert empty.is_game_over() and empty.outcome() == Outcome(None, Termination.NO_MOVES, {BLACK: 0, WHITE: 0})
 

@@ -176,7 +176,7 @@ def test_full_board_is_a_draw(backend):
         game.push(whites[ply // 2] if ply % 2 == 0 else blacks[ply // 2])
     outcome = game.outcome()
     assert outcome.winner is None and outcome.termination is Termination.FULL_BOARD
-    assert str(outcome) == "draw 31-30 (the board is full)"
+    assert str(outcome) == "draw 31-30 (full board)"
     assert game.core.outcome_value() == 0 and game.legal_moves() == []
     assert game.to_text() == FULL_DRAW + " B"
 

@@ -41,9 +41,9 @@ class Termination(enum.Enum):
     """Why a game ended (python-chess style)."""
 
     #: Othello: neither side can move (two passes), the board not full.
-    NO_MOVES = "no legal move for either side"
+    NO_MOVES = "neither side can move"
     #: Every square is taken (Othello, Rolit after 60 plies, a Tetralath draw).
-    FULL_BOARD = "the board is full"
+    FULL_BOARD = "full board"
     #: Tetralath: the mover made four (or more) in a row and won.
     FOUR_IN_A_ROW = "four in a row"
     #: Tetralath: the mover made three in a row without four and lost.

@@ -251,7 +251,7 @@ class Othello(Position):
         ``scores`` are the discs per colour, ``termination`` ``FULL_BOARD`` or ``NO_MOVES``.
 
         >>> print(Othello.from_moves("b1a1a2c1d1a3a4d2d3b4c4d4", size=4).outcome())
-        white wins 10-6 (the board is full)
+        white wins 10-6 (full board)
         """
         if not self._core.is_game_over():
             return None
