@@ -36,8 +36,8 @@ from .referee.cli import add_subparser as add_tournament_parser
 from .report.cli import add_subparser as add_compare_parser
 from .ui import GAME_UIS
 from .ui import play as play_ui
-from .ui.othello import format_record, load_record
 from .ui import rolit as rolit_ui
+from .ui.othello import format_record, load_record
 from .ui.play import positive_float, positive_int
 
 __all__ = ["main", "build_parser", "format_record", "load_record"]
