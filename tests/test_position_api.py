@@ -120,7 +120,7 @@ def bad_moves(position):
         other = 6 if position.size == 8 else 8
         out += [Move(19, other), Move(-1, other), Move(-1, position.size), "pass"]
     if isinstance(position, Tetralath):
-        out += [TetralathMove(61), "swap", TetralathMove(62)]
+        out += [TetralathMove(61), "swap", 62]  # a TetralathMove(62) cannot be built
     if isinstance(position, Rolit):
         out += [RolitMove(64), RolitMove(-1)]
     return out
