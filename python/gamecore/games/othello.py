@@ -217,7 +217,7 @@ class Othello(Position):
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
         return interned_moves(self._core.size)[code]
 
-    def _interned_moves(self) -> tuple[Move, ...]:
+    def _interned_moves(self) -> tuple[OthelloMove, ...]:
         return interned_moves(self._core.size)
 
     # -- state ------------------------------------------------------------

@@ -92,7 +92,7 @@ class TetralathUI(GameUI):
 
     def title(self, position: Position, args: argparse.Namespace) -> str:
         title = MESSAGES[args.lang]["title"]
-        if position.swap_rule:  # type: ignore[attr-defined]
+        if getattr(position, "swap_rule", False):
             title += "\n" + MESSAGES[args.lang]["swap_on"]
         return title
 
