@@ -488,7 +488,7 @@ def positive_float(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most 3600, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds above 0, at most 3600; got {text!r}")
     return value
 
 
