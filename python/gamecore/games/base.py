@@ -159,10 +159,9 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         """The backend's core object (what the searches run on)."""
         return self._core
 
-    @property
-    def turn(self) -> _Color:
-        """The colour to move (player 0 moves first), a member of the game's ``Color``."""
-        return self.Color(self._core.turn)
+    def _interned_colors(self) -> tuple:
+        """``turn`` of each player number (the position layer looks the colour up here)."""
+        return tuple(self.Color)
 
     def is_legal(self, move: Any) -> bool:
         """True if ``move`` can be read and is legal here."""
