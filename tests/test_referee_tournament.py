@@ -273,7 +273,7 @@ def test_rolit_four_seat_tables(tmp_path):
         workers=2,
     )
     played = run_tournament(honest)
-    assert all(len(r["moves"]) == 60 and not r["forfeits"] and r["reason"] == "the board is full" for r in played)
+    assert all(len(r["moves"]) == 60 and not r["forfeits"] and r["reason"] == "full board" for r in played)
     table = standings(honest, played)
     assert sum(r["points"] for r in table) == pytest.approx(2 + 4 / 3 + 2 / 3)
     write_reports(honest, played, str(tmp_path / "out"))
