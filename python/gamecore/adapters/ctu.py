@@ -31,9 +31,11 @@ import time as _time
 from collections.abc import Sequence
 from typing import Any
 
+from .._version import __version__
 from ..errors import InvalidBoardError, InvalidPositionError, InvalidSizeError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
+from ..search.engine import MAX_DEPTH, Engine
 
 __all__ = [
     "EMPTY",
@@ -209,8 +211,6 @@ def _check_export_options(time: float, depth: int | None, evaluation: Any) -> No
 
 def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
     """The text of a CTU ``player.py`` that uses the installed gamecore."""
-    from .. import __version__
-
     _check_export_options(time, depth, evaluation)
     return _PLAYER_TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
 
@@ -270,8 +270,6 @@ def _standalone_modules() -> dict[str, str]:
 
 def _evaluation_weights(evaluation: str, size: int) -> list[int]:
     """The feature weights the installed gamecore uses for evaluation ``evaluation`` on ``size``."""
-    from ..search.engine import Engine
-
     weights, evaluator = Engine(evaluation)._weights(Othello(size, backend="python"))
     if evaluator is not None:  # pragma: no cover - names only
         raise ValueError("a standalone player needs a named evaluation")
@@ -416,10 +414,6 @@ def standalone_source(*, time: float = DEFAULT_TIME, depth: int | None = None, e
     It embeds the pure-Python twins (``STANDALONE_MODULES`` and what they import) as they
     are in this installation, so it always plays like ``gamecore`` with the python backend.
     """
-    from .. import __version__
-    from ..games._othello_py import FEATURES
-    from ..search.engine import MAX_DEPTH
-
     _check_export_options(time, depth, evaluation)
     modules = _standalone_modules()
     weights = {size: _evaluation_weights(evaluation, size) for size in (4, 6, 8, 10)}
@@ -433,7 +427,7 @@ def standalone_source(*, time: float = DEFAULT_TIME, depth: int | None = None, e
             depth=depth if depth is not None else "unlimited",
             evaluation=evaluation,
             max_depth=max_depth,
-            features=", ".join(FEATURES),
+            features=", ".join(Othello(backend="python").features()),
             weights=weights,
         )
     ]

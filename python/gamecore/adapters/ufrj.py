@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .._version import __version__
 from ..errors import InvalidBoardError, InvalidPositionError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
@@ -196,8 +197,6 @@ class GamecorePlayer:
 
 def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
     """The text of a UFRJ player file (see :func:`export_player`)."""
-    from .. import __version__
-
     if not (isinstance(time, (int, float)) and 0 < time <= 10):
         raise ValueError(f"the UFRJ framework allows at most 10 s a move; got time={time!r}")
     if not isinstance(evaluation, str):
