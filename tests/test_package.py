@@ -35,7 +35,7 @@ def test_the_package_lists_its_modules():
 
 
 # Modules whose import is allowed to fail for a documented reason (optional extras).
-OPTIONAL = {"gamecore.referee.dask_runner": "dask", "gamecore.report.pdf": "matplotlib"}
+OPTIONAL = {"gamecore.report.pdf": "matplotlib"}
 
 
 @pytest.mark.parametrize("module", all_modules())
