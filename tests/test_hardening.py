@@ -39,7 +39,7 @@ from gamecore.search.mcts import MCTS
 PACKAGE_ROOT = Path(gamecore.__file__).resolve().parent.parent
 PRELUDE = """\
 import os, sys, threading, time
-from gamecore import Engine, Othello, Tetralath, search, solve, errors
+from gamecore import Engine, Othello, Rolit, Tetralath, search, solve, errors
 from gamecore import _backend
 from gamecore.search.mcts import MCTS
 BACKEND = os.environ["GAMECORE_TEST_BACKEND"]
@@ -111,6 +111,36 @@ def test_one_engine_two_threads_is_refused_not_corrupted(backend):
         threads = [threading.Thread(target=worker) for _ in range(2)]
         for t in threads: t.start()
         for t in threads: t.join()
+        assert len(outcomes) == 6 and "ok" in outcomes, outcomes
+        print(sorted(set(outcomes)))
+        """,
+        backend.name,
+    )
+    assert "ok" in out
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "paranoid", "brs"])
+def test_one_multiplayer_engine_two_threads_is_refused_not_corrupted(backend, algorithm):
+    out = run_child(
+        f"""
+        engine = Engine(algorithm={algorithm!r}, tt_mb=1)
+        game = Rolit(backend=BACKEND)
+        for move in ("f4", "c4", "c3", "d3"):
+            game.push(move)
+        before = game.to_text()
+        outcomes = []
+        def worker():
+            for _ in range(3):
+                try:
+                    r = engine.search(game, time_limit=0.3)
+                    assert r.move in game.legal_moves(), r
+                    outcomes.append("ok")
+                except errors.ConcurrentUseError:
+                    outcomes.append("busy")
+        threads = [threading.Thread(target=worker) for _ in range(2)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        assert game.to_text() == before
         assert len(outcomes) == 6 and "ok" in outcomes, outcomes
         print(sorted(set(outcomes)))
         """,
@@ -315,6 +345,8 @@ LONG_CALLS = {
     "tetralath-search": ("game = Tetralath(backend=BACKEND)", "search(game, depth=40, tt_mb=1)"),
     "mcts": ("game = Othello(8, backend=BACKEND)", "MCTS().search(game, iterations=10**12)"),
     "solve": ("game = Othello(8, backend=BACKEND)", "solve(game)"),
+    "maxn": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='maxn', depth=40)"),
+    "paranoid": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='paranoid', depth=40, tt_mb=1)"),
 }
 
 

@@ -175,6 +175,11 @@ class SyntheticGame:
         self.path = []  # (player, move) or (player, None) for a turn change
         self.turn = 0
 
+    def copy(self):
+        other = SyntheticGame(self.players, self.branching, self.length, self.seed)
+        other.path, other.turn = list(self.path), self.turn
+        return other
+
     def _hash(self, extra=0):
         h = self.seed * 0x9E3779B97F4A7C15 + extra
         for player, move in self.path:

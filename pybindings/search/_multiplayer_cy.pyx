@@ -12,8 +12,12 @@ from libc.string cimport memcpy
 
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
 from gamecore.search._alphabeta_cy cimport C_MAX_PLY, ERROR_SCORE, TTEntry, Searcher, sort_by_key
+from interrupt cimport gc_raise_pending
 
-from time import perf_counter
+cdef extern from "gamecore_clock.h":
+    double gc_monotonic_seconds() noexcept nogil
+
+from gamecore.errors import ConcurrentUseError
 
 __all__ = ["MULTIPLAYER_ALGORITHMS", "MultiSearcher", "NO_HORIZON", "brs_code", "brs_move", "brs_player"]
 
@@ -113,8 +117,15 @@ cdef class MultiSearcher(Searcher):
         paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
         is then the first in move order); ``exact`` True when that iteration reached the end
         of the game on every line; ``memory`` the bytes of the search structures (table and
-        recursion buffers). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        recursion buffers). ``move`` is -2 when the game is over. ``core`` is not touched: the
+        search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from
+        another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
         """
+        if self.busy:
+            raise ConcurrentUseError(
+                "this searcher (Engine) is already searching: two threads may not share it "
+                "(give each its own Engine)"
+            )
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
         if algorithm not in MULTIPLAYER_ALGORITHMS:
@@ -123,7 +134,7 @@ cdef class MultiSearcher(Searcher):
             raise ValueError("at most 16 evaluation weights")
         if type(max_depth) is not int or not 1 <= max_depth < C_MAX_PLY:
             raise ValueError(f"max_depth must be an int from 1 to {C_MAX_PLY - 1}")
-        cdef GameCore game = <GameCore>core
+        cdef GameCore game = <GameCore>core.copy()
         cdef int players = game.num_players()
         if not 2 <= players <= PLAYER_BUFFER:
             raise ValueError(f"the searches handle 2 to {PLAYER_BUFFER} players, the game has {players}")
@@ -148,9 +159,12 @@ cdef class MultiSearcher(Searcher):
         self.nodes = 0
         self.tt_hits = 0
         self.node_limit = node_limit
-        self.start = perf_counter()
+        self.start = gc_monotonic_seconds()
         self.deadline = self.start + time_limit if time_limit > 0 else 0.0
         self.aborted = False
+        self.interrupted = False
+        self.next_poll = 0.0
+        self.poll_signals = True
         self.deepest = 0
         for i in range(C_MAX_PLY):
             self.pv_len[i] = 0
@@ -168,6 +182,7 @@ cdef class MultiSearcher(Searcher):
         cdef int count = self.root_moves(root_list, game.gen_moves(root_list))
         cdef int score = 0, best_score = 0, depth, done_depth = 0
         cdef bint exact = False
+        self.busy = True
         try:
             if count == 0:
                 game.terminal_values(values)
@@ -186,6 +201,8 @@ cdef class MultiSearcher(Searcher):
                     score = self.paranoid(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
                 else:
                     score = self.brs(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+                if self.interrupted:
+                    gc_raise_pending()
                 if self.aborted:
                     break
                 best_score = score
@@ -207,6 +224,8 @@ cdef class MultiSearcher(Searcher):
             return best_move, best_score, best_values, done_depth, best_pv, self.nodes, self.tt_hits, exact, memory
         finally:
             self.core = None
+            self.poll_signals = False
+            self.busy = False
 
     # -- the pieces every node needs ---------------------------------------
 

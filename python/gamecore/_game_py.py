@@ -70,6 +70,11 @@ class GameCore:
         when a better one exists); ``[]`` only at the end of the game."""
         return self.gen_moves()
 
+    def copy(self) -> GameCore:
+        """An independent copy, history included (the searches run on a copy of the core
+        they are given, so that nothing the caller holds changes)."""
+        raise NotImplementedError
+
     def make_move(self, move: int) -> None:
         """Play a move known to be legal (no checks: the searches feed it their own moves)."""
         raise NotImplementedError

@@ -44,6 +44,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..errors import ConcurrentUseError
 from ._alphabeta_py import INFINITY, MAX_PLY, Searcher, _Abort
 
 __all__ = ["MULTIPLAYER_ALGORITHMS", "MultiSearcher", "NO_HORIZON", "brs_code", "brs_move", "brs_player"]
@@ -96,8 +97,30 @@ class MultiSearcher(Searcher):
         paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
         is then the first in move order); ``exact`` True when that iteration reached the end
         of the game on every line; ``memory`` the bytes of the search structures (table and
-        recursion buffers). ``move`` is -2 when the game is over. ``core`` is left unchanged.
+        recursion buffers). ``move`` is -2 when the game is over. ``core`` is not touched: the
+        search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from
+        another thread) raises ConcurrentUseError.
         """
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError(
+                "this searcher (Engine) is already searching: two threads may not share it (give each its own Engine)"
+            )
+        try:
+            return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
+        finally:
+            self._core = None
+            self._lock.release()
+
+    def _search_multi(
+        self,
+        core: Any,
+        weights: list[int],
+        max_depth: int,
+        node_limit: int,
+        time_limit: float,
+        algorithm: str,
+        root_moves: list[int] | None,
+    ) -> tuple[int, int, list[int | None], int, list[int], int, int, bool, int]:
         if algorithm not in MULTIPLAYER_ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}")
         players = core.num_players()
