@@ -22,7 +22,8 @@ Hypothesis profiles: ``dev`` (default, quick) and ``ci`` (more examples), chosen
 ``HYPOTHESIS_PROFILE=ci``. Neither has a deadline: these machines are shared and noisy.
 
 The tests folder is put on ``sys.path`` so that test files can import the helpers beside
-them (``oracle``, ``helpers``, ``strategies``) under ``--import-mode=importlib``.
+them (``othello_oracle``, ``othello_helpers``, ``othello_strategies``, ``tetralath_oracle``,
+``rolit_oracle``) under ``--import-mode=importlib``.
 """
 
 from __future__ import annotations

@@ -20,11 +20,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import oracle
+import othello_oracle as oracle
 from gamecore import Othello
 from gamecore.games.othello import Move
-from helpers import SIZES, core_state, oracle_grid, play_picks, snapshot
-from strategies import cycle, full_games, games, sizes
+from othello_helpers import SIZES, core_state, oracle_grid, play_picks, snapshot
+from othello_strategies import cycle, full_games, games, sizes
 
 
 def public_state(game):

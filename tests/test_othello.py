@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, note
 
 import gamecore
-import oracle
+import othello_oracle as oracle
 from gamecore import Othello, Outcome, Termination
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
@@ -33,8 +33,8 @@ from gamecore.errors import (
     InvalidSquareError,
 )
 from gamecore.games.othello import BLACK, PASS, WHITE, Move, parse_move_list, parse_square
-from helpers import SIZES, oracle_grid, play_picks, snapshot
-from strategies import cycle, full_games, games
+from othello_helpers import SIZES, oracle_grid, play_picks, snapshot
+from othello_strategies import cycle, full_games, games
 
 START_8X8 = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
 # FFO endgame position #40 as Edax's OBF line: board, side to move, then "; move:score" notes.

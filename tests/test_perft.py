@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, note, settings
 
 import gamecore
-import oracle
+import othello_oracle as oracle
 from gamecore import Othello, search
 from gamecore.bench.api import PERFT_8X8, student_alphabeta, student_perft, student_perft_play
-from helpers import oracle_grid, play_picks, read_perft_data
-from strategies import games
+from othello_helpers import oracle_grid, play_picks, read_perft_data
+from othello_strategies import games
 
 PERFT = read_perft_data()
 # Deepest depth of the default run, per backend; the data file's deeper lines up to

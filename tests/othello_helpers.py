@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import oracle
+import othello_oracle as oracle
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SIZES = (4, 6, 8, 10)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from helpers import SIZES
+from othello_helpers import SIZES
 
 sizes = st.sampled_from(SIZES)
 
 
 @st.composite
 def games(draw, size=None, max_moves=None):
-    """``(size, picks)``: a board size and move choices for :func:`helpers.play_picks`.
+    """``(size, picks)``: a board size and move choices for :func:`othello_helpers.play_picks`.
 
     The number of picks is drawn first, up to a whole game, so openings, middle games and
     endings (with passes) all turn up; each pick is reduced modulo the number of legal moves.
