@@ -222,7 +222,7 @@ def test_objects_made_by_new_alone_are_safe(backend):
         assert tree.best_move() in Othello(4, backend=BACKEND).core.legal_moves()
         searcher = B.alphabeta.Searcher.__new__(B.alphabeta.Searcher)
         core = Othello(6, backend=BACKEND).core
-        assert searcher.search(core, [1], None, None, 3, 0, 0.0, "alphabeta", False)[0] in core.legal_moves()
+        assert searcher.search(core, max_depth=3, weights=[1]).move in core.legal_moves()
         print("survived")
         """,
         backend.name,
@@ -235,7 +235,7 @@ def test_weights_that_would_overflow_are_refused(backend):
     searcher = backend.alphabeta.Searcher(1)
     for weights in ([2**31 - 1] * 6, [2**40], [10_001], [True], [1.5]):
         with pytest.raises(InvalidEvaluationError):
-            searcher.search(core, weights, None, None, 3, 0, 0.0, "alphabeta", False)
+            searcher.search(core, max_depth=3, weights=weights)
     with pytest.raises(ValueError):
         Engine({"positional": 10_001}).search(Othello(backend=backend.name), depth=1)
 
@@ -275,10 +275,9 @@ def test_reinitialising_or_clearing_a_searcher_while_it_searches_is_refused(back
                 return 0
             return evaluation
         game = Othello(6, backend=BACKEND)
-        wrap = lambda core: type(game)._wrap(core, game._backend)
         evaluation = meddle_with([lambda: searcher.__init__(2), searcher.clear])
-        r = searcher.search(game.core, [], evaluation, wrap, 3, 0, 0.0, "alphabeta", False)
-        assert r[0] in game.core.legal_moves()
+        r = searcher.search(game.core, max_depth=3, evaluator=evaluation, wrap=game.wrap_core)
+        assert r.move in game.core.legal_moves()
         assert searcher.tt_entries == 65536, searcher.tt_entries  # still the 1 MB table
         engine = Engine(tt_mb=1)
         engine.evaluation = meddle_with([engine.clear])

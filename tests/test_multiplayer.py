@@ -39,7 +39,7 @@ def _multi(backend, position, algorithm, depth, tt_mb=1, nodes=0):
 
 def _negamax(backend, position, algorithm, depth):
     searcher = backend.alphabeta.Searcher(1)
-    return searcher.search(position.core.copy(), _weights(position), None, None, depth, 0, 0.0, algorithm, False)
+    return searcher.search(position.core.copy(), max_depth=depth, weights=_weights(position), algorithm=algorithm)
 
 
 # -- two players: equal to negamax -------------------------------------------------------

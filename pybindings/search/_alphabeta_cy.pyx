@@ -1,5 +1,5 @@
 # cython: language_level=3, embedsignature=True, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The searches, written once over the game protocol: compiled twin of ``_search_py``.
+"""The searches, written once over the game protocol: compiled twin of ``_alphabeta_py``.
 
 Negamax with integer scores from the point of view of the side to move.
 
@@ -44,6 +44,7 @@ import math
 import operator
 
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
+from gamecore.search._results import NO_MOVE, SearchOutcome
 
 __all__ = [
     "WIN",
@@ -58,6 +59,8 @@ __all__ = [
     "check_weights",
     "MAX_WEIGHT",
     "MAX_NODE_LIMIT",
+    "NO_MOVE",
+    "SearchOutcome",
     "Searcher",
 ]
 
@@ -83,7 +86,7 @@ cdef enum:
     C_UPPER = 3
     C_CLOCK_MASK = 1023
     C_ASPIRATION = 50
-    NO_MOVE = -2
+    C_NO_MOVE = -2  # _results.NO_MOVE
     HISTORY_OFFSET = 2
 
 cdef long long HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
@@ -275,19 +278,20 @@ cdef class Searcher:
 
     # -- the search -------------------------------------------------------
 
-    def search(self, GameCore core not None, weights, evaluator, wrap, max_depth, node_limit, time_limit,
-               algorithm, aspiration, root_moves=None):
-        """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+    def search(self, GameCore core not None, *, max_depth, weights=(), evaluator=None, wrap=None, node_limit=0,
+               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None):
+        """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``evaluator(wrap(core))`` replaces the built-in ``weights`` when given: it is
-        handed a fresh copy of the node's position each time, never the position searched.
-        ``depth`` is the last fully searched depth (0 if none finished: the move is then the
-        first in move order). ``move`` is -2 when the game is over. ``core`` is not touched:
-        the search runs on a copy of it.
+        none. ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
+        them when given: it is handed a fresh copy of the node's position each time, never
+        the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
+        outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
+        is then the first in move order); its ``move`` is ``NO_MOVE`` when the game is over.
+        ``core`` is not touched: the search runs on a copy of it.
         """
         if self.busy:
             raise ConcurrentUseError(
@@ -333,8 +337,8 @@ cdef class Searcher:
             memset(self.pv_len, 0, sizeof(self.pv_len))
             memset(self.history, 0, sizeof(self.history))
             for i in range(C_MAX_PLY):
-                self.killers[i][0] = NO_MOVE
-                self.killers[i][1] = NO_MOVE
+                self.killers[i][0] = C_NO_MOVE
+                self.killers[i][1] = C_NO_MOVE
             return self.run(max_depth, algorithm == "minimax", algorithm == "alphabeta" and self.tt_entries > 0,
                             bool(aspiration))
         finally:
@@ -351,7 +355,7 @@ cdef class Searcher:
         cdef int score = 0, best_score = 0, depth, done_depth = 0
         cdef bint with_gil = self.has_evaluator
         if count == 0:
-            return NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0
+            return SearchOutcome(C_NO_MOVE, c_terminal_score(self.core.terminal_value()), 0, [], 0, 0)
         self.order(root_list, count, False)
         best_move = root_list[0]
         best_pv = [best_move]
@@ -374,7 +378,7 @@ cdef class Searcher:
                 break  # every line reached the end of the game: deeper is the same
             if self.deadline > 0 and self.out_of_time_for_next():
                 break
-        return best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits
+        return SearchOutcome(best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits)
 
     cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil:
         cdef int score, alpha, beta
@@ -436,7 +440,7 @@ cdef class Searcher:
         candidates[2] = self.killers[ply][1]
         for c in range(3):
             move = candidates[c]
-            if move == NO_MOVE:
+            if move == C_NO_MOVE:
                 continue
             for j in range(n, count):
                 if moves[j] == move:
@@ -534,7 +538,7 @@ cdef class Searcher:
 
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
-        cdef int count, i, score, best, best_move, tt_move = NO_MOVE, alpha_orig, flag, front
+        cdef int count, i, score, best, best_move, tt_move = C_NO_MOVE, alpha_orig, flag, front
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
         if use_tt and depth > 0:
@@ -559,7 +563,7 @@ cdef class Searcher:
                         return entry.score
         alpha_orig = alpha
         best = -C_INFINITY
-        best_move = NO_MOVE
+        best_move = C_NO_MOVE
         # The TT move and the killers first; the others are ordered only when the search
         # gets to them (a cut-off by the first moves saves it).
         front = self.front_moves(moves, count, tt_move, ply)
@@ -593,7 +597,7 @@ cdef class Searcher:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = moves[i]
                         break
-        if best_move != NO_MOVE and self.pv_len[ply] == 0:
+        if best_move != C_NO_MOVE and self.pv_len[ply] == 0:
             self.pv[ply][0] = best_move  # fail low: the best move found, without a line
             self.pv_len[ply] = 1
         if use_tt:

@@ -270,10 +270,7 @@ def _standalone_modules() -> dict[str, str]:
 
 def _evaluation_weights(evaluation: str, size: int) -> list[int]:
     """The feature weights the installed gamecore uses for evaluation ``evaluation`` on ``size``."""
-    weights, evaluator = Engine(evaluation)._weights(Othello(size, backend="python"))
-    if evaluator is not None:  # pragma: no cover - names only
-        raise ValueError("a standalone player needs a named evaluation")
-    return list(weights)
+    return Engine(evaluation).evaluation_weights(Othello(size, backend="python"))
 
 
 _STANDALONE_HEAD = '''\
@@ -389,7 +386,7 @@ class MyPlayer:
                     move = solved[0]
             if move is None:
                 budget = max(0.01, TIME_PER_MOVE * (1.0 - MARGIN) - 0.02 - (_time.perf_counter() - start))
-                move = self._searcher.search(core, WEIGHTS[n], None, None, MAX_DEPTH, 0, budget, "alphabeta", False)[0]
+                move = self._searcher.search(core, max_depth=MAX_DEPTH, weights=WEIGHTS[n], time_limit=budget).move
             if move not in legal:
                 move = legal[0]
         return (int(move // n), int(move % n))

@@ -170,7 +170,7 @@ def bench_search(
             file=out,
             flush=True,
         )
-    tt = Engine(tt_mb=16)._searcher(_backend.load(names[0])).tt_bytes()
+    tt = Engine(tt_mb=16).tt_bytes(names[0])
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
     if grown is not None:
         print(f"peak memory growth of a {names[0]} search with a 64 MB table: {grown / 2**20:.1f} MB", file=out)

@@ -131,6 +131,11 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         position._backend = backend
         return position
 
+    def wrap_core(self: P, core: Any) -> P:
+        """A position of this game and backend around ``core`` (not copied): what the
+        searches hand a user evaluation function for the nodes they reach."""
+        return self._wrap(core, self._backend)
+
     def move_from_code(self, code: int) -> Any:
         """The move object of a core move code."""
         raise NotImplementedError

@@ -200,7 +200,7 @@ class MCTSPlayer(Player):
         if len(moves) == 1:
             self.last_result = None
             return moves[0]
-        if self._mcts is None or self._mcts.tree is not None and self._mcts._backend_name != position.backend:
+        if self._mcts is None or self._mcts.tree is not None and self._mcts.backend != position.backend:
             self._mcts = MCTS(self.seed, self.exploration, self.max_nodes)
         budget = self.time if time_budget is None else min(time_budget, self.time or time_budget)
         result = self._mcts.search(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games._othello_py import square_weight  # a pure table function, the same in both backends
+from .. import _backend
 from .base import Player
 from .base import legal_moves_or_raise as _legal
 
@@ -64,7 +64,7 @@ class CornerPlayer(Player):
 class PositionalPlayer(Player):
     """One ply of positional play: the move after which the board's positional weight
     (corners 100, X squares -50, C squares -20, other edges 10, ...: see
-    ``gamecore._othello_py.square_weight``) counts most for it."""
+    ``square_weight`` of the Othello core modules) counts most for it."""
 
     name = "positional"
 
@@ -73,6 +73,7 @@ class PositionalPlayer(Player):
         if len(moves) == 1:
             return moves[0]
         n = position.size
+        square_weight = _backend.load(position.backend).othello.square_weight
         weights = [square_weight(i // n, i % n, n) for i in range(n * n)]
         me = position.turn
 

@@ -1,4 +1,4 @@
-"""The searches, written once over the game protocol: pure-Python twin of ``_search_cy``.
+"""The searches, written once over the game protocol: pure-Python twin of ``_alphabeta_cy``.
 
 Negamax with integer scores from the point of view of the side to move.
 
@@ -36,10 +36,11 @@ import mmap
 import operator
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
+from ._results import NO_MOVE, SearchOutcome
 
 __all__ = [
     "WIN",
@@ -54,6 +55,8 @@ __all__ = [
     "check_weights",
     "MAX_WEIGHT",
     "MAX_NODE_LIMIT",
+    "NO_MOVE",
+    "SearchOutcome",
     "Searcher",
 ]
 
@@ -79,7 +82,6 @@ MAX_WEIGHTS = 16
 MAX_WEIGHT = 10_000
 #: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
 MAX_NODE_LIMIT = 2**63 - 1
-_NO_MOVE = -2
 
 
 def terminal_score(value: int) -> int:
@@ -170,27 +172,29 @@ class Searcher:
     def search(
         self,
         core: Any,
-        weights: list[int],
-        evaluator: Callable[[Any], int] | None,
-        wrap: Callable[[Any], Any] | None,
+        *,
         max_depth: int,
-        node_limit: int,
-        time_limit: float,
-        algorithm: str,
-        aspiration: bool,
+        weights: Sequence[int] = (),
+        evaluator: Callable[[Any], int] | None = None,
+        wrap: Callable[[Any], Any] | None = None,
+        node_limit: int = 0,
+        time_limit: float = 0.0,
+        algorithm: str = "alphabeta",
+        aspiration: bool = False,
         root_moves: list[int] | None = None,
-    ) -> tuple[int, int, int, list[int], int, int]:
-        """Search ``core`` and return ``(move, score, depth, pv, nodes, tt_hits)``.
+    ) -> SearchOutcome:
+        """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``evaluator(wrap(core))`` replaces the built-in ``weights`` when given: it is
-        handed a fresh copy of the node's position each time, never the position searched.
-        ``depth`` is the last fully searched depth (0 if none finished: the move is then the
-        first in move order). ``move`` is -2 when the game is over. ``core`` is not touched:
-        the search runs on a copy of it.
+        none. ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
+        them when given: it is handed a fresh copy of the node's position each time, never
+        the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
+        outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
+        is then the first in move order); its ``move`` is ``NO_MOVE`` when the game is over.
+        ``core`` is not touched: the search runs on a copy of it.
         """
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError(
@@ -225,7 +229,7 @@ class Searcher:
         algorithm: str,
         aspiration: bool,
         root_moves: list[int] | None,
-    ) -> tuple[int, int, int, list[int], int, int]:
+    ) -> SearchOutcome:
         core = self._core
         self._nodes = 0
         self._tt_hits = 0
@@ -234,7 +238,7 @@ class Searcher:
         self._deadline = self._start + time_limit if time_limit > 0 else 0.0
         self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
         self._pv_len = [0] * MAX_PLY
-        self._killers = [[_NO_MOVE, _NO_MOVE] for _ in range(MAX_PLY)]
+        self._killers = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY)]
         self._history = [0] * HISTORY_SIZE
         self._hit_horizon = False
         use_tt = algorithm == "alphabeta" and self.tt_entries > 0
@@ -242,7 +246,7 @@ class Searcher:
         self._root_filter = None if root_moves is None else set(root_moves)
         legal = self._root_moves(core.gen_moves())
         if not legal:
-            return _NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0
+            return SearchOutcome(NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0)
         best_move = self._ordered(legal)[0]
         best_score = 0
         best_pv = [best_move]
@@ -270,7 +274,7 @@ class Searcher:
                 break  # every line reached the end of the game: deeper is the same
             if self._deadline and self._out_of_time_for_next():
                 break
-        return best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits
+        return SearchOutcome(best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits)
 
     def _root_moves(self, moves: list[int]) -> list[int]:
         """The root's moves after the ``root_moves`` restriction (all when there is none)."""
@@ -300,7 +304,7 @@ class Searcher:
         are taken only when the search gets to them (a cut-off by the first moves saves them)."""
         front: list[int] = []
         for move in (first, *self._killers[ply]):
-            if move != _NO_MOVE and move not in front and move in moves:
+            if move != NO_MOVE and move not in front and move in moves:
                 front.append(move)
         yield from front
         yield from self._ordered([m for m in moves if m not in front], by_history=True)
@@ -373,7 +377,7 @@ class Searcher:
         if moves is None:
             return score
         core = self._core
-        tt_move = _NO_MOVE
+        tt_move = NO_MOVE
         key = 0
         if use_tt:
             key = core.key()
@@ -393,7 +397,7 @@ class Searcher:
                         return tt_score
         alpha_orig = alpha
         best = -INFINITY
-        best_move = _NO_MOVE
+        best_move = NO_MOVE
         for index, move in enumerate(self._search_order(moves, tt_move, ply)):
             core.make_move(move)
             try:
@@ -421,7 +425,7 @@ class Searcher:
                             killers[1] = killers[0]
                             killers[0] = move
                         break
-        if best_move != _NO_MOVE and self._pv_len[ply] == 0:
+        if best_move != NO_MOVE and self._pv_len[ply] == 0:
             self._pv[ply][0] = best_move  # fail low: the best move found, without a line
             self._pv_len[ply] = 1
         if use_tt:

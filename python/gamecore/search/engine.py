@@ -28,6 +28,7 @@ from typing import Any
 from .. import _backend
 from ..errors import InvalidLimitError
 from ..games import GAMES
+from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS
 
 __all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS", "MULTIPLAYER_ALGORITHMS"]
@@ -209,6 +210,19 @@ class Engine:
         if self._mcts is not None:
             self._mcts.reset()
 
+    def tt_bytes(self, backend: str | None = None) -> int:
+        """Memory of the transposition table this engine uses on ``backend`` (default: the
+        selected one); it is allocated on first use of that backend."""
+        return self._searcher(_backend.load(backend) if backend else _backend.selected()).tt_bytes()
+
+    def evaluation_weights(self, position: Any) -> list[int]:
+        """The weights of ``position``'s ``features()`` this engine's evaluation stands for
+        (a built-in name or a mapping; a function evaluation has none: ValueError)."""
+        weights, evaluator = self._weights(position)
+        if evaluator is not None:
+            raise ValueError("an evaluation function has no feature weights")
+        return weights
+
     def _weights(self, position: Any) -> tuple[list[int], Callable[[Any], int] | None]:
         features = position.features()
         evaluation = self.evaluation
@@ -273,35 +287,30 @@ class Engine:
         if nodes is not None:
             nodes = max(1, nodes - solver_nodes)
 
-        position_class, position_backend = type(position), position._backend
-
-        def wrap(core: Any) -> Any:
-            return position_class._wrap(core, position_backend)
-
         remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
-        move, score, done, pv, count, hits = searcher.search(
+        found = searcher.search(
             position.core,
-            weights,
-            evaluator,
-            wrap if evaluator is not None else None,
-            depth if depth is not None else MAX_DEPTH - 1,
-            nodes or 0,
-            remaining,
-            self.algorithm,
-            self.aspiration,
-            root_moves,
+            max_depth=depth if depth is not None else MAX_DEPTH - 1,
+            weights=weights,
+            evaluator=evaluator,
+            wrap=position.wrap_core if evaluator is not None else None,
+            node_limit=nodes or 0,
+            time_limit=remaining,
+            algorithm=self.algorithm,
+            aspiration=self.aspiration,
+            root_moves=root_moves,
         )
-        count += solver_nodes
+        score = found.score
         return SearchResult(
-            move=None if move == -2 else position.move_from_code(move),
+            move=None if found.move == NO_MOVE else position.move_from_code(found.move),
             score=score,
-            depth=done,
-            pv=[position.move_from_code(m) for m in pv],
-            nodes=count,
+            depth=found.depth,
+            pv=[position.move_from_code(m) for m in found.pv],
+            nodes=found.nodes + solver_nodes,
             elapsed=time.perf_counter() - start,
-            tt_hits=hits,
+            tt_hits=found.tt_hits,
             tt_bytes=searcher.tt_bytes(),
             algorithm=self.algorithm,
             backend=backend.name,
@@ -338,7 +347,7 @@ class Engine:
             _root_moves(position, moves),
         )
         return SearchResult(
-            move=None if move == -2 else position.move_from_code(move),
+            move=None if move == NO_MOVE else position.move_from_code(move),
             score=score,
             depth=done,
             pv=[position.move_from_code(m) for m in pv],

@@ -103,6 +103,11 @@ class MCTS:
         return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes)
 
     @property
+    def backend(self) -> str | None:
+        """The backend its tree runs on (``None`` until the first search when none was given)."""
+        return self._backend_name
+
+    @property
     def tree(self) -> Any:
         """The backend's ``MCTSTree`` (``None`` before the first search)."""
         return self._tree
