@@ -338,6 +338,7 @@ def bench_tetralath(
             start = time.perf_counter()
             result = engine.search(game, depth=depth)
             seconds = time.perf_counter() - start
+            assert result.move is not None  # the game is not over
             if run == 0:
                 played.append([result, []])
             played[ply][1].append(seconds)
@@ -363,6 +364,7 @@ def bench_tetralath(
         if game.is_game_over():
             break
         result = engine.search(game, time_limit=time_limit)
+        assert result.move is not None  # the game is not over
         depths.append(result.depth)
         print(
             f"{ply:>3} {result.move.name:>4} depth {result.depth:>2} {result.nodes:>12,} nodes {result.elapsed:6.2f} s",

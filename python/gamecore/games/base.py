@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .. import _backend
 from ..errors import BackendUnavailableError
@@ -100,22 +100,48 @@ class Outcome:
         return f"{head} {counts} ({reason})" if counts else f"{head} ({reason})"
 
 
-P = TypeVar("P", bound="Position")
+P = TypeVar("P", bound="Position[Any]")
+
+
+class _GameMove(Protocol):
+    """What every game's move type has: its core code."""
+
+    @property
+    def index(self) -> int: ...
+
+
+#: A game's move type (``Othello`` is a ``Position[OthelloMove]``).
+MoveT = TypeVar("MoveT", bound=_GameMove)
 _Color = Color  # the base class, for annotations inside Position (where Color is the game's)
 
 
-class Position(_backend.position_base()):  # type: ignore[misc]
+class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     """A game position on one backend: a core (``_core``) and the backend's modules.
 
     The hot methods (``legal_moves``, ``push``, ``pop``, ``play``, ``copy``,
     ``is_game_over``, ``peek``, ``move_stack``) come from ``PositionBase``
     (``games/_position_py.py``, compiled as ``_position_cy`` when that backend is selected),
-    over the move objects each game interns (``_interned_moves``).
+    over the move objects each game interns (``_interned_moves``). Each game is a
+    ``Position`` of its move type, so type checkers see ``legal_moves() -> list[OthelloMove]``.
     """
 
     __slots__ = ()
     _core: Any  # the backend's core object (games/_<game>_py or _cy)
     _backend: Any  # the backend's modules (gamecore._backend.load)
+
+    if TYPE_CHECKING:  # the signatures of PositionBase's methods, typed by the game's move
+
+        def legal_moves(self) -> list[MoveT]: ...
+        def push(self, move: MoveT | str | int) -> None: ...
+        def pop(self) -> MoveT: ...
+        def play(self: P, move: MoveT | str | int) -> P: ...
+        def copy(self: P) -> P: ...
+        def is_game_over(self) -> bool: ...
+        def peek(self) -> MoveT | None: ...
+        @property
+        def move_stack(self) -> list[MoveT]: ...
+        @property
+        def turn(self) -> _Color: ...
 
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
@@ -136,11 +162,11 @@ class Position(_backend.position_base()):  # type: ignore[misc]
         searches hand a user evaluation function for the nodes they reach."""
         return self._wrap(core, self._backend)
 
-    def move_from_code(self, code: int) -> Any:
+    def move_from_code(self, code: int) -> MoveT:
         """The move object of a core move code."""
         raise NotImplementedError
 
-    def parse_move(self, move: Any) -> Any:
+    def parse_move(self, move: Any) -> MoveT:
         """A move object from what a user passes (checks the form, not legality)."""
         raise NotImplementedError
 

@@ -164,7 +164,7 @@ def interned_moves(size: int) -> tuple[Move, ...]:
     return tuple(Move(index, size) for index in range(size * size)) + (Move(PASS, size),)
 
 
-class Othello(Position):
+class Othello(Position[OthelloMove]):
     """An Othello/Reversi position with its move history.
 
     :param size: even board size from 4 to 10 (default 8). Standard start: white on

@@ -151,7 +151,7 @@ class RolitMove:
 INTERNED_MOVES = tuple(RolitMove(index) for index in range(SIZE * SIZE))
 
 
-class Rolit(Position):
+class Rolit(Position[RolitMove]):
     """A Rolit position with its move history.
 
     :param colours: the colours that play: ``"RYGB"`` (default, four players), ``"RG"``,

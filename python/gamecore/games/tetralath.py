@@ -210,7 +210,7 @@ _TERMINATIONS = {
 }
 
 
-class Tetralath(Position):
+class Tetralath(Position[TetralathMove]):
     """A Tetralath position with its move history. White moves first.
 
     :param swap: allow the swap rule of Yavalath (black's first move may be ``'swap'``:

@@ -113,6 +113,7 @@ def play_game(number: int, time_limit: float, seed: int, backend: str | None = N
         record.moves += 1
         record.states += result.nodes
         record.peak_memory = max(record.peak_memory, result.memory)
+        assert result.move is not None  # the game is not over
         game.push(result.move)
     outcome = game.outcome()
     assert outcome is not None

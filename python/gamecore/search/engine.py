@@ -23,11 +23,12 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from .. import _backend
 from ..errors import InvalidLimitError
 from ..games import GAMES
+from ..games.base import MoveT, Position
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS
 
@@ -48,15 +49,16 @@ Evaluation = str | Mapping[str, int] | Callable[[Any], int]
 
 
 @dataclass
-class SearchResult:
-    """What a search found, with honest counts for comparing algorithms."""
+class SearchResult(Generic[MoveT]):
+    """What a search found, with honest counts for comparing algorithms (a
+    ``SearchResult[OthelloMove]`` for an Othello position)."""
 
-    move: Any  #: best move (a game move object); None when the game is already over
+    move: MoveT | None  #: best move (a game move object); None when the game is already over
     #: for the side to move; alpha-beta: beyond ``WIN`` a proven win (``-WIN`` a loss);
     #: n-player searches: its value (MCTS: its win rate in per mille)
     score: int
     depth: int  #: last fully searched depth (0: no iteration finished, move from ordering; MCTS: deepest selection)
-    pv: list = field(default_factory=list)  #: principal variation, ``move`` first
+    pv: list[MoveT] = field(default_factory=list)  #: principal variation, ``move`` first
     nodes: int = 0  #: states explored (positions visited; MCTS: positions played into, selection and simulation)
     elapsed: float = 0.0  #: seconds
     tt_hits: int = 0  #: transposition-table probes that found the position
@@ -91,10 +93,10 @@ class SearchResult:
 
 
 @dataclass
-class SolveResult:
+class SolveResult(Generic[MoveT]):
     """An exact endgame result: ``score`` is the final disc difference for the side to move."""
 
-    move: Any
+    move: MoveT | None  #: a best move; None when the game is already over
     score: int
     nodes: int
     elapsed: float
@@ -244,12 +246,12 @@ class Engine:
 
     def search(
         self,
-        position: Any,
+        position: Position[MoveT],
         depth: int | None = None,
         time_limit: float | None = None,
         nodes: int | None = None,
-        moves: Iterable[Any] | None = None,
-    ) -> SearchResult:
+        moves: Iterable[MoveT | str | int] | None = None,
+    ) -> SearchResult[MoveT]:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
         At least one limit is needed; ``None`` means no limit of that kind. With
@@ -462,7 +464,7 @@ def _root_moves(position: Any, moves: Iterable[Any] | None) -> list[int] | None:
 
 
 def search(
-    position: Any,
+    position: Position[MoveT],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
@@ -472,9 +474,9 @@ def search(
     tt_mb: float = 16,
     aspiration: bool = False,
     endgame_empties: int | None = None,
-    moves: Iterable[Any] | None = None,
+    moves: Iterable[MoveT | str | int] | None = None,
     seed: int = 0,
-) -> SearchResult:
+) -> SearchResult[MoveT]:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
 
     With a ``time_limit`` the table is no larger than the search could fill in that time
@@ -494,7 +496,9 @@ def search(
     return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 
 
-def solve(position: Any, *, time_limit: float | None = None, nodes: int | None = None) -> SolveResult:
+def solve(
+    position: Position[MoveT], *, time_limit: float | None = None, nodes: int | None = None
+) -> SolveResult[MoveT]:
     """The exact result of an Othello position under perfect play.
 
     ``score`` is the final disc difference for the side to move (empty squares go to the

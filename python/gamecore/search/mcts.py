@@ -18,10 +18,11 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from ..games.base import MoveT, Position
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
@@ -30,7 +31,7 @@ DEFAULT_EXPLORATION: float = _backend.load("python").mcts.DEFAULT_EXPLORATION
 
 
 @dataclass
-class MCTSResult:
+class MCTSResult(Generic[MoveT]):
     """What one MCTS search found.
 
     ``score`` is the chosen move's win rate for the side to move, in per mille
@@ -41,21 +42,21 @@ class MCTSResult:
     had from earlier searches (tree reuse); ``memory`` the tree's bytes.
     """
 
-    move: Any
+    move: MoveT
     score: int
     depth: int
-    pv: list
+    pv: list[MoveT]
     nodes: int
     iterations: int
     elapsed: float
-    visits: dict = field(default_factory=dict)
+    visits: dict[MoveT, int] = field(default_factory=dict)
     tt_hits: int = 0
     memory: int = 0
     values: list = field(default_factory=list)
     reused_visits: int = 0
 
 
-def _to_move(position: Any, code: int) -> Any:
+def _to_move(position: Position[MoveT], code: int) -> MoveT:
     return position.move_from_code(code)
 
 
@@ -112,7 +113,9 @@ class MCTS:
         """The backend's ``MCTSTree`` (``None`` before the first search)."""
         return self._tree
 
-    def search(self, position: Any, iterations: int | None = None, time_limit: float | None = None) -> MCTSResult:
+    def search(
+        self, position: Position[MoveT], iterations: int | None = None, time_limit: float | None = None
+    ) -> MCTSResult[MoveT]:
         """Search ``position`` (left unchanged) for ``iterations`` iterations and/or ``time_limit`` seconds.
 
         ``None`` is the only "no limit"; ``time_limit`` is a finite number of seconds.
@@ -140,7 +143,7 @@ class MCTS:
         finally:
             self._lock.release()
 
-    def _search(self, position: Any, iterations: int | None, time_limit: float | None) -> MCTSResult:
+    def _search(self, position: Position[MoveT], iterations: int | None, time_limit: float | None) -> MCTSResult[MoveT]:
         if position.is_game_over():
             raise GameOverError("the game is over: there is no move to search")
         backend = position.backend
