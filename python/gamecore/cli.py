@@ -101,7 +101,7 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             runs=args.runs,
             backend=args.backend,
             plies=args.plies,
-            depth=args.depth or 8,
+            depth=args.depth,
             time_limit=args.time,
             quick=args.quick,
         )
@@ -197,11 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--depth",
         type=positive_int,
-        help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches (default 8)",
+        help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches "
+        "(default 8, --quick 5)",
     )
-    p.add_argument("--plies", type=positive_int, default=12, help="tetralath: plies of the opening (default 12)")
+    p.add_argument("--plies", type=positive_int, help="tetralath: plies of the openings (default 12, --quick 4)")
     p.add_argument(
-        "--time", type=positive_float, default=5.0, help="tetralath: seconds a move of the timed opening (default 5)"
+        "--time", type=positive_float, help="tetralath: seconds a move of the timed opening (default 5, --quick 0.5)"
     )
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
     p.add_argument(
@@ -211,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quick",
         action="store_true",
-        help="perft: trees three plies shallower; tetralath: nodes/s searches two shallower (smoke runs)",
+        help="smoke runs of a few seconds: perft trees three plies shallower; tetralath: nodes/s searches two "
+        "shallower and short openings",
     )
     p.add_argument(
         "--runs", type=positive_int, default=3, help="runs per measurement; the median is reported (default 3)"

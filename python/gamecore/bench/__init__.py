@@ -1,7 +1,10 @@
 """Benchmarks behind ``gamecore bench``: commands that print figures, never timed tests.
 
-Every figure is a median of several runs, and a cython/python ratio is taken on the same
-work in the same run (the machines are shared and noisy).
+Every figure is a median of several runs in CPU seconds of this process (steadier than the
+wall clock on a shared machine; the timed Tetralath opening alone runs on the wall clock, as
+its time limit does). A sample repeats a short piece of work until it lasts
+``MIN_SAMPLE_SECONDS``, so that small trees are not timed at the clock's resolution. A
+cython/python ratio is taken on the same work, the backends' samples taken in turn.
 
 - ``perft``: leaves per second per backend and board size, the per-leaf cost of 6x6 and
   10x10 relative to 8x8 on trees of similar size, and the cython/python ratio.
@@ -21,7 +24,7 @@ import random
 import resource
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from importlib import resources
 from typing import TextIO, TypeVar
@@ -53,14 +56,56 @@ PERFT_RATIO_TREE = (8, 8)
 FFO_FIRST = 40  # the data file's first line is FFO position 40
 
 
+#: A sample repeats its work until it has lasted this many CPU seconds (a perft of half a
+#: millisecond once gave a per-leaf ratio of 16.88x).
+MIN_SAMPLE_SECONDS = 0.02
+
+
+def _sample(work: Callable[[], T]) -> tuple[float, T]:
+    """CPU seconds of one call of ``work`` (the mean over as many calls as last
+    ``MIN_SAMPLE_SECONDS``) and the last call's result."""
+    calls = 0
+    start = time.process_time()
+    while True:
+        result = work()
+        calls += 1
+        elapsed = time.process_time() - start
+        if elapsed >= MIN_SAMPLE_SECONDS:
+            return elapsed / calls, result
+
+
 def median_seconds(work: Callable[[], T], runs: int) -> tuple[float, T]:
-    """Median wall time of ``runs`` calls of ``work`` (at least one) and the last call's result."""
+    """Median CPU seconds of a call of ``work`` over ``runs`` samples (at least one) and the
+    last call's result."""
     times = []
     for _ in range(max(1, runs)):
-        start = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - start)
+        seconds, result = _sample(work)
+        times.append(seconds)
     return statistics.median(times), result
+
+
+def alternated_medians(works: Mapping[str, Callable[[], T]], runs: int) -> dict[str, tuple[float, T]]:
+    """:func:`median_seconds` of each work, with the samples taken in turn (a b, b a, a b, ...)
+    so that a slow spell of the machine weighs on each alike: ratios of these are honest."""
+    times: dict[str, list[float]] = {name: [] for name in works}
+    results: dict[str, T] = {}
+    order = list(works)
+    for run in range(max(1, runs)):
+        for name in order if run % 2 == 0 else order[::-1]:
+            seconds, results[name] = _sample(works[name])
+            times[name].append(seconds)
+    return {name: (statistics.median(times[name]), results[name]) for name in works}
+
+
+def _duration(seconds: float) -> str:
+    """``"0.42 ms"`` below a second, ``"1.234 s"`` above."""
+    return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.3f} s"
+
+
+def _print_ratio(out: TextIO, what: str, medians: Mapping[str, tuple[float, int]]) -> None:
+    """The cython/python ratio of the rates (count / seconds) of one piece of work."""
+    rate = {name: count / seconds for name, (seconds, count) in medians.items()}
+    print(f"cython/python ratio {what}: {rate['cython'] / rate['python']:.0f}x (alternated runs, medians)", file=out)
 
 
 def _perft(size: int, depth: int, backend: str) -> int:
@@ -83,8 +128,8 @@ def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
     shallower = 3 if quick else 0
     trees = {name: [(size, depth - shallower) for size, depth in sizes] for name, sizes in PERFT_TREES.items()}
     ratio_size, ratio_depth = PERFT_RATIO_TREE[0], PERFT_RATIO_TREE[1] - shallower
-    ratio_rates = {}
-    for name in _backends(backend):
+    names = _backends(backend)
+    for name in names:
         print(f"{name} backend", file=out)
         rates = {}
         # Round robin over the trees: a slow spell of the shared machine hits every size
@@ -99,7 +144,7 @@ def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
             seconds, leaves = statistics.median(times[(size, depth)]), leaves_of[(size, depth)]
             rates[(size, depth)] = leaves / seconds
             print(
-                f"  {size:>2}x{size:<2} perft({depth:>2}) = {leaves:>13,} leaves  {seconds:8.3f} s"
+                f"  {size:>2}x{size:<2} perft({depth:>2}) = {leaves:>13,} leaves  {_duration(seconds):>9}"
                 f"  {leaves / seconds:>14,.0f} leaves/s",
                 file=out,
                 flush=True,
@@ -107,13 +152,9 @@ def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: b
         base = rates[trees[name][1]]
         for size, depth in trees[name][2:]:
             print(f"  per-leaf cost {size}x{size} / 8x8: {base / rates[(size, depth)]:.2f}x", file=out)
-        seconds, leaves = median_seconds(partial(_perft, ratio_size, ratio_depth, name), runs)
-        ratio_rates[name] = leaves / seconds
-    if len(ratio_rates) == 2:
-        print(
-            f"cython/python ratio on 8x8 perft({ratio_depth}): {ratio_rates['cython'] / ratio_rates['python']:.0f}x",
-            file=out,
-        )
+    if len(names) == 2:
+        works = {name: partial(_perft, ratio_size, ratio_depth, name) for name in names}
+        _print_ratio(out, f"on {ratio_size}x{ratio_size} perft({ratio_depth})", alternated_medians(works, runs))
 
 
 def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Othello]:
@@ -128,14 +169,18 @@ def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Oth
     return positions
 
 
-def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
+def _search_work(backend: str, depth: int, tt_mb: int) -> Callable[[], int]:
     positions = midgame_positions(backend)
 
     def work() -> int:
         # A fresh engine per position: every search starts from an empty table.
         return sum(Engine("standard", tt_mb=tt_mb).search(game, depth=depth).nodes for game in positions)
 
-    seconds, nodes = median_seconds(work, runs)
+    return work
+
+
+def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
+    seconds, nodes = median_seconds(_search_work(backend, depth, tt_mb), runs)
     return nodes / seconds, nodes
 
 
@@ -151,18 +196,17 @@ def bench_search(
     names = _backends(backend)
     # First, while the process's peak memory is still low: the peak only ever grows.
     grown = _peak_memory_growth(names[0], tt_mb=64)
-    rates = {}
     for name in names:
         # A small table: allocating and touching 16 MB would cost more than these short searches.
         rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
-        rates[name] = rate
         print(
             f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)",
             file=out,
             flush=True,
         )
-    if len(rates) == 2:
-        print(f"cython/python ratio at depth {depth}: {rates['cython'] / rates['python']:.0f}x", file=out)
+    if len(names) == 2:
+        works = {name: _search_work(name, depth, tt_mb=1) for name in names}
+        _print_ratio(out, f"at depth {depth}", alternated_medians(works, runs))
     if "cython" in names and deep:
         rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
         print(
@@ -265,65 +309,74 @@ def bench_endgame(
 
 def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: str | None = None) -> None:
     """UCT iterations per second from the start position, per backend, and the ratio."""
-    rates = {}
-    for name in _backends(backend):
-        seconds, done = median_seconds(partial(_mcts_iterations, size, iterations, name), runs)
-        rates[name] = done / seconds
-        print(f"MCTS {name:7s} {size}x{size}: {rates[name]:>12,.0f} iterations/s", file=out, flush=True)
-    if len(rates) == 2:
-        print(f"cython/python ratio: {rates['cython'] / rates['python']:.0f}x", file=out)
+    names = _backends(backend)
+    works = {name: partial(_mcts_iterations, size, iterations, name) for name in names}
+    medians = alternated_medians(works, runs)
+    for name, (seconds, done) in medians.items():
+        print(f"MCTS {name:7s} {size}x{size}: {done / seconds:>12,.0f} iterations/s", file=out, flush=True)
+    if len(names) == 2:
+        _print_ratio(out, f"on {size}x{size}", medians)
 
 
 #: Opening positions of the Tetralath nodes/s comparison, and its depth per backend.
 TETRALATH_POSITIONS = ("", "e5", "d4 d5 e5", "e5 d4 f3 c3")
 TETRALATH_RATE_DEPTH = {"cython": 6, "python": 3}
+#: The cython/python ratio is taken on this tree (about 10 000 nodes; 0.4 s of pure Python).
 TETRALATH_RATIO_DEPTH = 3
+#: The openings' plies, depth and seconds a move: by default, and with ``--quick`` (whose
+#: nodes/s searches are also two plies shallower).
+TETRALATH_OPENING = (12, 8, 5.0)
+TETRALATH_QUICK_OPENING = (4, 5, 0.5)
+TETRALATH_QUICK_SHALLOWER = 2
 
 
-def _tetralath_rate(backend: str, depth: int, runs: int) -> tuple[float, int]:
+def _tetralath_work(backend: str, depth: int) -> Callable[[], int]:
     games = [Tetralath.from_moves(moves, backend=backend) for moves in TETRALATH_POSITIONS]
 
     def work() -> int:
-        return sum(Engine(tt_mb=16).search(game, depth=depth).nodes for game in games)
+        # A small table: allocating and touching 16 MB would cost more than the small searches.
+        return sum(Engine(tt_mb=1).search(game, depth=depth).nodes for game in games)
 
-    seconds, nodes = median_seconds(work, runs)
-    return nodes / seconds, nodes
+    return work
 
 
 def bench_tetralath(
     out: TextIO,
     runs: int = 3,
     backend: str | None = None,
-    plies: int = 12,
-    depth: int = 8,
-    time_limit: float = 5.0,
+    plies: int | None = None,
+    depth: int | None = None,
+    time_limit: float | None = None,
     quick: bool = False,
 ) -> None:
     """Tetralath: nodes/s per backend and the ratio; per opening ply the nodes and time of a
     fixed-depth search (engine-vs-engine, one engine with a 64 MB table kept between moves);
     then the depth a ``time_limit`` engine reaches on each ply of its own opening.
 
-    ``quick`` makes the nodes/s searches two plies shallower (a smoke run)."""
+    Defaults: 12 plies, depth 8, 5 s a move; ``quick`` (a smoke run of a few seconds) makes the
+    nodes/s searches two plies shallower and the openings 4 plies at depth 5 and 0.5 s a move."""
+    default_plies, default_depth, default_time = TETRALATH_QUICK_OPENING if quick else TETRALATH_OPENING
+    opening_plies = plies or default_plies
+    opening_depth = depth or default_depth
+    seconds_a_move = time_limit or default_time
     names = _backends(backend)
-    rates = {}
     for name in names:
-        d = TETRALATH_RATE_DEPTH[name] - (2 if quick else 0)
-        rate, nodes = _tetralath_rate(name, d, runs)
+        d = TETRALATH_RATE_DEPTH[name] - (TETRALATH_QUICK_SHALLOWER if quick else 0)
+        seconds, nodes = median_seconds(_tetralath_work(name, d), runs)
         print(
-            f"tetralath alpha-beta {name:7s} depth {d}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s", file=out, flush=True
+            f"tetralath alpha-beta {name:7s} depth {d}: {nodes:>11,} nodes {nodes / seconds:>13,.0f} nodes/s",
+            file=out,
+            flush=True,
         )
     if len(names) == 2:
-        for name in names:
-            rates[name] = _tetralath_rate(name, TETRALATH_RATIO_DEPTH - (2 if quick else 0), runs)[0]
-        print(
-            f"cython/python ratio at depth {TETRALATH_RATIO_DEPTH - (2 if quick else 0)}: {rates['cython'] / rates['python']:.0f}x",
-            file=out,
-        )
+        works = {name: _tetralath_work(name, TETRALATH_RATIO_DEPTH) for name in names}
+        _print_ratio(out, f"at depth {TETRALATH_RATIO_DEPTH}", alternated_medians(works, runs))
     fast = "cython" if "cython" in names else names[0]
     if fast != "cython":
-        depth = min(depth, 4)
+        opening_depth = min(opening_depth, 4)
     print(
-        f"{fast}: depth {depth} on each ply of an engine-vs-engine opening (64 MB table kept between moves)", file=out
+        f"{fast}: depth {opening_depth} on each ply of an engine-vs-engine opening (64 MB table kept between moves)",
+        file=out,
     )
     print(f"{'ply':>3} {'move':>4} {'score':>8} {'nodes':>12} {'seconds':>8} {'nodes/s':>11}", file=out, flush=True)
     # The game is the same on every run (fixed depth): each run replays it with a fresh
@@ -332,12 +385,12 @@ def bench_tetralath(
     for run in range(runs):
         engine = Engine(tt_mb=64)
         game = Tetralath(backend=fast)
-        for ply in range(plies):
+        for ply in range(opening_plies):
             if game.is_game_over():
                 break
-            start = time.perf_counter()
-            result = engine.search(game, depth=depth)
-            seconds = time.perf_counter() - start
+            start = time.process_time()
+            result = engine.search(game, depth=opening_depth)
+            seconds = time.process_time() - start
             assert result.move is not None  # the game is not over
             if run == 0:
                 played.append([result, []])
@@ -356,14 +409,14 @@ def bench_tetralath(
             flush=True,
         )
     print(f"total {total_nodes:,} nodes, {total_seconds:.1f} s; slowest ply {worst:.2f} s", file=out)
-    print(f"{fast}: depth reached in {time_limit:g} s a move, engine vs engine (one engine, 64 MB table)", file=out)
+    print(f"{fast}: depth reached in {seconds_a_move:g} s a move, engine vs engine (one engine, 64 MB table)", file=out)
     engine = Engine(tt_mb=64)
     game = Tetralath(backend=fast)
     depths = []
-    for ply in range(plies):
+    for ply in range(opening_plies):
         if game.is_game_over():
             break
-        result = engine.search(game, time_limit=time_limit)
+        result = engine.search(game, time_limit=seconds_a_move)
         assert result.move is not None  # the game is not over
         depths.append(result.depth)
         print(
