@@ -14,8 +14,9 @@ Fixtures (use them from any test file, every game):
 ``backends``
     ``(py, cy)``: both namespaces at once, for agreement tests.
 
-If the compiled backend does not load, tests that need it are skipped with the real
-``ImportError`` text -- unless ``GAMECORE_BACKEND=cython``, where they fail: in that
+If the compiled backend does not load, the tests marked ``cython`` are deselected and the
+report says why once, with the real ``ImportError`` text (other tests that ask for it are
+skipped with that text) -- unless ``GAMECORE_BACKEND=cython``, where they fail: in that
 mode a missing extension is an error, never a skip.
 
 Hypothesis profiles: ``dev`` (default, quick) and ``ci`` (more examples), chosen with
@@ -96,9 +97,39 @@ def backends():
     return load_backend("python"), load_backend("cython")
 
 
-def pytest_collection_modifyitems(items):
+def compiled_backend_missing() -> str | None:
+    """Why the compiled backend does not load (the skip reason), or None when it does."""
+    try:
+        load_backend("cython")
+    except pytest.skip.Exception as exc:
+        return str(exc.msg)
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
     """Tests that take ``backends`` need the compiled backend too: mark them ``cython``,
-    so that ``-m "not cython"`` runs the pure backend alone."""
+    so that ``-m "not cython"`` runs the pure backend alone. Without the compiled backend
+    (and unless it is required) those tests are deselected, with one line saying why
+    rather than one skip line per test."""
     for item in items:
         if "backends" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.cython)
+    if cython_required():
+        return
+    missing = compiled_backend_missing()
+    if missing is None:
+        return
+    dropped = [item for item in items if item.get_closest_marker("cython")]
+    if dropped:
+        items[:] = [item for item in items if not item.get_closest_marker("cython")]
+        config.hook.pytest_deselected(items=dropped)
+        config.stash[_deselected_key] = (missing, len(dropped))
+
+
+_deselected_key = pytest.StashKey[tuple]()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if _deselected_key in config.stash:
+        missing, count = config.stash[_deselected_key]
+        terminalreporter.write_line(f"{count} tests of the compiled backend deselected: {missing}")

@@ -258,8 +258,14 @@ def test_game_over_draw_and_win(backend):
     assert full.is_game_over()
     assert full.outcome() == Outcome(BLACK, Termination.FULL_BOARD, {BLACK: 10, WHITE: 6})
     assert str(full.outcome()) == "black wins 10-6 (full board)"
-    empty = Othello.from_text("-" * 36 + " X", backend=backend.name)
-    assert empty.is_game_over() and empty.outcome() == Outcome(None, Termination.NO_MOVES, {BLACK: 0, WHITE: 0})
+
+
+def test_a_board_without_discs_is_refused(backend):
+    # No game reaches it and nothing can be played on it: a typing mistake, said clearly.
+    with pytest.raises(InvalidPositionError, match="no disc"):
+        Othello.from_text("-" * 64 + " X", backend=backend.name)
+    with pytest.raises(InvalidPositionError, match="no disc"):
+        Othello.from_cells([[-1] * 6 for _ in range(6)], backend=backend.name)
 
 
 @given(full_games())

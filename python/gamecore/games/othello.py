@@ -303,16 +303,14 @@ class Othello(Position[OthelloMove]):
         trailing ``;`` and anything after it ignored; ``*`` and ``.`` also accepted) or the
         readable board of ``str()``.
 
-        :raises InvalidPositionError: wrong length, stray characters or no side to move.
+        :raises InvalidPositionError: wrong length, stray characters, no side to move or no disc.
         """
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
         cells, turn = _parse_position_text(text)
         size = _size_from_cells(len(cells))
         game = cls(size, backend=backend)
-        black = sum(1 << i for i, v in enumerate(cells) if v == 0)
-        white = sum(1 << i for i, v in enumerate(cells) if v == 1)
-        game._core.set_board(black, white, int(turn))
+        game._set_discs(cells, turn)
         return game
 
     @classmethod
@@ -350,10 +348,17 @@ class Othello(Position[OthelloMove]):
         if isinstance(turn, bool) or not isinstance(turn, int) or turn not in (BLACK, WHITE):
             raise InvalidPositionError(f"turn must be 0 (black) or 1 (white), got {turn!r}")
         game = cls(size, backend=backend)
-        black = sum(1 << i for i, v in enumerate(flat) if v == 0)
-        white = sum(1 << i for i, v in enumerate(flat) if v == 1)
-        game._core.set_board(black, white, int(turn))
+        game._set_discs(flat, turn)
         return game
+
+    def _set_discs(self, cells: list[int], turn: int) -> None:
+        """Set the board from cells in index order (-1 empty, 0 black, 1 white)."""
+        black = sum(1 << i for i, v in enumerate(cells) if v == 0)
+        white = sum(1 << i for i, v in enumerate(cells) if v == 1)
+        if not black | white:
+            # Nothing can be played on it and no game reaches it: a mistake, not a position.
+            raise InvalidPositionError("the board has no disc (a game starts with four in the centre)")
+        self._core.set_board(black, white, int(turn))
 
 
 def _size_from_cells(count: int) -> int:
