@@ -24,8 +24,6 @@ cdef extern from "gamecore_bits.h":
     gc_u128 gc_b10_from_plain(gc_u128 plain) noexcept nogil
     gc_u128 gc_b10_to_split(gc_u128 x) noexcept nogil
     gc_u128 gc_b10_from_split(gc_u128 x) noexcept nogil
-    gc_u128 gc_u128_highest_bit(gc_u128 x) noexcept nogil
-    uint64_t gc_highest_bit64(uint64_t x) noexcept nogil
     gc_u128 gc_b10_to_plain(gc_u128 x) noexcept nogil
 
 # A board of up to 64 squares is a uint64_t, a larger one (10x10) a 128-bit word;

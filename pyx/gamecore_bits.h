@@ -122,10 +122,10 @@ GC_ALWAYS_INLINE gc_u128 gc_b10_square_bit(int square) {
     return (r & 1) ? gc_u128_from_halves(bit, 0) : (gc_u128)bit;
 }
 
-/* Square of bit position `pos` (0..127); -1 for a position that is no square. */
+/* Square of bit position `pos`, the position of a square's bit (bits 50..63 of a half are
+ * no square's and never set on a board). */
 GC_ALWAYS_INLINE int gc_b10_bit_square(int pos) {
     int half = pos >> 6, b = pos & 63;
-    if (b >= 50) return -1;
     return ((b / 10) * 2 + half) * 10 + b % 10;
 }
 
@@ -139,7 +139,7 @@ GC_ALWAYS_INLINE int gc_b10_first_square(gc_u128 x) {
 
 /* The row-major 10x10 layout split at the middle: rows 0..4 in the low half (bit r * 10 + c),
  * rows 5..9 in the high half (bit (r - 5) * 10 + c). Bit order is square order, so the first
- * disc along a ray is a lowest or highest set bit: the kernel's flips work in it. */
+ * disc along a ray is a lowest or highest set bit: the flips and perft of gamecore_othello100.h work in it. */
 #define GC_B10_SLOT(k) ((uint64_t)1023 << (10 * (k)))  /* the ten bits of slot k of a half */
 GC_ALWAYS_INLINE gc_u128 gc_b10_to_split(gc_u128 x) {
     uint64_t even = (uint64_t)x, odd = (uint64_t)(x >> 64);
@@ -161,19 +161,6 @@ GC_ALWAYS_INLINE gc_u128 gc_b10_from_split(gc_u128 x) {
                  | (hi10 & GC_B10_SLOT(3)) | (hi & GC_B10_SLOT(4));
     return gc_u128_from_halves(odd, even);
 }
-/* The highest set bit of a word (0 for 0). */
-GC_ALWAYS_INLINE uint64_t gc_highest_bit64(uint64_t x) {
-    return x ? (uint64_t)1 << (63 - __builtin_clzll(x | 1)) : 0;
-}
-/* The highest set bit of a split board (0 for an empty one). */
-GC_ALWAYS_INLINE gc_u128 gc_u128_highest_bit(gc_u128 x) {
-    uint64_t lo = (uint64_t)x, hi = (uint64_t)(x >> 64);
-    /* Branch-free: which half holds it is unpredictable. The "| 1" keeps clz defined. */
-    uint64_t top_hi = hi ? (uint64_t)1 << (63 - __builtin_clzll(hi | 1)) : 0;
-    uint64_t top_lo = (!hi && lo) ? (uint64_t)1 << (63 - __builtin_clzll(lo | 1)) : 0;
-    return gc_u128_from_halves(top_hi, top_lo);
-}
-
 /* Conversions from and to the plain layout (bit r * 10 + c), for the boundary with Python
  * and for hashing positions the same way as the pure-Python twin. */
 static inline gc_u128 gc_b10_from_plain(gc_u128 plain) {

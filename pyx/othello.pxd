@@ -11,12 +11,13 @@
 # half, odd rows in the high half, so that a step costs one plain shift per half. The same
 # fills run over it through gc_b10_step; squares map to bits through Geometry.square_bit and
 # bit_square, and callers convert from and to the plain layout at the Python boundary.
+# Flips and perft convert to the split layout of gamecore_othello100.h (rows 0..4 in the low
+# half, 5..9 in the high half, square order) and run on that header's C kernel.
 # The pure-Python twin keeps the plain layout for every size: results are the same.
 from libc.stdint cimport uint64_t
 from bits cimport (bb_t, gc_u128, popcount, lowest_bit, gc_ctz64, gc_b10_step, gc_b10_step_pairs,
                    gc_b10_square_bit, gc_b10_bit_square, gc_b10_first_square, gc_b10_to_split,
-                   gc_b10_from_split, gc_u128_highest_bit, gc_highest_bit64, gc_u128_hi, gc_u128_lo,
-                   gc_u128_from_halves)
+                   gc_b10_from_split, gc_u128_hi, gc_u128_lo, gc_u128_from_halves)
 
 cdef extern from "gamecore_othello64.h":
     ctypedef struct gc_board64:
@@ -25,6 +26,16 @@ cdef extern from "gamecore_othello64.h":
     uint64_t gc_direction_moves64(uint64_t player, uint64_t mask, uint64_t empty, int s) noexcept nogil
     uint64_t gc_flips64(uint64_t player, uint64_t opponent, const uint64_t* rays) noexcept nogil
     uint64_t gc_perft64(uint64_t player, uint64_t opponent, int depth, const gc_board64* b) noexcept nogil
+
+cdef extern from "gamecore_othello100.h":
+    ctypedef struct gc_b100:
+        uint64_t lo
+        uint64_t hi
+    ctypedef struct gc_board100:
+        pass
+    void gc_board100_init(gc_board100* b) noexcept nogil
+    gc_b100 gc_flips100(gc_b100 p, gc_b100 o, int square, const gc_board100* b) noexcept nogil
+    uint64_t gc_perft100(gc_b100 player, gc_b100 opponent, int depth, const gc_board100* b) noexcept nogil
 
 ctypedef struct Geometry:
     int n
@@ -40,9 +51,9 @@ ctypedef struct Geometry:
     int square_weight[100]
     gc_u128 square_bit[100]       # the bit of each square in this size's layout
     signed char bit_square[128]   # the square of each bit position, -1 for none
-    gc_u128 rays[100][8]          # 10x10 only: the squares from each square to the edge in
-                                  # each direction, in the split layout; ascending first
-    uint64_t rays64[64][8]        # up to 8x8: the same in the plain layout (gamecore_othello64.h)
+    gc_board100 b100              # 10x10 only: masks and rays of gamecore_othello100.h
+    uint64_t rays64[64][8]        # up to 8x8: the squares from each square to the edge in each
+                                  # direction (gamecore_othello64.h)
 
 
 cdef inline int square_weight(int row, int col, int size) noexcept nogil:
@@ -105,7 +116,7 @@ cdef inline void geometry_init(Geometry* g, int n) noexcept nogil:
             g.nclasses += 1
         g.class_mask[k] |= g.square_bit[i]
     if n == 10:
-        b10_rays_init(g)
+        gc_board100_init(&g.b100)
     else:
         rays64_init(g)
 
@@ -124,25 +135,6 @@ cdef inline void rays64_init(Geometry* g) noexcept nogil:
             c = sq % n + dc[d]
             while 0 <= r < n and 0 <= c < n:
                 g.rays64[sq][d] |= (<uint64_t>1) << (r * n + c)
-                r += dr[d]
-                c += dc[d]
-
-
-cdef inline void b10_rays_init(Geometry* g) noexcept nogil:
-    # Directions 0..3 go up the square order (E, S, SE, SW), 4..7 down (W, N, NW, NE).
-    cdef int dr[8]
-    cdef int dc[8]
-    cdef int sq, d, r, c
-    cdef gc_u128 one = 1
-    dr[:] = [0, 1, 1, 1, 0, -1, -1, -1]
-    dc[:] = [1, 0, 1, -1, -1, 0, -1, 1]
-    for sq in range(100):
-        for d in range(8):
-            g.rays[sq][d] = 0
-            r = sq // 10 + dr[d]
-            c = sq % 10 + dc[d]
-            while 0 <= r < 10 and 0 <= c < 10:
-                g.rays[sq][d] |= one << (r * 10 + c if r < 5 else 64 + (r - 5) * 10 + c)
                 r += dr[d]
                 c += dc[d]
 
@@ -211,61 +203,21 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
                 | gc_direction_moves64(player, inner, empty, n - 1))
 
 
-cdef inline uint64_t ray_flips_up(uint64_t ray, uint64_t player, uint64_t opponent) noexcept nogil:
-    """Flips along a ray that runs up the bit order within one 64-bit half: the run of
-    opponent discs before the ray's first other square, if that square holds a `player`
-    disc (the "outflank"). Branch-free: a bracket is a coin toss to the branch predictor."""
-    cdef uint64_t outflank = ray & ~opponent
-    outflank &= (0 - outflank) & player
-    return ray & (outflank - (outflank != 0))
-
-
-cdef inline uint64_t ray_flips_down(uint64_t ray, uint64_t player, uint64_t opponent) noexcept nogil:
-    """The same down the bit order: the bits above the outflank (-(2x) is 0 for x = 0)."""
-    cdef uint64_t outflank = gc_highest_bit64(ray & ~opponent) & player
-    return ray & (0 - (outflank << 1))
-
-
-cdef inline gc_u128 b10_split_flips(gc_u128 player, gc_u128 opponent, int square, const Geometry* g) noexcept nogil:
-    """10x10, boards in the split layout: the discs a move on `square` flips, ray by ray.
-
-    Five of the eight rays stay in the square's own half (rows 0..4 or 5..9) and take
-    64-bit arithmetic; the three that run towards the other half take 128-bit arithmetic."""
-    cdef const gc_u128* rays = g.rays[square]
-    cdef gc_u128 flipped, ray, outflank
-    cdef uint64_t p, o, own
-    cdef int d
-    if square < 50:
-        p = gc_u128_lo(player)
-        o = gc_u128_lo(opponent)
-        own = ray_flips_up(gc_u128_lo(rays[0]), p, o)
-        for d in range(4, 8):
-            own |= ray_flips_down(gc_u128_lo(rays[d]), p, o)
-        flipped = own
-        for d in range(1, 4):  # S, SE, SW: up the square order, maybe into the high half
-            ray = rays[d]
-            outflank = ray & ~opponent
-            outflank &= (~outflank + 1) & player
-            flipped |= ray & (outflank - (outflank != 0))
-    else:
-        p = gc_u128_hi(player)
-        o = gc_u128_hi(opponent)
-        own = ray_flips_down(gc_u128_hi(rays[4]), p, o)
-        for d in range(4):
-            own |= ray_flips_up(gc_u128_hi(rays[d]), p, o)
-        flipped = gc_u128_from_halves(own, 0)
-        for d in range(5, 8):  # N, NW, NE: down the square order, maybe into the low half
-            ray = rays[d]
-            outflank = gc_u128_highest_bit(ray & ~opponent) & player
-            flipped |= ray & (0 - (outflank << 1))
-    return flipped
+cdef inline gc_b100 b10_split(gc_u128 x) noexcept nogil:
+    """A 10x10 board in the split layout of gamecore_othello100.h."""
+    cdef gc_u128 split = gc_b10_to_split(x)
+    cdef gc_b100 halves
+    halves.lo = gc_u128_lo(split)
+    halves.hi = gc_u128_hi(split)
+    return halves
 
 
 cdef inline bb_t flips_by_bit(bb_t player, bb_t opponent, bb_t bit, const Geometry* g) noexcept nogil:
     """Discs a move of `player` on the square of `bit` flips (0 if none)."""
+    cdef gc_b100 flipped
     if bb_t is gc_u128:
-        return gc_b10_from_split(b10_split_flips(gc_b10_to_split(player), gc_b10_to_split(opponent),
-                                                 bit_square(bit), g))
+        flipped = gc_flips100(b10_split(player), b10_split(opponent), bit_square(bit), &g.b100)
+        return gc_b10_from_split(gc_u128_from_halves(flipped.hi, flipped.lo))
     else:
         return gc_flips64(player, opponent, g.rays64[gc_ctz64(bit)])
 
@@ -296,35 +248,15 @@ cdef inline bb_t stable_edges(bb_t own, const Geometry* g) noexcept nogil:
 
 cdef inline uint64_t perft(bb_t player, bb_t opponent, int depth, const Geometry* g) noexcept nogil:
     """Leaves `depth` plies deep (depth >= 1); a pass is a ply, a finished game one leaf.
-    Up to 8x8 the C kernel of gamecore_othello64.h runs it (AVX2 where the CPU has it)."""
+    The C kernels of gamecore_othello64.h (up to 8x8) and gamecore_othello100.h (10x10) run
+    it, on AVX2 where the CPU has it."""
     cdef uint64_t total
     cdef gc_board64 b64
     if bb_t is uint64_t:
         gc_board64_init(&b64, g.n, <uint64_t>g.full, <uint64_t>g.inner, g.rays64)
         total = gc_perft64(player, opponent, depth, &b64)
     else:
-        total = b10_perft(player, opponent, depth, g)
-    return total
-
-
-cdef inline uint64_t b10_perft(gc_u128 player, gc_u128 opponent, int depth, const Geometry* g) noexcept nogil:
-    cdef gc_u128 moves, bit, flipped, split_player, split_opponent
-    cdef uint64_t total = 0
-    moves = legal_moves_mask(player, opponent, g)
-    if depth == 1:
-        return popcount(moves) if moves else 1  # bulk counting: the leaves are the moves
-    if not moves:
-        if legal_moves_mask(opponent, player, g):
-            return b10_perft(opponent, player, depth - 1, g)  # the pass is a ply
-        return 1
-    # The split boards once for all the moves here (see flips_by_bit).
-    split_player = gc_b10_to_split(player)
-    split_opponent = gc_b10_to_split(opponent)
-    while moves:
-        bit = moves & (~moves + 1)  # any order will do: the lowest bit, not the lowest square
-        moves ^= bit
-        flipped = gc_b10_from_split(b10_split_flips(split_player, split_opponent, bit_square(bit), g))
-        total += b10_perft(opponent ^ flipped, player | flipped | bit, depth - 1, g)
+        total = gc_perft100(b10_split(player), b10_split(opponent), depth, &g.b100)
     return total
 
 
