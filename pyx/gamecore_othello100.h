@@ -36,6 +36,7 @@ typedef struct {
     uint64_t carry[4];    /* 50 - step: the shift that moves bits across the halves */
     uint64_t run_mask[4]; /* where a run may lie, per half: inner, full, inner, inner */
     uint64_t inner;       /* a half without its first and last columns */
+    gc_u128 interleaved_inner; /* the board without them in the interleaved layout */
     gc_rays100 rays[100];
 } gc_board100;
 
@@ -48,6 +49,7 @@ static inline void gc_board100_init(gc_board100* b) {
     for (r = 0; r < 5; r++)
         for (c = 1; c < 9; c++)
             b->inner |= (uint64_t)1 << (r * 10 + c);
+    b->interleaved_inner = gc_b10_from_split(gc_u128_from_halves(b->inner, b->inner));
     for (k = 0; k < 4; k++) {
         b->step[k] = (uint64_t)steps[k];
         b->carry[k] = (uint64_t)(50 - steps[k]);
@@ -66,54 +68,29 @@ static inline void gc_board100_init(gc_board100* b) {
     }
 }
 
-/* x moved s squares up (down) the square order: one shift per half and the carry. */
-GC_ALWAYS_INLINE gc_b100 gc_b100_up(gc_b100 x, int s) {
-    gc_b100 y = {x.lo << s, (x.hi << s) | (x.lo >> (50 - s))};
-    return y;
-}
-GC_ALWAYS_INLINE gc_b100 gc_b100_down(gc_b100 x, int s) {
-    gc_b100 y = {(x.lo >> s) | (x.hi << (50 - s)), x.hi >> s};
-    return y;
-}
-GC_ALWAYS_INLINE gc_b100 gc_b100_and(gc_b100 x, gc_b100 y) {
-    gc_b100 z = {x.lo & y.lo, x.hi & y.hi};
-    return z;
-}
-GC_ALWAYS_INLINE gc_b100 gc_b100_or(gc_b100 x, gc_b100 y) {
-    gc_b100 z = {x.lo | y.lo, x.hi | y.hi};
-    return z;
+/* The portable kernel generates moves in the interleaved layout, where a step is one plain
+ * shift per half (see gamecore_bits.h): the discs of `mask` reached from `start` in
+ * direction (dr, dc), two single steps, then one of two and one of four squares, and the
+ * step beyond them (where a move may be). */
+GC_ALWAYS_INLINE gc_u128 gc_b10_beyond_run(gc_u128 start, gc_u128 mask, int dr, int dc) {
+    gc_u128 x, pre, pre2;
+    x = gc_b10_step(start, dr, dc) & mask;
+    x |= gc_b10_step(x, dr, dc) & mask;
+    pre = mask & gc_b10_step(mask, dr, dc);
+    pre2 = pre & gc_b10_step_pairs(pre, dr, 2 * dc);
+    x |= pre & gc_b10_step_pairs(x, dr, 2 * dc);
+    x |= pre2 & gc_b10_step_pairs(x, 2 * dr, 4 * dc);
+    return gc_b10_step(x, dr, dc);
 }
 
-/* Moves of `p` along direction pair s (up and down) through the run mask `m`: Kogge-Stone,
- * two single steps (runs of 1..2), then steps of two and of four (3..4, 5..8). */
-GC_ALWAYS_INLINE gc_b100 gc_direction_moves100(gc_b100 p, gc_b100 m, int s) {
-    gc_b100 x, pre, pre2, moves;
-    x = gc_b100_and(gc_b100_up(p, s), m);
-    x = gc_b100_or(x, gc_b100_and(gc_b100_up(x, s), m));
-    pre = gc_b100_and(m, gc_b100_up(m, s));
-    pre2 = gc_b100_and(pre, gc_b100_up(pre, 2 * s));
-    x = gc_b100_or(x, gc_b100_and(pre, gc_b100_up(x, 2 * s)));
-    x = gc_b100_or(x, gc_b100_and(pre2, gc_b100_up(x, 4 * s)));
-    moves = gc_b100_up(x, s);
-    x = gc_b100_and(gc_b100_down(p, s), m);
-    x = gc_b100_or(x, gc_b100_and(gc_b100_down(x, s), m));
-    pre = gc_b100_and(m, gc_b100_down(m, s));
-    pre2 = gc_b100_and(pre, gc_b100_down(pre, 2 * s));
-    x = gc_b100_or(x, gc_b100_and(pre, gc_b100_down(x, 2 * s)));
-    x = gc_b100_or(x, gc_b100_and(pre2, gc_b100_down(x, 4 * s)));
-    return gc_b100_or(moves, gc_b100_down(x, s));
-}
-
-/* Squares where `p` may move against `o`. */
-GC_ALWAYS_INLINE gc_b100 gc_moves100(gc_b100 p, gc_b100 o, const gc_board100* b) {
-    gc_b100 inner = {o.lo & b->inner, o.hi & b->inner};
-    gc_b100 moves = gc_direction_moves100(p, inner, 1);
-    moves = gc_b100_or(moves, gc_direction_moves100(p, o, 10));
-    moves = gc_b100_or(moves, gc_direction_moves100(p, inner, 11));
-    moves = gc_b100_or(moves, gc_direction_moves100(p, inner, 9));
-    moves.lo &= ~(p.lo | o.lo) & GC_B100_HALF;
-    moves.hi &= ~(p.hi | o.hi) & GC_B100_HALF;
-    return moves;
+/* Squares where `p` may move against `o`, both interleaved. */
+GC_ALWAYS_INLINE gc_u128 gc_moves100_interleaved(gc_u128 p, gc_u128 o, const gc_board100* b) {
+    gc_u128 inner = o & b->interleaved_inner;
+    gc_u128 empty = ~(p | o) & gc_u128_from_halves(GC_B100_HALF, GC_B100_HALF);
+    return (gc_b10_beyond_run(p, inner, 0, 1) | gc_b10_beyond_run(p, inner, 0, -1)
+            | gc_b10_beyond_run(p, o, 1, 0) | gc_b10_beyond_run(p, o, -1, 0)
+            | gc_b10_beyond_run(p, inner, 1, 1) | gc_b10_beyond_run(p, inner, -1, -1)
+            | gc_b10_beyond_run(p, inner, 1, -1) | gc_b10_beyond_run(p, inner, -1, 1)) & empty;
 }
 
 /* Flips along a ray within one half, up or down the bit order (as gamecore_othello64.h). */
@@ -130,61 +107,99 @@ GC_ALWAYS_INLINE uint64_t gc_flips_down100(uint64_t ray, uint64_t p, uint64_t o)
     return ray & (0 - (outflank << 1));
 }
 
-/* A ray that starts in one half (near) and may go on in the other (far), up the bit order:
- * the first square that is no opponent disc is in the far part only when the near part is
- * all opponent discs. The near flips go to *near_flips, the far ones are returned. */
-GC_ALWAYS_INLINE uint64_t gc_flips_up_across100(uint64_t near, uint64_t far, uint64_t pn, uint64_t on,
-                                                uint64_t pf, uint64_t of, uint64_t* near_flips) {
-    uint64_t tn = near & ~on, tf = far & ~of;
-    uint64_t near_open = 0 - (uint64_t)(tn == 0);     /* all ones when the near part is all opponent */
-    uint64_t first_n = tn & (0 - tn), first_f = tf & (0 - tf) & near_open;
-    uint64_t ok = 0 - (uint64_t)(((first_n & pn) | (first_f & pf)) != 0);
-    *near_flips |= near & (first_n - 1) & ok;         /* first_n = 0: the whole near part */
-    return far & (first_f - 1) & near_open & ok;
+/* The rays that cross between the halves, as 128-bit words (the high half above the low
+ * one keeps square order): up the bit order, the flips end below the lowest bit of
+ * ray & ~opponent if that bit is a disc of the mover; down, above the highest. */
+GC_ALWAYS_INLINE uint64_t gc_flips_up_across100(uint64_t near, uint64_t far, gc_b100 p, gc_b100 o, uint64_t* near_flips) {
+    gc_u128 ray = gc_u128_from_halves(far, near);
+    gc_u128 outflank = ray & ~gc_u128_from_halves(o.hi, o.lo);
+    gc_u128 flips;
+    outflank &= (0 - outflank) & gc_u128_from_halves(p.hi, p.lo);
+    flips = ray & (outflank - (outflank != 0));
+    *near_flips |= (uint64_t)flips;
+    return (uint64_t)(flips >> 64);
 }
-
-/* The same down the bit order. */
-GC_ALWAYS_INLINE uint64_t gc_flips_down_across100(uint64_t near, uint64_t far, uint64_t pn, uint64_t on,
-                                                  uint64_t pf, uint64_t of, uint64_t* near_flips) {
-    uint64_t tn = near & ~on, tf = far & ~of;
-    uint64_t near_open = 0 - (uint64_t)(tn == 0);
-    uint64_t first_n = gc_highest_bit100(tn), first_f = gc_highest_bit100(tf) & near_open;
-    uint64_t ok = 0 - (uint64_t)(((first_n & pn) | (first_f & pf)) != 0);
-    *near_flips |= near & ((0 - (first_n << 1)) | near_open) & ok;
-    return far & (0 - (first_f << 1)) & ok;
+GC_ALWAYS_INLINE uint64_t gc_flips_down_across100(uint64_t near, uint64_t far, gc_b100 p, gc_b100 o, uint64_t* near_flips) {
+    uint64_t tn = near & ~o.hi, tf = far & ~o.lo;
+    gc_u128 outflank = gc_u128_from_halves(gc_highest_bit100(tn) & p.hi,
+                                           gc_highest_bit100(tf) & (0 - (uint64_t)(tn == 0)) & p.lo);
+    gc_u128 flips = gc_u128_from_halves(near, far) & (0 - (outflank << 1));
+    *near_flips |= (uint64_t)(flips >> 64);
+    return (uint64_t)flips;
 }
 
 /* Discs a move of `p` on `square` flips (0 if none), for a square of rows 0..4, whose
- * up-rays may cross into the high half, and for one of rows 5..9, whose down-rays may
- * cross into the low half. */
+ * S, SE and SW rays may cross into the high half, and for one of rows 5..9, whose N, NW and
+ * NE rays may cross into the low half. */
 GC_ALWAYS_INLINE gc_b100 gc_flips100_lo(gc_b100 p, gc_b100 o, int square, const gc_board100* b) {
     const gc_rays100* r = &b->rays[square];
-    gc_b100 f = {0, 0};
+    gc_b100 f = {gc_flips_up100(r->up[0][0], p.lo, o.lo), 0};
     int d;
-    for (d = 0; d < 4; d++) {
+    for (d = 0; d < 4; d++)
         f.lo |= gc_flips_down100(r->down[0][d], p.lo, o.lo);
-        f.hi |= gc_flips_up_across100(r->up[0][d], r->up[1][d], p.lo, o.lo, p.hi, o.hi, &f.lo);
-    }
+    for (d = 1; d < 4; d++)
+        f.hi |= gc_flips_up_across100(r->up[0][d], r->up[1][d], p, o, &f.lo);
     return f;
 }
 GC_ALWAYS_INLINE gc_b100 gc_flips100_hi(gc_b100 p, gc_b100 o, int square, const gc_board100* b) {
     const gc_rays100* r = &b->rays[square];
-    gc_b100 f = {0, 0};
+    gc_b100 f = {0, gc_flips_down100(r->down[1][0], p.hi, o.hi)};
     int d;
-    for (d = 0; d < 4; d++) {
+    for (d = 0; d < 4; d++)
         f.hi |= gc_flips_up100(r->up[1][d], p.hi, o.hi);
-        f.lo |= gc_flips_down_across100(r->down[1][d], r->down[0][d], p.hi, o.hi, p.lo, o.lo, &f.hi);
-    }
+    for (d = 1; d < 4; d++)
+        f.lo |= gc_flips_down_across100(r->down[1][d], r->down[0][d], p, o, &f.hi);
     return f;
 }
 GC_ALWAYS_INLINE gc_b100 gc_flips100(gc_b100 p, gc_b100 o, int square, const gc_board100* b) {
     return square < 50 ? gc_flips100_lo(p, o, square, b) : gc_flips100_hi(p, o, square, b);
 }
 
-/* perft over the split layout, written once as a macro for two instruction sets (see
- * gamecore_othello64.h): a pass is a ply, a finished game one leaf, the last two plies are
- * counted without a call per child. Moves of the low half are visited before those of the
- * high half, each half by its own loop, so that the flips need no test of the half. */
+GC_ALWAYS_INLINE gc_b100 gc_b100_of(gc_u128 split) {
+    gc_b100 x = {(uint64_t)split, (uint64_t)(split >> 64)};
+    return x;
+}
+
+/* perft, portable: the boards go down the tree interleaved, for the move generation; each
+ * node with children converts its boards and moves to the split layout once, for the
+ * flips, and converts each child's flips back. A pass is a ply, a finished game one leaf,
+ * and the last two plies are counted without a call per child. */
+static uint64_t gc_perft100_interleaved(gc_u128 player, gc_u128 opponent, int depth, const gc_board100* b) {
+    gc_u128 moves = gc_moves100_interleaved(player, opponent, b);
+    gc_b100 p, o, m;
+    uint64_t total = 0;
+    int half;
+    if (depth == 1)
+        return moves ? (uint64_t)gc_popcount128(moves) : 1;
+    if (!moves) {
+        if (gc_moves100_interleaved(opponent, player, b))
+            return gc_perft100_interleaved(opponent, player, depth - 1, b);
+        return 1;
+    }
+    p = gc_b100_of(gc_b10_to_split(player));
+    o = gc_b100_of(gc_b10_to_split(opponent));
+    m = gc_b100_of(gc_b10_to_split(moves));
+    for (half = 0; half < 2; half++) {
+        for (uint64_t rest = half ? m.hi : m.lo; rest; rest &= rest - 1) {
+            uint64_t bit = rest & (0 - rest);
+            gc_b100 f = half ? gc_flips100_hi(p, o, 50 + gc_ctz64(rest), b) : gc_flips100_lo(p, o, gc_ctz64(rest), b);
+            gc_u128 changed = gc_b10_from_split(gc_u128_from_halves(f.hi | (half ? bit : 0), f.lo | (half ? 0 : bit)));
+            gc_u128 cp = opponent & ~changed, co = player | changed; /* the move's square was empty */
+            if (depth == 2) {
+                gc_u128 replies = gc_moves100_interleaved(cp, co, b);
+                total += replies ? (uint64_t)gc_popcount128(replies) : 1; /* a pass or the end: one leaf */
+            } else {
+                total += gc_perft100_interleaved(cp, co, depth - 1, b);
+            }
+        }
+    }
+    return total;
+}
+
+/* perft over the split layout, written once as a macro for instruction sets with vector
+ * shifts (see gamecore_othello64.h): a pass is a ply, a finished game one leaf, the last two
+ * plies are counted without a call per child. Moves of the low half are visited before those
+ * of the high half, each half by its own loop, so that the flips need no test of the half. */
 #define GC_B100_CHILDREN(HALF, BASE, FLIPS, BODY)                                                  \
     for (uint64_t rest = moves.HALF; rest; rest &= rest - 1) {                              \
         int sq = BASE + __builtin_ctzll(rest);                                              \
@@ -225,7 +240,6 @@ GC_ALWAYS_INLINE gc_b100 gc_flips100(gc_b100 p, gc_b100 o, int square, const gc_
         return total;                                                                       \
     }
 
-GC_DEFINE_PERFT100(gc_perft100_portable, , gc_moves100, gc_flips100_lo, gc_flips100_hi)
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 /* AVX2: the four directions of a half in the four lanes of a vector, one vector per half
@@ -317,7 +331,7 @@ GC_AVX2_INLINE __m256i gc_flips_down_avx2(__m256i ray, __m256i p, __m256i o) {
 }
 
 /* Rays from rows 0..4: the down-rays stay in the low half, the up-rays may go on into the
- * high half (as gc_flips_up_across100, four rays at once). */
+ * high half (four rays at once; the E ray has no part there). */
 GC_AVX2_INLINE gc_b100 gc_flips100_lo_avx2(gc_b100 p, gc_b100 o, int square, const gc_board100* b) {
     const gc_rays100* r = &b->rays[square];
     const __m256i zero = _mm256_setzero_si256(), ones = _mm256_cmpeq_epi64(zero, zero);
@@ -337,7 +351,7 @@ GC_AVX2_INLINE gc_b100 gc_flips100_lo_avx2(gc_b100 p, gc_b100 o, int square, con
 }
 
 /* Rays from rows 5..9: the up-rays stay in the high half, the down-rays may go on into the
- * low half (as gc_flips_down_across100). */
+ * low half (four rays at once; the W ray has no part there). */
 GC_AVX2_INLINE gc_b100 gc_flips100_hi_avx2(gc_b100 p, gc_b100 o, int square, const gc_board100* b) {
     const gc_rays100* r = &b->rays[square];
     const __m256i zero = _mm256_setzero_si256();
@@ -367,7 +381,8 @@ static inline uint64_t gc_perft100(gc_b100 player, gc_b100 opponent, int depth, 
     if (gc_cpu_has_avx2())
         return gc_perft100_avx2(player, opponent, depth, b);
 #endif
-    return gc_perft100_portable(player, opponent, depth, b);
+    return gc_perft100_interleaved(gc_b10_from_split(gc_u128_from_halves(player.hi, player.lo)),
+                                   gc_b10_from_split(gc_u128_from_halves(opponent.hi, opponent.lo)), depth, b);
 }
 
 #endif
