@@ -14,8 +14,8 @@
 #ifndef GAMECORE_OTHELLO100_H
 #define GAMECORE_OTHELLO100_H
 #include <stdint.h>
-#include <stdlib.h>
 #include "gamecore_bits.h"
+#include "gamecore_othello64.h"
 
 #define GC_B100_HALF (((uint64_t)1 << 50) - 1) /* the squares of one half */
 
@@ -241,11 +241,9 @@ static uint64_t gc_perft100_interleaved(gc_u128 player, gc_u128 opponent, int de
     }
 
 
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 /* AVX2: the four directions of a half in the four lanes of a vector, one vector per half
  * and per sense (up, down). gamecore_othello64.h decides at run time whether the CPU has
- * AVX2 (gc_cpu_has_avx2) and defines GC_AVX2 and GC_AVX2_INLINE. */
-#include "gamecore_othello64.h"
+ * AVX2 (gc_cpu_has_avx2) and defines GC_AVX2 and GC_AVX2_INLINE on x86. */
 #ifdef GC_HAVE_AVX2_PERFT
 
 typedef struct {
@@ -372,7 +370,6 @@ GC_AVX2_INLINE gc_b100 gc_flips100_hi_avx2(gc_b100 p, gc_b100 o, int square, con
 
 GC_DEFINE_PERFT100(gc_perft100_avx2, GC_AVX2, gc_moves100_avx2, gc_flips100_lo_avx2, gc_flips100_hi_avx2)
 #define GC_HAVE_AVX2_PERFT100 1
-#endif
 #endif
 
 /* Leaves of the perft tree `depth` >= 1 plies deep, on the fastest kernel this CPU runs. */
