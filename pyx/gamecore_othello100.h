@@ -100,7 +100,7 @@ GC_ALWAYS_INLINE uint64_t gc_flips_up100(uint64_t ray, uint64_t p, uint64_t o) {
     return ray & (outflank - (outflank != 0));
 }
 GC_ALWAYS_INLINE uint64_t gc_highest_bit100(uint64_t x) {
-    return (uint64_t)(x != 0) << (63 - __builtin_clzll(x | 1));
+    return x ? (uint64_t)1 << (63 - __builtin_clzll(x)) : 0;
 }
 GC_ALWAYS_INLINE uint64_t gc_flips_down100(uint64_t ray, uint64_t p, uint64_t o) {
     uint64_t outflank = gc_highest_bit100(ray & ~o) & p;
@@ -120,10 +120,12 @@ GC_ALWAYS_INLINE uint64_t gc_flips_up_across100(uint64_t near, uint64_t far, gc_
     return (uint64_t)(flips >> 64);
 }
 GC_ALWAYS_INLINE uint64_t gc_flips_down_across100(uint64_t near, uint64_t far, gc_b100 p, gc_b100 o, uint64_t* near_flips) {
-    uint64_t tn = near & ~o.hi, tf = far & ~o.lo;
-    gc_u128 outflank = gc_u128_from_halves(gc_highest_bit100(tn) & p.hi,
-                                           gc_highest_bit100(tf) & (0 - (uint64_t)(tn == 0)) & p.lo);
-    gc_u128 flips = gc_u128_from_halves(near, far) & (0 - (outflank << 1));
+    gc_u128 ray = gc_u128_from_halves(near, far);
+    gc_u128 t = ray & ~gc_u128_from_halves(o.hi, o.lo);
+    uint64_t th = (uint64_t)(t >> 64), tl = (uint64_t)t;
+    gc_u128 outflank = gc_u128_from_halves(gc_highest_bit100(th), th ? 0 : gc_highest_bit100(tl))
+                     & gc_u128_from_halves(p.hi, p.lo);
+    gc_u128 flips = ray & (0 - (outflank << 1));
     *near_flips |= (uint64_t)(flips >> 64);
     return (uint64_t)flips;
 }
