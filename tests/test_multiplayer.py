@@ -151,7 +151,7 @@ def test_errors(backend):
     with pytest.raises(ValueError):
         Engine(algorithm="nope")
     with pytest.raises(ValueError):
-        Engine(lambda position: 0, algorithm="maxn")
+        Engine(lambda position: 0, algorithm="mcts")  # the n-player searches take one: test_multiplayer_evaluation
     with pytest.raises(ValueError):
         search(game, algorithm="mcts", depth=3)
     over = Othello.from_text("XXXXXXXXXXXXXXXX X", backend=backend.name)

@@ -5,10 +5,11 @@ Max^n with and without shallow pruning, paranoid and Best-Reply Search, in C-lev
 over the cdef methods of ``GameCore``, on the alpha-beta ``Searcher``'s transposition
 table, limits and clock (this class inherits them). The same nodes in the same order as
 the pure twin: see ``python/gamecore/search/_multiplayer_py.py`` for the algorithms, the
-tie-break, the pruning rule, the move order and the table's use.
+tie-break, the pruning rule, the move order, the tables' use and the user evaluation.
 """
-from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
 
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
 from gamecore.search._alphabeta_cy cimport C_MAX_PLY, ERROR_SCORE, TTEntry, Searcher, sort_by_key
@@ -17,12 +18,26 @@ from interrupt cimport gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
 
-from gamecore.errors import ConcurrentUseError
+import operator
 
-__all__ = ["MULTIPLAYER_ALGORITHMS", "MultiSearcher", "NO_HORIZON", "brs_code", "brs_move", "brs_player"]
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError
+
+__all__ = [
+    "MULTIPLAYER_ALGORITHMS",
+    "MAXN_ENTRY_BYTES",
+    "MultiSearcher",
+    "NO_HORIZON",
+    "brs_code",
+    "brs_move",
+    "brs_player",
+    "check_values",
+]
 
 MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 NO_HORIZON = 4
+MAXN_ENTRY_BYTES = 32
+#: User evaluation values stay strictly inside +-WIN, as the two-player evaluations do.
+WIN = 1_000_000
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
 
 cdef enum:
@@ -38,6 +53,14 @@ cdef enum:
     ALG_MAXN_PLAIN = 1
     ALG_PARANOID = 2
     ALG_BRS = 3
+
+ctypedef struct MaxnEntry:
+    uint64_t key
+    int32_t values[PLAYER_BUFFER]
+    int16_t move
+    int8_t depth
+    int8_t flag       # 0: empty slot
+
 
 cdef uint64_t SALT_PARANOID = 0x6A09E667F3BCC908ULL
 cdef uint64_t SALT_BRS = 0xBB67AE8584CAA73BULL
@@ -63,6 +86,31 @@ def brs_move(int code):
 
 def brs_player(int code):
     return code >> 8
+
+
+def check_values(values, players, lowest, highest_sum):
+    """A user evaluation's result: ``players`` ints, each >= ``lowest`` and inside +-WIN,
+    adding up to at most ``highest_sum`` (the game's ``value_bounds()``), or InvalidEvaluationError."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)) or len(values) != players:
+        raise InvalidEvaluationError(
+            f"an n-player evaluation function must return a list of {players} ints (one per player), got {values!r}"
+        )
+    checked = []
+    for value in values:
+        if isinstance(value, (bool, float)):
+            raise InvalidEvaluationError(f"an evaluation value must be an int, got {type(value).__name__} {value!r}")
+        try:
+            checked.append(operator.index(value))
+        except TypeError:
+            raise InvalidEvaluationError(
+                f"an evaluation value must be an int, got {type(value).__name__} {value!r}"
+            ) from None
+    if min(checked) < lowest or sum(checked) > highest_sum or max(abs(v) for v in checked) >= WIN:
+        raise InvalidEvaluationError(
+            f"evaluation values must each be >= {lowest}, strictly between -{WIN} and {WIN}, and add up to at "
+            f"most {highest_sum} (the game's value_bounds), got {checked}"
+        )
+    return checked
 
 
 cdef void stable_sort_desc(int* codes, long long* keys, int count) noexcept nogil:
@@ -100,31 +148,64 @@ cdef void bring_to_front(int* moves, int count, int first) noexcept nogil:
 cdef class MultiSearcher(Searcher):
     """Max^n, paranoid and Best-Reply Search over the alpha-beta ``Searcher``'s table and limits.
 
-    :param tt_mb: transposition-table size in megabytes (0 disables it; Max^n uses none).
+    :param tt_mb: transposition-table size in megabytes (0 disables it); Max^n's table of
+        vectors takes as much again, made at its first search.
     """
 
     cdef int players
     cdef int root
     cdef int deepest
+    cdef int lowest
+    cdef int highest_sum
     cdef long long sum_rest
     cdef long long max_single
     cdef uint64_t salt
+    cdef MaxnEntry* maxn_table
+    cdef uint64_t maxn_mask
 
-    def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None):
+    def __cinit__(self):
+        self.maxn_table = NULL
+        self.maxn_mask = 0
+
+    def __init__(self, tt_mb=16):
+        Searcher.__init__(self, tt_mb)
+        free(self.maxn_table)
+        self.maxn_table = NULL
+
+    def __dealloc__(self):
+        free(self.maxn_table)
+
+    def clear(self):
+        """Empty the transposition tables."""
+        Searcher.clear(self)
+        if self.maxn_table != NULL:
+            memset(self.maxn_table, 0, self.maxn_entries() * sizeof(MaxnEntry))
+
+    cdef Py_ssize_t maxn_entries(self):
+        return self.tt_entries // 2 if self.tt_entries >= 2 else 0
+
+    def maxn_tt_bytes(self):
+        """Memory of Max^n's table (allocated at the first Max^n search)."""
+        return self.maxn_entries() * MAXN_ENTRY_BYTES
+
+    def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
+                     evaluator=None, wrap=None):
         """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
-        paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
-        is then the first in move order); ``exact`` True when that iteration reached the end
-        of the game on every line; ``memory`` the bytes of the search structures (table and
-        recursion buffers). ``move`` is -2 when the game is over. ``core`` is not touched: the
-        search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from
+        paranoid and BRS know only the root player's: None for the others); ``depth`` the last
+        finished iteration (0: none, the move is then the first in move order); ``exact`` True
+        when that iteration reached the end of the game on every line; ``memory`` the bytes of
+        the search structures (tables and recursion buffers). ``move`` is -2 when the game is
+        over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
+        the horizon (see the pure twin). ``core`` is not touched: the search runs on a copy of
+        it. Like ``Searcher.search``, a second call while one runs (from the evaluation, or from
         another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
         """
         if self.busy:
             raise ConcurrentUseError(
-                "this searcher (Engine) is already searching: two threads may not share it "
-                "(give each its own Engine)"
+                "this searcher (Engine) is already searching: an evaluation function may not call "
+                "it again, and two threads may not share it (give each its own Engine)"
             )
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
@@ -134,6 +215,8 @@ cdef class MultiSearcher(Searcher):
             raise ValueError("at most 16 evaluation weights")
         if type(max_depth) is not int or not 1 <= max_depth < C_MAX_PLY:
             raise ValueError(f"max_depth must be an int from 1 to {C_MAX_PLY - 1}")
+        if evaluator is not None and not (callable(evaluator) and callable(wrap)):
+            raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
         cdef GameCore game = <GameCore>core.copy()
         cdef int players = game.num_players()
         if not 2 <= players <= PLAYER_BUFFER:
@@ -143,6 +226,14 @@ cdef class MultiSearcher(Searcher):
             if not game.set_turn(game.to_move()):
                 raise ValueError("Best-Reply Search needs a game that lets a player move out of turn (set_turn)")
             game.unmake_move()
+        cdef bint maxn = alg == ALG_MAXN or alg == ALG_MAXN_PLAIN
+        cdef bint use_tt = self.tt_entries > 0 if not maxn else self.maxn_entries() > 0
+        if maxn and use_tt and self.maxn_table == NULL:
+            # calloc: zero pages mapped lazily, like the pure twin's list made at the first search.
+            self.maxn_table = <MaxnEntry*>calloc(self.maxn_entries(), sizeof(MaxnEntry))
+            if self.maxn_table == NULL:
+                raise MemoryError("cannot allocate the Max^n transposition table")
+            self.maxn_mask = self.maxn_entries() - 1
         cdef int i, m
         self.root_filtered = root_moves is not None
         self.root_allowed[0] = self.root_allowed[1] = 0
@@ -154,8 +245,9 @@ cdef class MultiSearcher(Searcher):
         for i in range(16):
             self.weights[i] = weights[i] if i < len(weights) else 0
         self.core = game
-        self.evaluator = None
-        self.view = None
+        self.evaluator = evaluator
+        self.has_evaluator = evaluator is not None
+        self.view = wrap
         self.nodes = 0
         self.tt_hits = 0
         self.node_limit = node_limit
@@ -172,11 +264,12 @@ cdef class MultiSearcher(Searcher):
         self.root = game.to_move()
         cdef int lowest = 0, highest_sum = 0
         game.value_bounds(&lowest, &highest_sum)
+        self.lowest = lowest
+        self.highest_sum = highest_sum
         self.sum_rest = <long long>highest_sum - (players - 2) * <long long>lowest
         self.max_single = <long long>highest_sum - (players - 1) * <long long>lowest
         self.salt = (SALT_PARANOID if alg == ALG_PARANOID else SALT_BRS if alg == ALG_BRS else 0) + \
             <uint64_t>self.root * SALT_STEP
-        cdef bint use_tt = (alg == ALG_PARANOID or alg == ALG_BRS) and self.tt_entries > 0
         cdef int root_list[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
         cdef int count = self.root_moves(root_list, game.gen_moves(root_list))
@@ -194,24 +287,22 @@ cdef class MultiSearcher(Searcher):
             best_values = [None] * players
             for depth in range(1, max_depth + 1):
                 self.hit_horizon = False
-                if alg == ALG_MAXN or alg == ALG_MAXN_PLAIN:
-                    self.maxn(depth, 0, 0, False, alg == ALG_MAXN, values)
+                if maxn:
+                    self.maxn(depth, 0, 0, False, alg == ALG_MAXN, use_tt, values)
                     score = values[self.root]
-                elif alg == ALG_PARANOID:
-                    score = self.paranoid(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
                 else:
-                    score = self.brs(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+                    score = self.coalition(depth, -C_INFINITY, C_INFINITY, 0, use_tt, alg == ALG_BRS)
                 if self.interrupted:
                     gc_raise_pending()
                 if self.aborted:
                     break
                 best_score = score
-                if alg <= ALG_MAXN_PLAIN:
+                if maxn:
                     best_values = [values[i] for i in range(players)]
                 else:
                     best_values = [score if i == self.root else None for i in range(players)]
                 best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
-                if alg == ALG_BRS:
+                if not maxn:
                     best_pv = [c_brs_move(code) for code in best_pv]
                 best_move = best_pv[0]
                 done_depth = depth
@@ -220,10 +311,14 @@ cdef class MultiSearcher(Searcher):
                     break  # every line reached the end of the game: deeper is the same
                 if self.deadline > 0 and self.out_of_time_for_next():
                     break
-            memory = (self.tt_bytes() if use_tt else 0) + (self.deepest + 1) * FRAME_BYTES
+            table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
+            memory = table + (self.deepest + 1) * FRAME_BYTES
             return best_move, best_score, best_values, done_depth, best_pv, self.nodes, self.tt_hits, exact, memory
         finally:
             self.core = None
+            self.evaluator = None
+            self.has_evaluator = False
+            self.view = None
             self.poll_signals = False
             self.busy = False
 
@@ -248,56 +343,97 @@ cdef class MultiSearcher(Searcher):
             return -1
         return self.root_moves(moves, count) if ply == 0 else count
 
-    cdef void leaf_values(self, int* out) noexcept:
+    cdef int leaf_values(self, int* out) except -1:
         cdef GameCore core = self.core
+        cdef int i
         if core.is_terminal():
             core.terminal_values(out)
-        else:
+        elif not self.has_evaluator:
             core.evaluate_players(self.weights, out)
+        else:
+            # A copy: the evaluation may do what it likes with it, the search is unharmed.
+            checked = check_values(self.evaluator(self.view(core.copy())), self.players, self.lowest,
+                                   self.highest_sum)
+            for i in range(self.players):
+                out[i] = checked[i]
+        return 0
 
-    cdef int leaf_score(self) noexcept:
+    cdef int leaf_score(self) except? ERROR_SCORE:
         cdef int values[PLAYER_BUFFER]
         self.leaf_values(values)
         return values[self.root]
 
     # -- Max^n ---------------------------------------------------------------
 
-    cdef int maxn(self, int depth, int ply, int limit, bint has_limit, bint pruned, int* best) except -1:
+    cdef int maxn(self, int depth, int ply, int limit, bint has_limit, bint pruned, bint use_tt,
+                  int* best) except -1:
         """The value vector of the node in `best`; `limit`: the best value the parent's mover
         already has (when `has_limit`)."""
         cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int count, i, mover
-        cdef bint found = False
+        cdef int count, i, mover, best_move = NO_MOVE
+        cdef bint found = False, cut = False, probe, horizon_above, below
+        cdef uint64_t key = 0
+        cdef MaxnEntry* entry = NULL
         count = self.open(depth, ply, moves)
         if self.aborted:
             return 0
         if count < 0:
             self.leaf_values(best)
             return 0
+        probe = use_tt and ply > 0
+        if probe:
+            key = core.key()
+            entry = &self.maxn_table[key & self.maxn_mask]
+            if entry.flag != 0 and entry.key == key:
+                self.tt_hits += 1
+                if entry.depth == depth:
+                    if not entry.flag & C_NO_HORIZON:
+                        self.hit_horizon = True
+                    self.pv[ply][0] = entry.move
+                    self.pv_len[ply] = 1
+                    for i in range(self.players):
+                        best[i] = entry.values[i]
+                    return 0
         mover = core.to_move()
+        horizon_above = self.hit_horizon
+        self.hit_horizon = False
         self.order(moves, count, False)
         for i in range(count):
             core.make_move(moves[i])
-            self.maxn(depth - 1, ply + 1, best[mover], pruned and found, pruned, values)
+            self.maxn(depth - 1, ply + 1, best[mover], pruned and found, pruned, use_tt, values)
             core.unmake_move()
             if self.aborted:
                 return 0
             if not found or values[mover] > best[mover]:
                 found = True
                 memcpy(best, values, self.players * sizeof(int))
+                best_move = moves[i]
                 self.update_pv(ply, moves[i])
-                if pruned and (best[mover] >= self.max_single or (has_limit and self.sum_rest - best[mover] <= limit)):
-                    break  # shallow pruning: the parent's mover cannot gain here
+                if pruned:
+                    if best[mover] >= self.max_single:
+                        break  # nothing can be strictly better for the mover: still exact
+                    if has_limit and self.sum_rest - best[mover] <= limit:
+                        cut = True  # shallow pruning: the parent's mover cannot gain here
+                        break
+        below = self.hit_horizon
+        self.hit_horizon = below or horizon_above
+        if probe and not cut and (entry.flag == 0 or entry.key != key or depth >= entry.depth):
+            entry.key = key
+            for i in range(self.players):
+                entry.values[i] = best[i]
+            entry.move = best_move
+            entry.depth = depth
+            entry.flag = C_EXACT | (0 if below else C_NO_HORIZON)
         return 0
 
-    # -- paranoid ------------------------------------------------------------
+    # -- paranoid and Best-Reply Search ----------------------------------------
 
     cdef int probe(self, int ply, int depth, int alpha, int beta, bint use_tt, int* tt_move,
                    TTEntry** slot) noexcept:
         """The table's move in `tt_move`, the slot in `slot`; 1 when the table settles the
-        node (its score is then in `tt_move`'s place: see the caller), else 0."""
+        node (its score is then in the slot), else 0."""
         cdef TTEntry* entry
         cdef uint64_t key
         cdef int bound
@@ -321,67 +457,18 @@ cdef class MultiSearcher(Searcher):
                 return 1
         return 0
 
-    cdef void finish(self, int ply, int depth, int best, int best_move, int alpha_orig, int beta_orig,
-                     bint horizon_above, TTEntry* slot) noexcept:
-        """After a node's moves: its principal variation when every move failed, the table
-        entry, and the horizon flag of the lines searched before it restored."""
-        cdef bint below = self.hit_horizon
-        cdef int flag
-        if best_move != NO_MOVE and self.pv_len[ply] == 0:
-            self.pv[ply][0] = best_move
-            self.pv_len[ply] = 1
-        self.hit_horizon = below or horizon_above
-        if slot != NULL:
-            flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta_orig else C_EXACT)
-            self.tt_store(slot, self.core.key() ^ self.salt, best, best_move, depth, flag | (0 if below else C_NO_HORIZON))
-
-    cdef int paranoid(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
-        cdef GameCore core = self.core
-        cdef int moves[MOVE_BUFFER]
-        cdef int count, i, score, best, best_move = NO_MOVE, tt_move, alpha_orig = alpha, beta_orig = beta
-        cdef bint maximizing, horizon_above
-        cdef TTEntry* slot
-        count = self.open(depth, ply, moves)
-        if self.aborted:
-            return 0
-        if count < 0:
-            return self.leaf_score()
-        if self.probe(ply, depth, alpha, beta, use_tt, &tt_move, &slot):
-            return slot.score
-        maximizing = core.to_move() == self.root
-        horizon_above = self.hit_horizon
-        self.hit_horizon = False
-        best = -C_INFINITY if maximizing else C_INFINITY
-        self.order(moves, count, False)
-        bring_to_front(moves, count, tt_move)
-        for i in range(count):
-            core.make_move(moves[i])
-            score = self.paranoid(depth - 1, alpha, beta, ply + 1, use_tt)
-            core.unmake_move()
-            if self.aborted:
-                return 0
-            if (score > best) if maximizing else (score < best):
-                best = score
-                best_move = moves[i]
-                if maximizing and score > alpha:
-                    alpha = score
-                    self.update_pv(ply, moves[i])
-                elif not maximizing and score < beta:
-                    beta = score
-                    self.update_pv(ply, moves[i])
-                if alpha >= beta:
-                    break
-        self.finish(ply, depth, best, best_move, alpha_orig, beta_orig, horizon_above, slot)
-        return best
-
-    # -- Best-Reply Search ---------------------------------------------------
-
-    cdef int replies(self, int* moves, int count, int depth, int* codes, long long* keys) noexcept:
-        """The MIN layer's moves, coded, with their order keys: every opponent's, in playing
-        order after the root player (`moves` are those of the side to move). Their number."""
+    cdef int layer(self, int* moves, int count, int depth, bint opponents, int* codes, long long* keys) noexcept:
+        """A layer's moves, coded, with their order keys: the side to move's (`moves`), or with
+        `opponents` (BRS's MIN layer) every opponent's, in playing order after the root
+        player. Their number."""
         cdef GameCore core = self.core
         cdef int own[MOVE_BUFFER]
         cdef int step, player, mover = core.to_move(), n = 0, i, own_count
+        if not opponents:
+            for i in range(count):
+                codes[i] = c_brs_code(mover, moves[i])
+                keys[i] = core.order_key(moves[i])
+            return count
         for step in range(1, self.players):
             player = (self.root + step) % self.players
             if player == mover:
@@ -399,14 +486,16 @@ cdef class MultiSearcher(Searcher):
             core.unmake_move()
         return n
 
-    cdef int brs(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE:
+    cdef int coalition(self, int depth, int alpha, int beta, int ply, bint use_tt, bint best_reply) except? ERROR_SCORE:
+        """Fail-soft alpha-beta on the root player's value against the coalition of the
+        others: paranoid, or with `best_reply` BRS (see the pure twin's ``_coalition``)."""
         cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
         cdef int codes[REPLY_BUFFER]
         cdef long long keys[REPLY_BUFFER]
         cdef int count, n, i, j, score, best, best_move = NO_MOVE, tt_move, alpha_orig = alpha, beta_orig = beta
-        cdef int player, move, pushed, root = self.root
-        cdef bint maximizing = ply % 2 == 0, horizon_above
+        cdef int player, move, pushed, root = self.root, flag
+        cdef bint maximizing, horizon_above, below
         cdef TTEntry* slot
         count = self.open(depth, ply, moves)
         if self.aborted:
@@ -415,13 +504,8 @@ cdef class MultiSearcher(Searcher):
             return self.leaf_score()
         if self.probe(ply, depth, alpha, beta, use_tt, &tt_move, &slot):
             return slot.score
-        if maximizing:
-            for i in range(count):
-                codes[i] = c_brs_code(root, moves[i])
-                keys[i] = core.order_key(moves[i])
-            n = count
-        else:
-            n = self.replies(moves, count, depth, codes, keys)
+        maximizing = core.to_move() == root
+        n = self.layer(moves, count, depth, best_reply and not maximizing, codes, keys)
         stable_sort_desc(codes, keys, n)
         bring_to_front(codes, n, tt_move)
         horizon_above = self.hit_horizon
@@ -435,10 +519,10 @@ cdef class MultiSearcher(Searcher):
                 core.set_turn(player)
                 pushed += 1
             core.make_move(move)
-            if not maximizing and core.to_move() != root:
+            if best_reply and not maximizing and core.to_move() != root:
                 core.set_turn(root)
                 pushed += 1
-            score = self.brs(depth - 1, alpha, beta, ply + 1, use_tt)
+            score = self.coalition(depth - 1, alpha, beta, ply + 1, use_tt, best_reply)
             for j in range(pushed):
                 core.unmake_move()
             if self.aborted:
@@ -454,5 +538,12 @@ cdef class MultiSearcher(Searcher):
                     self.update_pv(ply, codes[i])
                 if alpha >= beta:
                     break
-        self.finish(ply, depth, best, best_move, alpha_orig, beta_orig, horizon_above, slot)
+        if best_move != NO_MOVE and self.pv_len[ply] == 0:
+            self.pv[ply][0] = best_move  # every move failed: the best found, without a line
+            self.pv_len[ply] = 1
+        below = self.hit_horizon
+        self.hit_horizon = below or horizon_above
+        if slot != NULL:
+            flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta_orig else C_EXACT)
+            self.tt_store(slot, core.key() ^ self.salt, best, best_move, depth, flag | (0 if below else C_NO_HORIZON))
         return best

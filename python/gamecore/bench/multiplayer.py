@@ -3,8 +3,9 @@
 Prints, per backend: states explored per second of Max^n (shallow pruning), paranoid and
 Best-Reply Search at a fixed depth on a fixed set of positions, MCTS iterations per second
 from the start and from a midgame position, and the cython/python ratio of each, taken on
-the same work in the same run. Then what shallow pruning saves against plain Max^n: the
-states of both at equal depth on the same positions (deterministic counts).
+the same work in the same run. Then what shallow pruning saves against plain Max^n (both
+without a table), and what Max^n's transposition table saves (with pruning): the states at
+equal depth on the same positions (deterministic counts).
 """
 
 from __future__ import annotations
@@ -95,19 +96,32 @@ def bench_multiplayer(out: TextIO, runs: int = 3, backend: str | None = None, qu
     name = "cython" if "cython" in names else names[0]
     for colours in ("RYGB", "RYG", "RG"):
         _pruning(out, name, colours, DEPTH[name] - quick)
+    for colours in ("RYGB", "RYG", "RG"):
+        _pruning(out, name, colours, DEPTH[name] - quick, table=True)
 
 
-def _pruning(out: TextIO, name: str, colours: str, depth: int) -> None:
-    """States of plain Max^n and of Max^n with shallow pruning at equal depth (same move and values)."""
-    print(f"shallow pruning, {colours}, {name}, depth {depth}: states of plain Max^n -> with shallow pruning", file=out)
+def _pruning(out: TextIO, name: str, colours: str, depth: int, table: bool = False) -> None:
+    """States of plain Max^n and of Max^n with shallow pruning at equal depth, no table (same
+    move and values); with ``table``: of Max^n without its table and with it (16 MB)."""
+    if table:
+        print(f"Max^n table, {colours}, {name}, depth {depth}: states without the table -> with it", file=out)
+    else:
+        print(
+            f"shallow pruning, {colours}, {name}, depth {depth}: states of plain Max^n -> with shallow pruning",
+            file=out,
+        )
     total_plain = total_pruned = 0
     for plies, seed in POSITIONS:
         game = Rolit(colours=colours, backend=name)
         player = RandomPlayer(seed)
         for _ in range(plies):
             game.push(player.choose_move(game))
-        plain = Engine(algorithm="maxn-plain").search(game, depth=depth)
-        pruned = Engine(algorithm="maxn").search(game, depth=depth)
+        if table:
+            plain = Engine(algorithm="maxn", tt_mb=0).search(game, depth=depth)
+            pruned = Engine(algorithm="maxn", tt_mb=16).search(game, depth=depth)
+        else:
+            plain = Engine(algorithm="maxn-plain", tt_mb=0).search(game, depth=depth)
+            pruned = Engine(algorithm="maxn", tt_mb=0).search(game, depth=depth)
         assert (plain.move, plain.values) == (pruned.move, pruned.values)
         total_plain += plain.nodes
         total_pruned += pruned.nodes

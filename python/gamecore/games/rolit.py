@@ -212,6 +212,13 @@ class Rolit(Position[RolitMove]):
         self._core = self._backend.rolit.RolitCore(tuple(int(c) for c in playing), int(start), compulsory_capture)
         self._tie_rule = tie_rule
 
+    @classmethod
+    def _wrap(cls, core: Any, backend: Any) -> Rolit:
+        # A position around a bare core (an evaluation's view of a search node): the default tie rule.
+        position = super()._wrap(core, backend)
+        position._tie_rule = True
+        return position
+
     def copy(self) -> Rolit:
         """An independent copy, history included."""
         other = Rolit._wrap(self._core.copy(), self._backend)

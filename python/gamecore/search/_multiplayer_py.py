@@ -23,14 +23,37 @@ Values are integers per player (``terminal_values()`` at the end of the game,
   side to move, and after it, back to the root player, when that one is not. Two-player
   games never need it. A layer counts one ply of depth.
 
-Paranoid and BRS values are the root player's: its ``terminal_values()`` entry at the end,
-its ``evaluate_players`` entry at the horizon. Both use the transposition table of the
-alpha-beta ``Searcher`` (same entries, same replacement rule, a stored score cuts only at
-the depth it was searched to), its keys salted by the algorithm and the root player, and
-its flag's bit ``NO_HORIZON`` set when every line below reached the end of the game (an
-iteration that meets only such lines is the last one needed). Move order: the table's move
-first, then ``order_key`` high to low, then the game's move order. In BRS a move is coded
-``(player << 8) | (move + 2)`` inside the table and the principal variation.
+Paranoid and BRS are one alpha-beta search on the root player's value (``_coalition``):
+they differ only in the MIN layers' moves -- paranoid's are the moves of the player whose
+turn it is, BRS's every opponent's, after which the turn goes back to the root player.
+Their values are the root player's: its ``terminal_values()`` entry at the end, its
+``evaluate_players`` entry (or the user evaluation's) at the horizon. Both use the
+transposition table of the alpha-beta ``Searcher`` (same entries, same replacement rule, a
+stored score cuts only at the depth it was searched to), its keys salted by the algorithm
+and the root player, and its flag's bit ``NO_HORIZON`` set when every line below reached
+the end of the game (an iteration that meets only such lines is the last one needed).
+Move order: the table's move first, then ``order_key`` high to low, then the game's move
+order. A move is coded ``(player << 8) | (move + 2)`` (``brs_code``: the player who makes
+it) inside the table and the principal variation.
+
+Max^n's transposition table. A Max^n value is a vector, so Max^n has a table of its own:
+``2**k`` entries of 32 bytes (key, the vector of up to four int32 values, move, depth,
+flag), half as many entries as the alpha-beta table of the same ``tt_mb``, the same slot
+and replacement rule. An entry is stored only when the node's vector is *exact* for its
+depth: a node that shallow pruning cut short (the parent's bound) returns a vector that
+is only good enough to be rejected above -- a bound on the mover's value, nothing on the
+others' -- and is not stored (the other cut, the mover sure of the most anyone can get,
+leaves the vector exact: later children can only tie, and ties go to the first). A stored
+vector settles a node searched to the same depth, never another depth, and the table's
+move does not reorder the children: the tie-break is the move order, so Max^n returns
+the same move and vector with or without the table at a fixed depth, with fewer states.
+The root (ply 0) is neither probed nor stored.
+
+User evaluation. ``evaluator(position) -> values`` (one int per player) replaces
+``evaluate_players(weights)`` at the horizon of all three searches (paranoid and BRS use
+the root player's entry). It gets a fresh copy of the position each time, and its result
+must keep ``value_bounds()`` (each value >= L, their sum <= S: shallow pruning relies on
+it), else InvalidEvaluationError (``check_values``); its exceptions propagate.
 
 All run by iterative deepening (Max^n too, for the time limit) under the alpha-beta
 engine's limits: nodes, and a wall-clock deadline read every ``CLOCK_INTERVAL`` nodes; the
@@ -41,13 +64,24 @@ and node count.
 
 from __future__ import annotations
 
+import operator
 import time
+from collections.abc import Callable
 from typing import Any
 
-from ..errors import ConcurrentUseError
-from ._alphabeta_py import INFINITY, MAX_PLY, Searcher, _Abort
+from ..errors import ConcurrentUseError, InvalidEvaluationError
+from ._alphabeta_py import INFINITY, MAX_PLY, WIN, Searcher, _Abort
 
-__all__ = ["MULTIPLAYER_ALGORITHMS", "MultiSearcher", "NO_HORIZON", "brs_code", "brs_move", "brs_player"]
+__all__ = [
+    "MULTIPLAYER_ALGORITHMS",
+    "MAXN_ENTRY_BYTES",
+    "MultiSearcher",
+    "NO_HORIZON",
+    "brs_code",
+    "brs_move",
+    "brs_player",
+    "check_values",
+]
 
 MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 #: Flag bit of a table entry whose subtree reached the end of the game on every line.
@@ -56,6 +90,8 @@ _EXACT, _LOWER, _UPPER = 1, 2, 3
 _NO_MOVE = -2
 #: Bytes of one recursion frame's buffers in the compiled search (moves, their keys, values).
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
+#: Bytes of a Max^n table entry (key, four int32 values, move, depth, flag, padding).
+MAXN_ENTRY_BYTES = 32
 #: Table-key salts: one per algorithm, times the root player (paranoid and BRS values differ).
 _SALT = {"paranoid": 0x6A09E667F3BCC908, "brs": 0xBB67AE8584CAA73B}
 _SALT_STEP = 0x3C6EF372FE94F82B
@@ -75,11 +111,48 @@ def brs_player(code: int) -> int:
     return code >> 8
 
 
+def check_values(values: Any, players: int, lowest: int, highest_sum: int) -> list[int]:
+    """A user evaluation's result: ``players`` ints, each >= ``lowest`` and inside +-WIN,
+    adding up to at most ``highest_sum`` (the game's ``value_bounds()``), or InvalidEvaluationError."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)) or len(values) != players:
+        raise InvalidEvaluationError(
+            f"an n-player evaluation function must return a list of {players} ints (one per player), got {values!r}"
+        )
+    checked = []
+    for value in values:
+        if isinstance(value, (bool, float)):
+            raise InvalidEvaluationError(f"an evaluation value must be an int, got {type(value).__name__} {value!r}")
+        try:
+            checked.append(operator.index(value))
+        except TypeError:
+            raise InvalidEvaluationError(
+                f"an evaluation value must be an int, got {type(value).__name__} {value!r}"
+            ) from None
+    if min(checked) < lowest or sum(checked) > highest_sum or max(abs(v) for v in checked) >= WIN:
+        raise InvalidEvaluationError(
+            f"evaluation values must each be >= {lowest}, strictly between -{WIN} and {WIN}, and add up to at "
+            f"most {highest_sum} (the game's value_bounds), got {checked}"
+        )
+    return checked
+
+
 class MultiSearcher(Searcher):
     """Max^n, paranoid and Best-Reply Search over the alpha-beta ``Searcher``'s table and limits.
 
-    :param tt_mb: transposition-table size in megabytes (0 disables it; Max^n uses none).
+    :param tt_mb: transposition-table size in megabytes (0 disables it); Max^n's table of
+        vectors takes as much again, made at its first search.
     """
+
+    def _reset_table(self) -> None:
+        super()._reset_table()
+        self._maxn_table: list[tuple | None] | None = None
+
+    def _maxn_entries(self) -> int:
+        return self.tt_entries // 2 if self.tt_entries >= 2 else 0
+
+    def maxn_tt_bytes(self) -> int:
+        """Memory of Max^n's table (allocated at the first Max^n search)."""
+        return self._maxn_entries() * MAXN_ENTRY_BYTES
 
     def search_multi(
         self,
@@ -90,25 +163,34 @@ class MultiSearcher(Searcher):
         time_limit: float,
         algorithm: str,
         root_moves: list[int] | None = None,
+        evaluator: Callable[[Any], Any] | None = None,
+        wrap: Callable[[Any], Any] | None = None,
     ) -> tuple[int, int, list[int | None], int, list[int], int, int, bool, int]:
         """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
-        paranoid and BRS know only the root player's: None for the others); ``depth`` the last finished iteration (0: none, the move
-        is then the first in move order); ``exact`` True when that iteration reached the end
-        of the game on every line; ``memory`` the bytes of the search structures (table and
-        recursion buffers). ``move`` is -2 when the game is over. ``core`` is not touched: the
-        search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from
-        another thread) raises ConcurrentUseError.
+        paranoid and BRS know only the root player's: None for the others); ``depth`` the last
+        finished iteration (0: none, the move is then the first in move order); ``exact`` True
+        when that iteration reached the end of the game on every line; ``memory`` the bytes of
+        the search structures (tables and recursion buffers). ``move`` is -2 when the game is
+        over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
+        the horizon (see the module docstring). ``core`` is not touched: the search runs on a
+        copy of it. Like ``Searcher.search``, a second call while one runs (from the
+        evaluation, or from another thread) raises ConcurrentUseError.
         """
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError(
-                "this searcher (Engine) is already searching: two threads may not share it (give each its own Engine)"
+                "this searcher (Engine) is already searching: an evaluation function may not call "
+                "it again, and two threads may not share it (give each its own Engine)"
             )
         try:
+            if evaluator is not None and not (callable(evaluator) and callable(wrap)):
+                raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
+            self._evaluator = evaluator
+            self._wrap = wrap
             return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
         finally:
-            self._core = None
+            self._core = self._evaluator = self._wrap = None
             self._lock.release()
 
     def _search_multi(
@@ -130,7 +212,6 @@ class MultiSearcher(Searcher):
             core.unmake_move()
         self._core = core
         self._weights = list(weights)
-        self._evaluator = None
         self._view = None
         self._nodes = 0
         self._tt_hits = 0
@@ -144,11 +225,14 @@ class MultiSearcher(Searcher):
         self._root_filter = None if root_moves is None else set(root_moves)
         self._players = players
         self._root = root = core.to_move()
-        lowest, highest_sum = core.value_bounds()
+        self._lowest, self._highest_sum = lowest, highest_sum = core.value_bounds()
         self._sum_rest = highest_sum - (players - 2) * lowest  # the most two players can share
         self._max_single = highest_sum - (players - 1) * lowest  # the most one player can get
         self._salt = (_SALT.get(algorithm, 0) + root * _SALT_STEP) & _MASK64
-        use_tt = algorithm in ("paranoid", "brs") and self.tt_entries > 0
+        maxn = algorithm in ("maxn", "maxn-plain")
+        use_tt = self.tt_entries > 0 if not maxn else self._maxn_entries() > 0
+        if maxn and use_tt and self._maxn_table is None:
+            self._maxn_table = [None] * self._maxn_entries()
         pruned = algorithm == "maxn"
 
         legal = self._root_moves(core.gen_moves())
@@ -164,21 +248,18 @@ class MultiSearcher(Searcher):
         for depth in range(1, max_depth + 1):
             self._hit_horizon = False
             try:
-                if algorithm in ("maxn", "maxn-plain"):
-                    values = self._maxn(depth, 0, None, pruned)
+                if maxn:
+                    values = self._maxn(depth, 0, None, pruned, use_tt)
                     score = values[root]
-                elif algorithm == "paranoid":
-                    values = None
-                    score = self._paranoid(depth, -INFINITY, INFINITY, 0, use_tt)
                 else:
                     values = None
-                    score = self._brs(depth, -INFINITY, INFINITY, 0, use_tt)
+                    score = self._coalition(depth, -INFINITY, INFINITY, 0, use_tt, algorithm == "brs")
             except _Abort:
                 break
             best_score = score
             best_values = list(values) if values is not None else [score if p == root else None for p in range(players)]
             best_pv = self._pv[0][: self._pv_len[0]]
-            if algorithm == "brs":
+            if not maxn:
                 best_pv = [brs_move(code) for code in best_pv]
             best_move = best_pv[0]
             done_depth = depth
@@ -187,7 +268,8 @@ class MultiSearcher(Searcher):
                 break  # every line reached the end of the game: deeper is the same
             if self._deadline and self._out_of_time_for_next():
                 break
-        memory = (self.tt_bytes() if use_tt else 0) + (self._deepest + 1) * FRAME_BYTES
+        table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
+        memory = table + (self._deepest + 1) * FRAME_BYTES
         return best_move, best_score, best_values, done_depth, best_pv, self._nodes, self._tt_hits, exact, memory
 
     # -- the pieces every node needs ---------------------------------------
@@ -210,38 +292,87 @@ class MultiSearcher(Searcher):
 
     def _leaf_values(self) -> list[int]:
         core = self._core
-        return core.terminal_values() if core.is_terminal() else core.evaluate_players(self._weights)
+        if core.is_terminal():
+            return core.terminal_values()
+        if self._evaluator is None:
+            return core.evaluate_players(self._weights)
+        # A copy: the evaluation may do what it likes with it, the search is unharmed.
+        view = self._wrap(core.copy())  # type: ignore[misc]
+        return check_values(self._evaluator(view), self._players, self._lowest, self._highest_sum)
 
     def _leaf_score(self) -> int:
         return self._leaf_values()[self._root]
 
     # -- Max^n ---------------------------------------------------------------
 
-    def _maxn(self, depth: int, ply: int, limit: int | None, pruned: bool) -> list[int]:
+    def _maxn(self, depth: int, ply: int, limit: int | None, pruned: bool, use_tt: bool) -> list[int]:
         """The value vector of the node; ``limit``: the best value the parent's mover already
         has (None when it has none yet, or without pruning)."""
         moves = self._open(depth, ply)
         if moves is None:
             return self._leaf_values()
+        probe = use_tt and ply > 0
+        if probe:
+            stored = self._maxn_probe(depth, ply)
+            if stored is not None:
+                return stored
         core = self._core
         mover = core.to_move()
+        horizon_above = self._hit_horizon
+        self._hit_horizon = False
         best: list[int] = []
+        best_move = _NO_MOVE
+        cut = False
         for move in self._ordered(moves):
             core.make_move(move)
             try:
-                values = self._maxn(depth - 1, ply + 1, best[mover] if pruned and best else None, pruned)
+                values = self._maxn(depth - 1, ply + 1, best[mover] if pruned and best else None, pruned, use_tt)
             finally:
                 core.unmake_move()
             if not best or values[mover] > best[mover]:
-                best = values
+                best, best_move = values, move
                 self._update_pv(ply, move)
-                if pruned and (
-                    best[mover] >= self._max_single or (limit is not None and self._sum_rest - best[mover] <= limit)
-                ):
-                    break  # shallow pruning: the parent's mover cannot gain here
+                if pruned:
+                    if best[mover] >= self._max_single:
+                        break  # nothing can be strictly better for the mover: still exact
+                    if limit is not None and self._sum_rest - best[mover] <= limit:
+                        cut = True  # shallow pruning: the parent's mover cannot gain here
+                        break
+        below = self._hit_horizon
+        self._hit_horizon = below or horizon_above
+        if probe and not cut:
+            self._maxn_store(depth, best, best_move, below)
         return best
 
-    # -- paranoid ------------------------------------------------------------
+    def _maxn_probe(self, depth: int, ply: int) -> list[int] | None:
+        """The stored vector when the table settles the node (same depth), else None."""
+        table = self._maxn_table
+        assert table is not None
+        key = self._core.key()
+        entry = table[key & (len(table) - 1)]
+        if entry is None or entry[0] != key:
+            return None
+        self._tt_hits += 1
+        _, values, move, stored_depth, flag = entry
+        if stored_depth != depth:
+            return None
+        if not flag & NO_HORIZON:
+            self._hit_horizon = True
+        self._pv[ply][0] = move
+        self._pv_len[ply] = 1
+        return list(values)
+
+    def _maxn_store(self, depth: int, values: list[int], move: int, below: bool) -> None:
+        """Store an exact vector under the alpha-beta table's replacement rule."""
+        table = self._maxn_table
+        assert table is not None
+        key = self._core.key()
+        slot = key & (len(table) - 1)
+        old = table[slot]
+        if old is None or old[0] != key or depth >= old[3]:
+            table[slot] = (key, tuple(values), move, depth, _EXACT | (0 if below else NO_HORIZON))
+
+    # -- paranoid and Best-Reply Search ----------------------------------------
 
     def _probe(self, ply: int, depth: int, alpha: int, beta: int, use_tt: bool) -> tuple[int, int | None]:
         """``(table move, score)``: the score when the table settles the node, else None."""
@@ -261,94 +392,31 @@ class MultiSearcher(Searcher):
                 return tt_move, tt_score
         return tt_move, None
 
-    def _store(self, depth: int, best: int, best_move: int, alpha_orig: int, beta_orig: int, below: bool) -> None:
-        """Table entry of a searched node; ``below``: a line under it stopped at the horizon."""
-        flag = _UPPER if best <= alpha_orig else _LOWER if best >= beta_orig else _EXACT
-        self._tt_store(self._core.key() ^ self._salt, best, best_move, depth, flag | (0 if below else NO_HORIZON))
-
-    def _paranoid(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool) -> int:
-        moves = self._open(depth, ply)
-        if moves is None:
-            return self._leaf_score()
-        tt_move, settled = self._probe(ply, depth, alpha, beta, use_tt)
-        if settled is not None:
-            return settled
+    def _layer(self, moves: list[int], depth: int, opponents: bool) -> list[tuple[int, int]]:
+        """A layer's moves as ``(code, order_key)``: the side to move's, or with ``opponents``
+        (BRS's MIN layer) every opponent's, in playing order after the root player."""
         core = self._core
-        maximizing = core.to_move() == self._root
-        alpha_orig, beta_orig = alpha, beta
-        horizon_above = self._hit_horizon
-        self._hit_horizon = False
-        best = -INFINITY if maximizing else INFINITY
-        best_move = _NO_MOVE
-        ordered = self._ordered(moves)
-        if tt_move in ordered:
-            ordered.remove(tt_move)
-            ordered.insert(0, tt_move)
-        for move in ordered:
-            core.make_move(move)
-            try:
-                score = self._paranoid(depth - 1, alpha, beta, ply + 1, use_tt)
-            finally:
-                core.unmake_move()
-            if self._better(score, best, maximizing):
-                best, best_move = score, move
-                if maximizing and score > alpha:
-                    alpha = score
-                    self._update_pv(ply, move)
-                elif not maximizing and score < beta:
-                    beta = score
-                    self._update_pv(ply, move)
-                if alpha >= beta:
-                    break
-        self._finish(ply, depth, best, best_move, alpha_orig, beta_orig, horizon_above, use_tt)
-        return best
-
-    @staticmethod
-    def _better(score: int, best: int, maximizing: bool) -> bool:
-        return score > best if maximizing else score < best
-
-    def _finish(
-        self,
-        ply: int,
-        depth: int,
-        best: int,
-        best_move: int,
-        alpha_orig: int,
-        beta_orig: int,
-        horizon_above: bool,
-        use_tt: bool,
-    ) -> None:
-        """After a node's moves: its principal variation when every move failed, the table
-        entry, and the horizon flag of the lines searched before it restored."""
-        if best_move != _NO_MOVE and self._pv_len[ply] == 0:
-            self._pv[ply][0] = best_move  # every move failed: the best found, without a line
-            self._pv_len[ply] = 1
-        below = self._hit_horizon
-        self._hit_horizon = below or horizon_above
-        if use_tt:
-            self._store(depth, best, best_move, alpha_orig, beta_orig, below)
-
-    # -- Best-Reply Search ---------------------------------------------------
-
-    def _replies(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
-        """The MIN layer's moves as ``(code, order_key)``: every opponent's, in playing order
-        after the root player (``moves`` are those of the side to move)."""
-        core = self._core
-        players, root, mover = self._players, self._root, core.to_move()
+        mover = core.to_move()
+        if not opponents:
+            return [(brs_code(mover, m), core.order_key(m)) for m in moves]
+        players, root = self._players, self._root
         replies: list[tuple[int, int]] = []
         for step in range(1, players):
             player = (root + step) % players
             if player == mover:
                 own = moves
-                replies.extend((brs_code(player, m), core.order_key(m)) for m in own)
-                continue
-            core.set_turn(player)
-            own = core.search_moves(depth)
+            else:
+                core.set_turn(player)
+                own = core.search_moves(depth)
             replies.extend((brs_code(player, m), core.order_key(m)) for m in own)
-            core.unmake_move()
+            if player != mover:
+                core.unmake_move()
         return replies
 
-    def _brs(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool) -> int:
+    def _coalition(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool, best_reply: bool) -> int:
+        """Fail-soft alpha-beta on the root player's value against the coalition of the others:
+        paranoid, or with ``best_reply`` BRS (one MIN layer of every opponent's moves, the
+        turn back to the root player after the reply)."""
         moves = self._open(depth, ply)
         if moves is None:
             return self._leaf_score()
@@ -357,11 +425,8 @@ class MultiSearcher(Searcher):
             return settled
         core = self._core
         root = self._root
-        maximizing = ply % 2 == 0  # the root player's layers (it is then the side to move)
-        if maximizing:
-            coded = [(brs_code(root, m), core.order_key(m)) for m in moves]
-        else:
-            coded = self._replies(moves, depth)
+        maximizing = core.to_move() == root
+        coded = self._layer(moves, depth, best_reply and not maximizing)
         ordered = [code for code, _ in sorted(coded, key=lambda item: -item[1])]
         if tt_move in ordered:
             ordered.remove(tt_move)
@@ -372,21 +437,21 @@ class MultiSearcher(Searcher):
         best = -INFINITY if maximizing else INFINITY
         best_move = _NO_MOVE
         for code in ordered:
-            player, move = brs_player(code), brs_move(code)
+            player = brs_player(code)
             pushed = 1
             if core.to_move() != player:
                 core.set_turn(player)
                 pushed += 1
-            core.make_move(move)
-            if not maximizing and core.to_move() != root:
+            core.make_move(brs_move(code))
+            if best_reply and not maximizing and core.to_move() != root:
                 core.set_turn(root)
                 pushed += 1
             try:
-                score = self._brs(depth - 1, alpha, beta, ply + 1, use_tt)
+                score = self._coalition(depth - 1, alpha, beta, ply + 1, use_tt, best_reply)
             finally:
                 for _ in range(pushed):
                     core.unmake_move()
-            if self._better(score, best, maximizing):
+            if score > best if maximizing else score < best:
                 best, best_move = score, code
                 if maximizing and score > alpha:
                     alpha = score
@@ -396,5 +461,12 @@ class MultiSearcher(Searcher):
                     self._update_pv(ply, code)
                 if alpha >= beta:
                     break
-        self._finish(ply, depth, best, best_move, alpha_orig, beta_orig, horizon_above, use_tt)
+        if best_move != _NO_MOVE and self._pv_len[ply] == 0:
+            self._pv[ply][0] = best_move  # every move failed: the best found, without a line
+            self._pv_len[ply] = 1
+        below = self._hit_horizon
+        self._hit_horizon = below or horizon_above
+        if use_tt:
+            flag = _UPPER if best <= alpha_orig else _LOWER if best >= beta_orig else _EXACT
+            self._tt_store(self._core.key() ^ self._salt, best, best_move, depth, flag | (0 if below else NO_HORIZON))
         return best
