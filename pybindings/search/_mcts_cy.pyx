@@ -15,14 +15,25 @@ from bits cimport gc_splitmix64
 from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
+cdef extern from "gamecore_clock.h":
+    double gc_monotonic_seconds() noexcept nogil
+
 import math
-import time
 
 from gamecore.errors import ConcurrentUseError, GameOverError, InvalidLimitError
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
+__all__ = [
+    "MCTSTree",
+    "DEFAULT_EXPLORATION",
+    "DEFAULT_MAX_NODES",
+    "MULTIPLAYER_GREEDY",
+    "REWARD_UNIT",
+    "greedy_threshold",
+    "reward_shares",
+]
 
 DEFAULT_EXPLORATION = 1.4142135623730951
+MULTIPLAYER_GREEDY = 0.25
 DEFAULT_MAX_NODES = 1_000_000
 TIME_CHECK_EVERY = 16
 REWARD_UNIT = 12
@@ -34,6 +45,9 @@ cdef enum:
     MAX_PATH = 1024
     C_TIME_CHECK_EVERY = 16
     C_REWARD_UNIT = 12
+    # iterate()'s failures, raised once the GIL is back.
+    FAILED_MEMORY = -1
+    FAILED_PATH = -2
 
 
 ctypedef struct Node:
@@ -58,6 +72,14 @@ cdef inline void c_reward_shares(const int* values, int players, long long* out)
         out[p] = C_REWARD_UNIT // tied if values[p] == top else 0
 
 
+def greedy_threshold(greedy, players):
+    """The playout rule's integer threshold (see the pure twin): ``greedy`` (None: by the
+    number of players) as a fraction of 2**53."""
+    if greedy is None:
+        greedy = MULTIPLAYER_GREEDY if players > 2 else 0.0
+    return int(greedy * 9007199254740992.0)
+
+
 def reward_shares(values):
     """The reward of each player for a finished game with ``terminal_values() == values``:
     ``REWARD_UNIT`` shared equally among the players with the highest value."""
@@ -73,6 +95,8 @@ cdef class MCTSTree:
     :param exploration: the UCB1 exploration constant (> 0).
     :param max_nodes: the largest number of nodes the tree may hold (>= 1; the root's
         children are always made).
+    :param greedy: the share of playout moves taken greedily (see the pure twin); None: 0
+        with two players, ``MULTIPLAYER_GREEDY`` with more.
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -85,7 +109,9 @@ cdef class MCTSTree:
     cdef readonly object seed
     cdef readonly double exploration
     cdef readonly int max_nodes
+    cdef readonly object greedy
     cdef uint64_t rng
+    cdef uint64_t threshold   # of the search under way (greedy_threshold)
     cdef readonly int iterations
     cdef readonly int max_depth
     cdef readonly long long reused_visits
@@ -112,10 +138,13 @@ cdef class MCTSTree:
         self.exploration = DEFAULT_EXPLORATION
         self.c2 = DEFAULT_EXPLORATION * DEFAULT_EXPLORATION
         self.max_nodes = DEFAULT_MAX_NODES
+        self.greedy = None
+        self.threshold = 0
         self.add_node(0)
 
-    def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES):
+    def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None):
         self.check_idle()
+        greedy = check_greedy(greedy)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
         exploration = float(exploration)
@@ -128,6 +157,7 @@ cdef class MCTSTree:
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
         self.exploration = exploration
         self.max_nodes = max_nodes
+        self.greedy = greedy
         self.c2 = exploration * exploration
         self.rng = <uint64_t>self.seed
         self.iterations = 0
@@ -142,7 +172,7 @@ cdef class MCTSTree:
         free(self.rewards)
 
     def __reduce__(self):
-        return type(self), (self.seed, self.exploration, self.max_nodes), self.rng
+        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy), self.rng
 
     def __setstate__(self, rng):
         self.rng = <uint64_t>(rng & 0xFFFFFFFFFFFFFFFF)
@@ -155,6 +185,12 @@ cdef class MCTSTree:
     # -- tree storage: an array of nodes and one of rewards, node 0 is the root ---
 
     cdef int reserve(self, int wanted) except -1:
+        if self.grow(wanted) < 0:
+            raise MemoryError("MCTS tree: out of memory")
+        return 0
+
+    cdef int grow(self, int wanted) noexcept nogil:
+        """Room for `wanted` nodes; -1 when memory runs out (the tree intact)."""
         cdef int capacity
         cdef Node* grown
         cdef long long* grown_rewards
@@ -165,11 +201,11 @@ cdef class MCTSTree:
             capacity *= 2
         grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
         if grown == NULL:
-            raise MemoryError("MCTS tree: out of memory")
+            return -1
         self.nodes = grown
         grown_rewards = <long long*>realloc(self.rewards, capacity * PLAYER_BUFFER * sizeof(long long))
         if grown_rewards == NULL:
-            raise MemoryError("MCTS tree: out of memory")
+            return -1
         self.rewards = grown_rewards
         self.capacity = capacity
         return 0
@@ -178,6 +214,11 @@ cdef class MCTSTree:
         cdef int i = self.size
         if i >= self.capacity:
             self.reserve(i + 1)
+        self.init_node(i, move)
+        return i
+
+    cdef inline void init_node(self, int i, int move) noexcept nogil:
+        """Node `i` (room for it reserved) as a fresh leaf, the tree one node larger."""
         self.nodes[i].key = 0
         self.nodes[i].move = move
         self.nodes[i].first = -1
@@ -185,7 +226,6 @@ cdef class MCTSTree:
         self.nodes[i].visits = 0
         memset(&self.rewards[i * self.players], 0, self.players * sizeof(long long))
         self.size = i + 1
-        return i
 
     cdef int clear_tree(self) except -1:
         self.size = 0
@@ -319,6 +359,7 @@ cdef class MCTSTree:
         ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
         (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
+        The iterations run without the GIL: other Python threads keep running meanwhile.
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
         self.check_idle()
@@ -333,13 +374,16 @@ cdef class MCTSTree:
         cdef int players = core.num_players()
         if not 1 <= players <= PLAYER_BUFFER:
             raise ValueError(f"MCTS handles 1 to {PLAYER_BUFFER} players, the game has {players}")
-        cdef double start = time.perf_counter()
+        cdef double start = gc_monotonic_seconds()
         cdef double deadline = start + <double>time_limit
         cdef long long budget = iterations
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
         cdef int root = self.find(core) if players == self.players else -1
         cdef long long done = 0
+        cdef int failed = 0
+        cdef bint interrupted = False
+        self.threshold = greedy_threshold(self.greedy, players)
         self.players = players
         if root < 0:
             self.clear_tree()
@@ -352,21 +396,33 @@ cdef class MCTSTree:
         self.reused_visits = self.nodes[0].visits
         self.max_depth = 0
         self.states = 0
-        while True:
-            self.iterate(core)
-            done += 1
-            if budget and done >= budget:
-                break
-            if done % C_TIME_CHECK_EVERY == 0:
-                if timed and time.perf_counter() >= deadline:
+        with nogil:
+            while True:
+                failed = self.iterate(core)
+                if failed:
                     break
-                if gc_poll_signals(&next_poll):
-                    self.clear_tree()  # Ctrl-C
-                    gc_raise_pending()
+                done += 1
+                if budget and done >= budget:
+                    break
+                if done % C_TIME_CHECK_EVERY == 0:
+                    if timed and gc_monotonic_seconds() >= deadline:
+                        break
+                    if gc_poll_signals(&next_poll):
+                        interrupted = True
+                        break
         self.iterations = done
+        if interrupted or failed:
+            self.clear_tree()  # an iteration stopped half-way: the counts no longer add up
+        if interrupted:
+            gc_raise_pending()  # Ctrl-C
+        if failed == FAILED_MEMORY:
+            raise MemoryError("MCTS tree: out of memory")
+        if failed == FAILED_PATH:
+            raise RuntimeError("MCTS: the game is longer than the search can follow")
         return done
 
-    cdef int iterate(self, GameCore core) except -1:
+    cdef int iterate(self, GameCore core) noexcept nogil:
+        """One iteration; 0, or FAILED_MEMORY / FAILED_PATH with `core` as it was."""
         cdef int path[MAX_PATH]
         cdef int legal[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
@@ -387,12 +443,16 @@ cdef class MCTSTree:
                 if node and self.size + n > self.max_nodes:
                     self.rollout(core, result)
                     break
-                self.reserve(self.size + n)
+                if self.grow(self.size + n) < 0:
+                    while depth > 0:  # the position back as it was
+                        core.unmake_move()
+                        depth -= 1
+                    return FAILED_MEMORY
                 nodes = self.nodes
                 nodes[node].first = self.size
                 nodes[node].count = n
                 for i in range(n):
-                    self.add_node(legal[i])
+                    self.init_node(self.size, legal[i])
             n = nodes[node].count
             if n == 0:  # the game is over here: no simulation
                 core.terminal_values(values)
@@ -424,7 +484,7 @@ cdef class MCTSTree:
                 while depth > 0:  # the position back as it was
                     core.unmake_move()
                     depth -= 1
-                raise RuntimeError("MCTS: the game is longer than the search can follow")
+                return FAILED_PATH
             core.make_move(nodes[chosen].move)
             depth += 1
             path[depth] = chosen
@@ -446,18 +506,28 @@ cdef class MCTSTree:
             i -= 1
         return 0
 
-    cdef void rollout(self, GameCore core, long long* result) noexcept:
-        """Random moves to the end and back; the reward of each player in `result`."""
+    cdef void rollout(self, GameCore core, long long* result) noexcept nogil:
+        """Playout moves to the end and back; the reward of each player in `result`."""
         cdef int legal[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int plies = 0, n
-        cdef uint64_t r
+        cdef int plies = 0, n, i, move, key, best_key
+        cdef uint64_t r, threshold = self.threshold
         while True:
             n = core.gen_moves(legal)
             if n == 0:
                 break
             r = gc_splitmix64(&self.rng)
-            core.make_move(legal[r % <uint64_t>n])
+            if threshold and (r >> 11) < threshold:
+                move = legal[0]  # greedy: the highest order_key, the first on ties
+                best_key = core.order_key(move)
+                for i in range(1, n):
+                    key = core.order_key(legal[i])
+                    if key > best_key:
+                        best_key = key
+                        move = legal[i]
+            else:
+                move = legal[r % <uint64_t>n]
+            core.make_move(move)
             plies += 1
         self.states += plies
         core.terminal_values(values)
@@ -529,6 +599,15 @@ cdef class MCTSTree:
             pv.append(self.nodes[node].move)
             node = self.best_child(node)
         return pv
+
+
+def check_greedy(greedy):
+    """``greedy`` checked: None, or a number from 0 to 1."""
+    if greedy is None:
+        return None
+    if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0.0 <= greedy <= 1.0:
+        raise ValueError(f"greedy must be a number from 0 to 1 or None, got {greedy!r}")
+    return float(greedy)
 
 
 def check_mcts_limits(iterations, time_limit):

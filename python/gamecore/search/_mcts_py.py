@@ -28,9 +28,16 @@ The steps of one iteration
    who chooses), and ``c2`` is the square of the exploration constant (written this way
    so that no compiler can fuse a multiply and an add into one FMA instruction and
    round differently from Python).
-2. *Simulation.* From that node, uniformly random legal moves until the game ends:
-   the move is ``moves[r % count]`` where ``r`` is the next output of the splitmix64
-   generator. A node reached that is already terminal is not simulated.
+2. *Simulation.* From that node, playout moves until the game ends. Each takes the next
+   output ``r`` of the splitmix64 generator: when ``r >> 11`` (53 random bits) is below
+   the tree's threshold, ``greedy * 2**53``, the move is the greedy one -- the highest
+   ``order_key`` (the game's move-ordering heuristic: in Othello and Rolit the square's
+   positional weight, corners first), the first in move order on ties -- else it is
+   ``moves[r % count]``, uniformly random. ``greedy`` 0 (two players, by default) is the
+   classic random playout; with more players the default is ``MULTIPLAYER_GREEDY``
+   (one move in four greedy): in four-player Rolit random playouts hand the corners to
+   whoever comes by, and the greedy half lets MCTS see that corners are kept (measured:
+   see docs/performance.md). A node reached that is already terminal is not simulated.
 3. *Backup.* The reward vector of the finished game is added to every node of the
    path, and each node's visit count goes up by one.
 
@@ -64,10 +71,20 @@ from typing import Any
 from .._rng import MASK64, splitmix64
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
 
-__all__ = ["MCTSTree", "DEFAULT_EXPLORATION", "DEFAULT_MAX_NODES", "REWARD_UNIT", "reward_shares"]
+__all__ = [
+    "MCTSTree",
+    "DEFAULT_EXPLORATION",
+    "DEFAULT_MAX_NODES",
+    "MULTIPLAYER_GREEDY",
+    "REWARD_UNIT",
+    "greedy_threshold",
+    "reward_shares",
+]
 
 #: The classic UCB1 constant sqrt(2) (results are win rates in [0, 1]).
 DEFAULT_EXPLORATION = 1.4142135623730951
+#: The share of greedy playout moves in games of more than two players (``greedy=None``).
+MULTIPLAYER_GREEDY = 0.25
 #: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
 DEFAULT_MAX_NODES = 1_000_000
 #: The clock is read once every this many iterations when a time limit is set.
@@ -79,6 +96,23 @@ MAX_ITERATIONS = 2**62
 #: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
 NODE_BYTES = 24
 REWARD_BYTES = 8
+
+
+def greedy_threshold(greedy: float | None, players: int) -> int:
+    """The playout rule's integer threshold: ``greedy`` (None: 0 with two players,
+    ``MULTIPLAYER_GREEDY`` with more) as a fraction of 2**53."""
+    if greedy is None:
+        greedy = MULTIPLAYER_GREEDY if players > 2 else 0.0
+    return int(greedy * 9007199254740992.0)
+
+
+def check_greedy(greedy: Any) -> float | None:
+    """``greedy`` checked: None, or a number from 0 to 1."""
+    if greedy is None:
+        return None
+    if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0.0 <= greedy <= 1.0:
+        raise ValueError(f"greedy must be a number from 0 to 1 or None, got {greedy!r}")
+    return float(greedy)
 
 
 def reward_shares(values: list[int]) -> list[int]:
@@ -95,6 +129,8 @@ class MCTSTree:
     :param seed: seed of the splitmix64 generator (any int; taken modulo 2**64).
     :param exploration: the UCB1 exploration constant (> 0).
     :param max_nodes: the largest number of nodes the tree may hold (>= 1).
+    :param greedy: the share of playout moves taken greedily (see the module docstring);
+        None: 0 with two players, ``MULTIPLAYER_GREEDY`` with more.
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -103,6 +139,8 @@ class MCTSTree:
         "seed",
         "exploration",
         "max_nodes",
+        "greedy",
+        "_threshold",
         "rng_state",
         "iterations",
         "max_depth",
@@ -123,7 +161,11 @@ class MCTSTree:
     )
 
     def __init__(
-        self, seed: int = 0, exploration: float = DEFAULT_EXPLORATION, max_nodes: int = DEFAULT_MAX_NODES
+        self,
+        seed: int = 0,
+        exploration: float = DEFAULT_EXPLORATION,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        greedy: float | None = None,
     ) -> None:
         lock = getattr(self, "_lock", None)
         if lock is not None and lock.locked():
@@ -136,6 +178,8 @@ class MCTSTree:
             raise ValueError(f"exploration must be a positive finite number, got {exploration!r}")
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
             raise ValueError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
+        self.greedy = check_greedy(greedy)
+        self._threshold = 0
         self.seed = seed & MASK64
         self.exploration = exploration
         self.max_nodes = max_nodes
@@ -157,7 +201,7 @@ class MCTSTree:
 
     def __reduce__(self) -> tuple:
         # A copy has the same settings and generator state and an empty tree (a cache).
-        return type(self), (self.seed, self.exploration, self.max_nodes), self.rng_state
+        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy), self.rng_state
 
     def __setstate__(self, rng: int) -> None:
         self.rng_state = rng & MASK64
@@ -284,6 +328,7 @@ class MCTSTree:
         players = core.num_players()
         root = self._find(core) if players == self._players else -1
         self._players = players
+        self._threshold = greedy_threshold(self.greedy, players)
         if root < 0:
             self._clear()
         else:
@@ -382,14 +427,24 @@ class MCTSTree:
                 core.unmake_move()
 
     def _rollout(self, core) -> list[int]:
-        """Random moves to the end and back; the reward of each player."""
+        """Playout moves to the end and back; the reward of each player."""
         plies = 0
+        threshold = self._threshold
         while True:
             legal = core.gen_moves()
             if not legal:
                 break
             self.rng_state, r = splitmix64(self.rng_state)
-            core.make_move(legal[r % len(legal)])
+            if threshold and (r >> 11) < threshold:
+                move = legal[0]  # greedy: the highest order_key, the first on ties
+                best_key = core.order_key(move)
+                for other in legal[1:]:
+                    key = core.order_key(other)
+                    if key > best_key:
+                        best_key, move = key, other
+            else:
+                move = legal[r % len(legal)]
+            core.make_move(move)
             plies += 1
         self.states += plies
         result = reward_shares(core.terminal_values())

@@ -67,6 +67,8 @@ class MCTS:
     :param seed: seed of the random generator (splitmix64).
     :param exploration: the UCB1 constant (default sqrt 2).
     :param max_nodes: bound on the tree's size.
+    :param greedy: the share of greedy playout moves (the game's best move by its ordering
+        heuristic instead of a random one); None: 0 with two players, 0.25 with more.
     :param backend: ``"cython"`` or ``"python"``; default: the backend of the first position searched.
 
     One search at a time: a second thread searching with the same object gets
@@ -81,10 +83,12 @@ class MCTS:
         exploration: float = DEFAULT_EXPLORATION,
         max_nodes: int = 1_000_000,
         backend: str | None = None,
+        greedy: float | None = None,
     ) -> None:
         self.seed = seed
         self.exploration = exploration
         self.max_nodes = max_nodes
+        self.greedy = _backend.load("python").mcts.check_greedy(greedy)
         self._backend_name = backend
         self._tree: Any = None
         self._lock = threading.Lock()
@@ -101,7 +105,7 @@ class MCTS:
         self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
-        return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes)
+        return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes, self.greedy)
 
     @property
     def backend(self) -> str | None:
