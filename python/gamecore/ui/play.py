@@ -155,6 +155,10 @@ class GameUI:
     def colour_name(self, colour: Color, lang: str) -> str:
         return str(colour)
 
+    def move_text(self, move: Any) -> str:
+        """A move as the game's lines say it (Rolit: row and column, the handout's way)."""
+        return str(move)
+
     def explain(self, position: Position, text: str, error: Exception | None, lang: str) -> str | None:
         """The game's own message for a move it cannot read (``error``) or play; ``None``: generic."""
         return None
@@ -301,7 +305,9 @@ class Session:
 
     def move_line(self, colour: Color, player: Player, move: Any, elapsed: float) -> str:
         number = len(self.position.move_stack)
-        line = self.m["plays"].format(number=number, side=self.name(colour), player=self.player_name(colour), move=move)
+        line = self.m["plays"].format(
+            number=number, side=self.name(colour), player=self.player_name(colour), move=self.ui.move_text(move)
+        )
         result = getattr(player, "last_result", None)
         if result is None:
             return line
@@ -347,7 +353,7 @@ class Session:
             return
         taken = []
         while len(self.position.move_stack) > mine[-1]:
-            taken.append(str(self.position.pop()))
+            taken.append(self.ui.move_text(self.position.pop()))
         self.save()
         self.say(self.m["undone"].format(moves=", ".join(reversed(taken))))
         if self.boards:

@@ -12,6 +12,10 @@ A person types a move as row and column (``4 6``, the handout's way) or as a squ
 back your last move and the computer's replies), ``help`` (the rules and your legal
 moves), ``quit``.
 
+The loop is the shared one of ``ui/play.py`` (undo, quit, end of input, records): this
+module gives it :class:`RolitUI`, a human and a computer player, and the handout's output
+(when the board is drawn, the status and result lines).
+
 >>> import io
 >>> out = io.StringIO()
 >>> game = play(algorithm="random", seed=1, output=out, input=io.StringIO(""))
@@ -32,11 +36,12 @@ from typing import Any, TextIO
 from .. import _backend
 from ..errors import GamecoreError, InvalidMoveError, InvalidPositionError
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
-from ..players import make_player
+from ..players import Player, QuitGame, UndoMove, make_player
 from ..search import engine
 from ..search.mcts import MCTS
+from .play import MESSAGES, GameUI, Session
 
-__all__ = ["main", "play", "make_engine", "ENGINE_ALGORITHMS", "DEFAULT_ALGORITHM", "DEFAULT_TIME"]
+__all__ = ["main", "play", "make_engine", "RolitUI", "ENGINE_ALGORITHMS", "DEFAULT_ALGORITHM", "DEFAULT_TIME"]
 
 #: Seconds the computer thinks per move unless told otherwise.
 DEFAULT_TIME = 1.0
@@ -135,127 +140,44 @@ def _square(move: RolitMove) -> str:
     return f"{move.row_col} ({move.name})"
 
 
-class _Session:
-    def __init__(
-        self,
-        game: Rolit,
-        humans: tuple[RolitColor, ...],
-        computers: dict[RolitColor, _Computer],
-        stdin: TextIO,
-        stdout: TextIO,
-    ) -> None:
-        self.game = game
-        self.humans = humans
-        self.computers = computers
+class _Human(Player):
+    """A person at the keyboard, in the handout's voice: reads row and column (or a square
+    name) until the move is legal; ``undo``, ``quit`` and the end of input go to the loop."""
+
+    name = "human"
+
+    def __init__(self, stdin: TextIO, write: Any, prompt: Any) -> None:
         self.stdin = stdin
-        self.stdout = stdout
+        self.write = write
+        self.prompt = prompt
 
-    def write(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
-
-    def who(self, colour: RolitColor) -> str:
-        return (
-            "you"
-            if colour in self.humans and len(self.humans) == 1
-            else ("human" if colour in self.humans else "computer")
-        )
-
-    def balls(self) -> str:
-        return "  ".join(f"{c.initial} {n}" for c, n in self.game.score().items())
-
-    def show(self) -> None:
-        self.write()
-        self.write(str(self.game))
-
-    def status(self, colour: RolitColor) -> None:
-        number = len(self.game.move_stack) + 1
-        self.write(f"Move {number}: {_name(colour)} ({self.who(colour)}) to play.   {self.balls()}")
-
-    def run(self) -> int:
-        game = self.game
-        players = ", ".join(f"{_name(c)} ({self.who(c)})" for c in game.colours)
-        self.write(f"Rolit, {game.num_players} players: {players}. {_name(game.turn)} moves first.")
-        if not self.humans:
-            self.write("No human player: the computer plays every colour; the board is shown after every round.")
-            self.show()
-        first = game.turn
-        while not game.is_game_over():
-            colour = game.turn
-            if colour in self.humans:
-                self.show()
-                self.status(colour)
-                status = self.human_move(colour)
-                if status is not None:
-                    return status
-            else:
-                move, note = self.computers[colour].choose(game)
-                game.push(move)
-                self.write(f"{_name(colour)} (computer) plays {_square(move)}: {note}.")
-                if not self.humans and (game.turn == first or game.is_game_over()):
-                    self.show()
-                    self.write(f"After move {len(game.move_stack)}:   {self.balls()}")
-        if self.humans:
-            self.show()
-        self.write(f"Game over: {self.result()}")
-        return 0
-
-    def result(self) -> str:
-        outcome = self.game.outcome()
-        assert outcome is not None
-        scores = ", ".join(f"{_name(RolitColor(c))} {n}" for c, n in outcome.scores.items())
-        if not outcome.tied:
-            return f"{_name(RolitColor(outcome.winner))} wins with the most balls ({scores})."  # type: ignore[arg-type]
-        tied = [RolitColor(c) for c in outcome.tied]
-        level = " and ".join(_name(c) for c in tied)
-        top = outcome.scores[tied[0]]
-        if outcome.winner is None:
-            return f"a draw: {level} share the top with {top} balls ({scores})."
-        winner = RolitColor(outcome.winner)
-        return (
-            f"{level} are level at {top} balls; {_name(winner)} reached {top} first "
-            f"and wins on the tie rule ({scores})."
-        )
-
-    def human_move(self, colour: RolitColor) -> int | None:
-        """Read until a move is played (None) or the game is left (the exit status)."""
-        game = self.game
+    def choose_move(self, position: Any, time_budget: float | None = None) -> RolitMove:
+        game = position
         while True:
-            self.stdout.write(f"{_name(colour)}, your move (row column, e.g. 4 6; 'help'): ")
-            self.stdout.flush()
+            self.prompt(f"{_name(game.turn)}, your move (row column, e.g. 4 6; 'help'): ")
             line = self.stdin.readline()
             if not line:
-                self.write()
-                self.write("The input ended: game abandoned.")
-                return 1
+                raise EOFError
             text = line.strip()
             word = text.lower()
             if not text:
                 self.write("Please type a move as row and column (e.g. 4 6), or 'help'.")
                 continue
             if word in _COMMANDS["quit"]:
-                self.write("Game abandoned. Goodbye!")
-                return 0
+                raise QuitGame
+            if word in _COMMANDS["undo"]:
+                raise UndoMove
             if word in _COMMANDS["help"]:
                 tie = ", a tie going to the colour that reached that score first" if game.tie_rule else ""
                 self.write(HELP.format(tie=tie))
                 self.write("Your legal moves: " + ", ".join(m.row_col for m in game.legal_moves()))
                 continue
-            if word in _COMMANDS["undo"]:
-                if self.undo(colour):
-                    self.show()
-                    self.status(colour)
-                continue
-            move = self.read_move(text)
-            if move is None:
-                continue
-            game.push(move)
-            self.write(f"{_name(colour)} plays {_square(move)}.")
-            return None
+            move = self.read_move(game, text)
+            if move is not None:
+                return move
 
-    def read_move(self, text: str) -> RolitMove | None:
+    def read_move(self, game: Rolit, text: str) -> RolitMove | None:
         """The move typed if it is legal, else None after saying why."""
-        game = self.game
         try:
             move = game.parse_move(text)
         except InvalidMoveError as exc:
@@ -275,29 +197,110 @@ class _Session:
         self.write(f"{move.row_col} is not a legal move: {reason}.")
         return None
 
-    def undo(self, colour: RolitColor) -> bool:
-        """Take back this player's last move and everything after it."""
-        game = self.game
-        history = game.move_stack
-        order = self._movers(len(history))
-        mine = [i for i, c in enumerate(order) if c == colour]
-        if not mine:
-            self.write("There is no move of yours to take back.")
-            return False
-        taken = []
-        while len(game.move_stack) > mine[-1]:
-            taken.append(game.pop())
-        self.write("Taken back: " + ", ".join(m.row_col for m in reversed(taken)) + ".")
-        return True
 
-    def _movers(self, plies: int) -> list[RolitColor]:
-        """The colour that made each of the first ``plies`` moves of the history."""
-        game = self.game.copy()
-        movers = []
-        for _ in range(plies):
-            game.pop()
-            movers.append(game.turn)
-        return movers[::-1]
+class _ComputerPlayer(Player):
+    """An engine colour as a player of the shared loop; ``note`` says how it chose."""
+
+    name = "computer"
+
+    def __init__(self, computer: _Computer) -> None:
+        self.computer = computer
+        self.note = ""
+
+    def choose_move(self, position: Any, time_budget: float | None = None) -> RolitMove:
+        move, self.note = self.computer.choose(position)
+        return move
+
+
+class RolitUI(GameUI):
+    """Rolit in the shared loop: the handout's board, moves said as row and column."""
+
+    name = "rolit"
+    game = Rolit
+    summary = "Rolit (Othello for 2-4 players), as the course handout draws it"
+
+    def draw(self, position: Any, args: argparse.Namespace, last_move: Any = None) -> str:
+        return str(position)
+
+    def colour_name(self, colour: Any, lang: str) -> str:
+        return _name(colour)
+
+    def move_text(self, move: Any) -> str:
+        return move.row_col
+
+
+#: The loop's lines this game words its own way (the rest are the shared loop's).
+_MESSAGES = dict(
+    MESSAGES["en"],
+    stopped="Game abandoned. Goodbye!",
+    input_ended="The input ended: game abandoned.",
+    you_lost="The computer won this time.",
+)
+
+
+class _Session(Session):
+    """The shared loop (``ui/play.py``) with the handout's output: the board before every
+    human move, or after every round when nobody at the keyboard plays; the balls of every
+    colour in the status line."""
+
+    def __init__(self, game: Rolit, humans: tuple[RolitColor, ...], players: dict[Any, Player], out: TextIO) -> None:
+        super().__init__(RolitUI(), game, players, argparse.Namespace(), out=out)
+        self.m = _MESSAGES
+        self.humans = {colour: colour in humans for colour in game.colours}
+        self.people = humans
+        self.first = game.turn
+
+    def who(self, colour: RolitColor) -> str:
+        if colour not in self.people:
+            return "computer"
+        return "you" if len(self.people) == 1 else "human"
+
+    def balls(self) -> str:
+        return "  ".join(f"{c.initial} {n}" for c, n in self.position.score().items())
+
+    def run(self) -> int:
+        game = self.position
+        players = ", ".join(f"{_name(c)} ({self.who(c)})" for c in game.colours)
+        self.say(f"Rolit, {game.num_players} players: {players}. {_name(game.turn)} moves first.")
+        if not self.people:
+            self.say("No human player: the computer plays every colour; the board is shown after every round.")
+        return super().run()
+
+    def show(self, last_move: Any = None) -> None:
+        game = self.position
+        over = game.is_game_over()
+        if self.people:
+            if over or self.humans[game.turn]:
+                self.say()
+                self.say(str(game))
+                if not over:
+                    number = len(game.move_stack) + 1
+                    self.say(f"Move {number}: {_name(game.turn)} ({self.who(game.turn)}) to play.   {self.balls()}")
+            return
+        if last_move is None or over or game.turn == self.first:
+            self.say()
+            self.say(str(game))
+            if last_move is not None:
+                self.say(f"After move {len(game.move_stack)}:   {self.balls()}")
+
+    def move_line(self, colour: Any, player: Player, move: Any, elapsed: float) -> str:
+        if isinstance(player, _ComputerPlayer):
+            return f"{_name(colour)} (computer) plays {_square(move)}: {player.note}."
+        return f"{_name(colour)} plays {_square(move)}."
+
+    def result_text(self, outcome: Any) -> str:
+        scores = ", ".join(f"{_name(RolitColor(c))} {n}" for c, n in outcome.scores.items())
+        if not outcome.tied:
+            return f"{_name(RolitColor(outcome.winner))} wins with the most balls ({scores})"
+        tied = [RolitColor(c) for c in outcome.tied]
+        level = " and ".join(_name(c) for c in tied)
+        top = outcome.scores[tied[0]]
+        if outcome.winner is None:
+            return f"a draw: {level} share the top with {top} balls ({scores})"
+        winner = RolitColor(outcome.winner)
+        return (
+            f"{level} are level at {top} balls; {_name(winner)} reached {top} first and wins on the tie rule ({scores})"
+        )
 
 
 def play(
@@ -371,8 +374,22 @@ def _setup(
             raise InvalidPositionError(f"{_name(colour)} does not play in this game ({playing})")
         if colour not in people:
             people.append(colour)
-    computers = {c: make_engine(algorithm, time_limit, seed + int(c)) for c in game.colours if c not in people}
-    session = _Session(game, tuple(people), computers, stdin or sys.stdin, stdout or sys.stdout)
+    out = stdout or sys.stdout
+
+    def prompt(text: str) -> None:
+        out.write(text)
+        out.flush()
+
+    def write(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    human = _Human(stdin or sys.stdin, write, prompt)
+    players: dict[Any, Player] = {
+        c: human if c in people else _ComputerPlayer(make_engine(algorithm, time_limit, seed + int(c)))
+        for c in game.colours
+    }
+    session = _Session(game, tuple(people), players, out)
     return game, session
 
 
