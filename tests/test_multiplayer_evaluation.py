@@ -30,7 +30,7 @@ def _position(backend_name, colours, plies, seed):
 
 
 def _weights(position):
-    return Engine()._weights(position)[0]
+    return Engine().evaluation_weights(position)
 
 
 def _multi(backend, position, algorithm, depth, tt_mb=1, **options):
