@@ -132,7 +132,7 @@ def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, 
 # -- the game --------------------------------------------------------------------------------
 
 
-def _name(colour: RolitColor) -> str:
+def _name(colour: Any) -> str:
     return colour.name.capitalize()
 
 
@@ -250,7 +250,7 @@ class _Session(Session):
         self.people = humans
         self.first = game.turn
 
-    def who(self, colour: RolitColor) -> str:
+    def who(self, colour: Any) -> str:
         if colour not in self.people:
             return "computer"
         return "you" if len(self.people) == 1 else "human"
