@@ -23,7 +23,7 @@
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node). Limits are checked on entry to deep_search and shallow_search only.
 from libc.stdint cimport uint64_t, int8_t, uint8_t
-from bits cimport bb_t, gc_u128, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
+from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
 cdef extern from "gamecore_clock.h":
@@ -65,6 +65,7 @@ ctypedef struct EndgameTables:
     gc_u128 quadrant[4]
     int nlines[4]               # rows, columns, diagonals (+n+1), anti-diagonals (+n-1)
     gc_u128 lines[4][20]
+    gc_u128 neighbours[100]     # the squares next to each square
 
 
 ctypedef struct TTEntry:
@@ -128,6 +129,11 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
         q = (2 if sq // n >= half else 0) + (1 if sq % n >= half else 0)
         t.quad_of[sq] = q
         t.quadrant[q] |= g.square_bit[sq]
+        t.neighbours[sq] = 0
+        for r in range(sq // n - 1, sq // n + 2):
+            for c in range(sq % n - 1, sq % n + 2):
+                if 0 <= r < n and 0 <= c < n and r * n + c != sq:
+                    t.neighbours[sq] |= g.square_bit[r * n + c]
     for r in range(n):
         line = 0
         for c in range(n):
@@ -170,6 +176,13 @@ cdef inline bb_t eg_flips(bb_t player, bb_t opponent, int square, const Geometry
         return flips[uint64_t](player, opponent, square, g)
     else:
         return flips[gc_u128](player, opponent, square, g)
+
+
+cdef inline bb_t eg_flips_near(bb_t player, bb_t opponent, int square, const EndgameTables* t) noexcept nogil:
+    """eg_flips, without the work when no opponent disc is next to the square (no flips)."""
+    if not (opponent & <bb_t>t.neighbours[square]):
+        return 0
+    return eg_flips(player, opponent, square, t.g)
 
 
 cdef inline bb_t eg_stable_edges(bb_t own, const Geometry* g) noexcept nogil:
@@ -277,6 +290,11 @@ cdef inline bint check_limits(Solver* s) noexcept nogil:
 # bucket merges the bounds (every bound of an exact solve is true); otherwise it replaces
 # the even slot when it has at least as many empties as the entry there, else the odd slot.
 
+cdef inline void tt_prefetch(Solver* s, uint64_t h) noexcept nogil:
+    """Start loading the bucket of key h (a probe soon after will not wait for memory)."""
+    gc_prefetch(s.tt + (h & s.tt_mask & ~(<uint64_t>1)))
+
+
 cdef inline TTEntry* tt_probe(Solver* s, uint64_t h, int empties) noexcept nogil:
     cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
     if e.key == h and e.empties == empties:
@@ -313,11 +331,11 @@ cdef inline int solve1(Solver* s, bb_t player, bb_t opponent, int x) noexcept no
     cdef int mine = popcount(player), theirs = popcount(opponent), k, diff
     cdef bb_t f
     s.nodes += 1
-    f = eg_flips(player, opponent, x, s.g)
+    f = eg_flips_near(player, opponent, x, s.t)
     if f:
         k = popcount(f)
         return mine + k + 1 - (theirs - k)
-    f = eg_flips(opponent, player, x, s.g)
+    f = eg_flips_near(opponent, player, x, s.t)
     if f:
         k = popcount(f)
         return mine - k - (theirs + k + 1)
@@ -334,7 +352,7 @@ cdef inline int solve2(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
     cdef int none = -s.t.nsq - 1, best = -s.t.nsq - 1, score
     cdef bb_t f
     s.nodes += 1
-    f = eg_flips(player, opponent, x1, s.g)
+    f = eg_flips_near(player, opponent, x1, s.t)
     if f:
         score = -solve1(s, opponent ^ f, player | f | square_bit(player, x1, s.g), x2)
         if score > best:
@@ -343,7 +361,7 @@ cdef inline int solve2(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
                 return best
             if best > alpha:
                 alpha = best
-    f = eg_flips(player, opponent, x2, s.g)
+    f = eg_flips_near(player, opponent, x2, s.t)
     if f:
         score = -solve1(s, opponent ^ f, player | f | square_bit(player, x2, s.g), x1)
         if score > best:
@@ -394,7 +412,7 @@ cdef inline int solve3(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
     parity_order(s.t, squares, 3, order)
     for i in range(3):
         x = order[i]
-        f = eg_flips(player, opponent, x, s.g)
+        f = eg_flips_near(player, opponent, x, s.t)
         if f:
             k = 0
             for j in range(3):
@@ -430,7 +448,7 @@ cdef inline int solve4(Solver* s, bb_t player, bb_t opponent, int alpha, int bet
     parity_order(s.t, squares, 4, order)
     for i in range(4):
         x = order[i]
-        f = eg_flips(player, opponent, x, s.g)
+        f = eg_flips_near(player, opponent, x, s.t)
         if f:
             k = 0
             for j in range(4):
@@ -519,7 +537,7 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
                 sq = first_square(group)
                 bit = square_bit(group, sq, s.g)
                 group ^= bit
-                f = eg_flips(player, opponent, sq, s.g)
+                f = eg_flips_near(player, opponent, sq, s.t)
                 if not f:
                     continue
                 moved = True
@@ -635,13 +653,19 @@ cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, in
     else EG_NO_CUT. Children are looked up in ascending square order."""
     cdef bb_t bit, f
     cdef TTEntry* entry
-    cdef int sq
+    cdef uint64_t keys[100]
+    cdef int sq, count = 0, i
+    # All the children's buckets are requested first, so that their memory loads overlap.
     while moves:
         sq = first_square(moves)
         bit = square_bit(moves, sq, s.g)
         moves ^= bit
         f = eg_flips(player, opponent, sq, s.g)
-        entry = tt_probe(s, tt_hash(opponent ^ f, player | f | bit), empties - 1)
+        keys[count] = tt_hash(opponent ^ f, player | f | bit)
+        tt_prefetch(s, keys[count])
+        count += 1
+    for i in range(count):
+        entry = tt_probe(s, keys[i], empties - 1)
         if entry != NULL and -entry.upper >= beta:
             return -entry.upper
     return EG_NO_CUT
@@ -660,10 +684,13 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     if check_limits(s):
         return 0
     if not root:
+        h = tt_hash(player, opponent)
+        tt_prefetch(s, h)  # loads while the stability bound and the moves are computed
         cut = stability_cutoff(s, player, opponent, alpha, empties)
         if cut != EG_NO_CUT:
             return cut
-        h = tt_hash(player, opponent)
+    moves = eg_moves(player, opponent, s.g)
+    if not root:
         entry = tt_probe(s, h, empties)
         if entry != NULL:
             if entry.lower >= beta:
@@ -677,7 +704,6 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
             if alpha >= beta:
                 return alpha
             tt_move = entry.move
-    moves = eg_moves(player, opponent, s.g)
     if not moves:
         if not eg_moves(opponent, player, s.g):
             return final_score(player, opponent, s.t.nsq)

@@ -6,9 +6,10 @@ arguments, sets up the per-size tables and the transposition table, and runs it 
 the GIL on the discs of a compiled :class:`~gamecore.games._othello_cy.OthelloCore`.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
 
-from bits cimport gc_u128
+from libc.stdlib cimport free
+
+from bits cimport gc_u128, gc_table_alloc
 cimport othello as kernel
 from othello cimport Geometry
 cimport endgame
@@ -98,8 +99,10 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     s.next_poll = 0.0
     s.interrupted = 0
     s.root_move = endgame.EG_NO_MOVE
-    # calloc: the zeroed pages are mapped lazily, so a small solve touches little of it.
-    s.tt = <TTEntry*>calloc(s.tt_mask + 1, sizeof(TTEntry))
+    # Zeroed pages mapped lazily, huge pages where the system has them (random probes into
+    # 16 MiB of small pages miss the TLB on almost every probe).
+    cdef void* tt_block = NULL
+    s.tt = <TTEntry*>gc_table_alloc((s.tt_mask + 1) * sizeof(TTEntry), &tt_block)
     if s.tt == NULL:
         raise MemoryError("no memory for the endgame transposition table")
     try:
@@ -110,7 +113,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
             else:
                 score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
     finally:
-        free(s.tt)
+        free(tt_block)
     if s.interrupted:
         gc_raise_pending()  # Ctrl-C: KeyboardInterrupt, the core untouched
     if s.stop:
