@@ -14,7 +14,7 @@
 #                             transposition cut-off (e >= ETC_EMPTIES), PVS;
 #   5 <= e <= SHALLOW_EMPTIES shallow_search: stability cut-off, no table;
 #   e <= 4                    solve4 .. solve1: try the empty squares directly.
-# Move order: deep_search tries the table's move, then sorts by move_key (the replier's
+# Move order: deep_search tries the table's move, then sorts the others by move_key (the replier's
 # mobility, then the mover's corner stability, the replier's potential mobility, quadrant
 # parity); shallow_search and solve4/solve3 try moves in quadrants with an odd number of
 # empties first. Ties, and the order within a parity group, follow the presorted order
@@ -66,6 +66,13 @@ ctypedef struct EndgameTables:
     int nlines[4]               # rows, columns, diagonals (+n+1), anti-diagonals (+n-1)
     gc_u128 lines[4][20]
     gc_u128 neighbours[100]     # the squares next to each square
+    # full_lines64 (up to 8x8): the first column and row, the multiplier that spreads a
+    # square of the first row over its column, squares that can step 1, 2, 4 columns
+    # right (c < n - k) or left (c >= k), and the squares of the diagonals in `lines`.
+    uint64_t first_col, first_row, col_spread
+    uint64_t can_right[3]
+    uint64_t can_left[3]
+    uint64_t diagonals[2]
 
 
 ctypedef struct TTEntry:
@@ -93,7 +100,7 @@ ctypedef struct Solver:
 
 cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexcept nogil:
     """Quadrants (parity regions), lines (stability) and edges of one board size."""
-    cdef int n = g.n, half = g.n // 2, sq, q, r, c, k
+    cdef int n = g.n, half = g.n // 2, sq, q, r, c, k, d
     cdef int class_order[8]
     cdef gc_u128 line
     t.g = g
@@ -134,6 +141,22 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
             for c in range(sq % n - 1, sq % n + 2):
                 if 0 <= r < n and 0 <= c < n and r * n + c != sq:
                     t.neighbours[sq] |= g.square_bit[r * n + c]
+    t.first_col = t.first_row = t.col_spread = 0
+    for k in range(3):
+        t.can_right[k] = t.can_left[k] = 0
+    for sq in range(g.nsq if n <= 8 else 0):
+        r = sq // n
+        c = sq % n
+        if c == 0:
+            t.first_col |= (<uint64_t>1) << sq
+            t.col_spread |= (<uint64_t>1) << sq
+        if r == 0:
+            t.first_row |= (<uint64_t>1) << sq
+        for k in range(3):
+            if c < n - (1 << k):
+                t.can_right[k] |= (<uint64_t>1) << sq
+            if c >= (1 << k):
+                t.can_left[k] |= (<uint64_t>1) << sq
     for r in range(n):
         line = 0
         for c in range(n):
@@ -160,6 +183,10 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
                 line |= g.square_bit[r * n + k - r]
         t.lines[3][t.nlines[3]] = line
         t.nlines[3] += 1
+    for d in range(2):
+        t.diagonals[d] = 0
+        for k in range(t.nlines[2 + d] if n <= 8 else 0):
+            t.diagonals[d] |= <uint64_t>t.lines[2 + d][k]
 
 
 # -- kernel calls with the width named (Cython cannot pick it across modules) -------------
@@ -229,19 +256,57 @@ cdef inline int final_score(bb_t player, bb_t opponent, int nsq) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t smear_up(uint64_t x, int step, const uint64_t* can) noexcept nogil:
+    """`x` and every square reached from it by 1 to 7 steps of `step` (up the bit order),
+    a step of k columns allowed from the squares of `can` (1, 2, 4 columns): no wrapping."""
+    x |= (x & can[0]) << step
+    x |= (x & can[1]) << (2 * step)
+    return x | ((x & can[2]) << (4 * step))
+
+
+cdef inline uint64_t smear_down(uint64_t x, int step, const uint64_t* can) noexcept nogil:
+    x |= (x & can[0]) >> step
+    x |= (x & can[1]) >> (2 * step)
+    return x | ((x & can[2]) >> (4 * step))
+
+
+cdef inline void full_lines64(uint64_t occupied, const EndgameTables* t, uint64_t* full) noexcept nogil:
+    """Up to 8x8, by shifts: the squares of the full lines of `lines` (rows, columns,
+    diagonals, anti-diagonals), the same as testing them one by one."""
+    cdef int n = t.n
+    cdef uint64_t x, empty = ~occupied & <uint64_t>t.full
+    x = occupied & (occupied >> 1)  # column 0 of a row: are columns 0..n-1 all occupied?
+    x &= x >> 2
+    x &= x >> (n - 4)
+    full[0] = (x & t.first_col) * ((<uint64_t>1 << n) - 1)
+    x = occupied & (occupied >> n)
+    x &= x >> (2 * n)
+    x &= x >> ((n - 4) * n)
+    full[1] = (x & t.first_row) * t.col_spread
+    # A diagonal is full when no empty square reaches it along that diagonal.
+    full[2] = ~(smear_up(empty, n + 1, t.can_right) | smear_down(empty, n + 1, t.can_left)) & t.diagonals[0]
+    full[3] = ~(smear_up(empty, n - 1, t.can_left) | smear_down(empty, n - 1, t.can_right)) & t.diagonals[1]
+
+
 cdef inline bb_t stable_discs(bb_t own, bb_t other, const EndgameTables* t) noexcept nogil:
     """Discs of `own` that can never be flipped (a sound subset; see _othello_py)."""
     cdef bb_t occupied = own | other
     cdef bb_t full[4]
+    cdef uint64_t full64[4]
     cdef bb_t f, line, stable, grown, free_h, free_v, free_d1, free_d2
     cdef int d, i, n = t.n
-    for d in range(4):
-        f = 0
-        for i in range(t.nlines[d]):
-            line = <bb_t>t.lines[d][i]
-            if occupied & line == line:
-                f |= line
-        full[d] = f
+    if bb_t is uint64_t:
+        full_lines64(occupied, t, full64)
+        for d in range(4):
+            full[d] = full64[d]
+    else:
+        for d in range(4):
+            f = 0
+            for i in range(t.nlines[d]):
+                line = <bb_t>t.lines[d][i]
+                if occupied & line == line:
+                    f |= line
+            full[d] = f
     free_h = full[0] | <bb_t>t.edge_cols
     free_v = full[1] | <bb_t>t.edge_rows
     free_d1 = full[2] | <bb_t>t.edges
@@ -598,12 +663,12 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
             - (EG_ODD_BONUS if odd else 0))
 
 
-cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, int tt_move,
+cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves,
                             int* squares, bb_t* flipped) noexcept nogil:
-    """Fill `squares`/`flipped`: the table's move first, then by move_key, presorted order
+    """Fill `squares`/`flipped`: the moves by move_key, presorted order
     (EndgameTables.presorted) on ties. Returns the count."""
     cdef int keys[100]
-    cdef int count = 0, start = 0, sq, key, i, q, c
+    cdef int count = 0, sq, key, i, q, c
     cdef bb_t bit, f, replies, child_p, child_o, group
     cdef bb_t empty = ~(player | opponent) & <bb_t>s.t.full
     cdef bb_t odd = 0
@@ -617,25 +682,13 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, i
             bit = square_bit(group, sq, s.g)
             group ^= bit
             f = eg_flips(player, opponent, sq, s.g)
-            if sq == tt_move:
-                # Move the sorted part up one place and put the table's move in front.
-                for i in range(count, 0, -1):
-                    squares[i] = squares[i - 1]
-                    flipped[i] = flipped[i - 1]
-                    keys[i] = keys[i - 1]
-                squares[0] = sq
-                flipped[0] = f
-                keys[0] = -1
-                count += 1
-                start = 1
-                continue
             child_p = opponent ^ f
             child_o = player | f | bit
             replies = eg_moves(child_p, child_o, s.g)
             key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
             # Insertion sort, stable: after every entry with a key <= this one.
             i = count
-            while i > start and keys[i - 1] > key:
+            while i > 0 and keys[i - 1] > key:
                 squares[i] = squares[i - 1]
                 flipped[i] = flipped[i - 1]
                 keys[i] = keys[i - 1]
@@ -674,10 +727,10 @@ cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, in
 cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, int beta,
                             int empties, bint root) noexcept nogil:
     """PVS with the table and fastest-first ordering; at the root it also sets `root_move`."""
-    cdef int tt_move = EG_NO_MOVE, cut, alpha0, best, best_move, score, i, count
+    cdef int tt_move = EG_NO_MOVE, cut, alpha0, best, best_move, score, i, count, tried
     cdef uint64_t h = 0
     cdef TTEntry* entry
-    cdef bb_t moves, child_p, child_o
+    cdef bb_t moves, child_p, child_o, bit, f
     cdef int squares[100]
     cdef bb_t flipped[100]
     s.nodes += 1
@@ -717,11 +770,24 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     alpha0 = alpha
     best = -s.t.nsq - 1
     best_move = EG_NO_MOVE
-    count = order_moves(s, player, opponent, moves, tt_move, squares, flipped)
+    tried = 0
+    if tt_move >= 0 and moves & square_bit(moves, tt_move, s.g):
+        # The table's move first, before the others are ordered: often it cuts alone.
+        bit = square_bit(moves, tt_move, s.g)
+        moves ^= bit
+        f = eg_flips(player, opponent, tt_move, s.g)
+        best = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
+        if s.stop:
+            return 0
+        best_move = tt_move
+        if best > alpha:
+            alpha = best
+        tried = 1
+    count = order_moves(s, player, opponent, moves, squares, flipped) if best < beta else 0
     for i in range(count):
         child_p = opponent ^ flipped[i]
         child_o = player | flipped[i] | square_bit(player, squares[i], s.g)
-        if i == 0:
+        if i + tried == 0:
             score = -search_child(s, child_p, child_o, -beta, -alpha, empties - 1)
         else:
             score = -search_child(s, child_p, child_o, -alpha - 1, -alpha, empties - 1)

@@ -9,7 +9,7 @@ squares they are always even.
   transposition table, enhanced transposition cut-off from ETC_EMPTIES, PVS); 5 <= e <=
   SHALLOW_EMPTIES: ``shallow_search`` (stability cut-off, no table); e <= 4: the dedicated
   ``solve4`` .. ``solve1`` that try the empty squares directly.
-- Move order. deep_search: the table's move, then ``move_key`` (the replier's mobility,
+- Move order. deep_search: the table's move, then the others by ``move_key`` (the replier's mobility,
   then the mover's corner stability, the replier's potential mobility, quadrant parity).
   shallow_search and solve4/solve3: moves in quadrants with an odd number of empties first.
   Ties, and the order within a parity group: the presorted order (positional weight
@@ -415,11 +415,10 @@ class EndgameSolver:
                             alpha = best
         return best
 
-    def order_moves(self, player: int, opponent: int, moves: int, tt_move: int) -> list[tuple[int, int]]:
-        """``(square, flipped)`` of each move: the table's move first, then by ``move_key``,
-        presorted order (``EndgameTables.presorted``) on ties."""
+    def order_moves(self, player: int, opponent: int, moves: int) -> list[tuple[int, int]]:
+        """``(square, flipped)`` of each move by ``move_key``, presorted order
+        (``EndgameTables.presorted``) on ties."""
         keyed = []
-        first = None
         t = self.t
         empty = ~(player | opponent) & t.full
         odd = 0
@@ -428,16 +427,12 @@ class EndgameSolver:
                 odd |= q
         for sq in (x for group in t.presorted for x in bit_indices(moves & group)):
             f = flips(player, opponent, sq, self.n)
-            if sq == tt_move:
-                first = (sq, f)
-                continue
             bit = 1 << sq
             child_p, child_o = opponent ^ f, player | f | bit
             replies = legal_moves_mask(child_p, child_o, self.n)
             keyed.append((move_key(t, child_p, child_o, replies, bool(bit & odd)), sq, f))
         keyed.sort(key=lambda item: item[0])  # stable: presorted order on equal keys
-        ordered = [(sq, f) for _, sq, f in keyed]
-        return [first] + ordered if first is not None else ordered
+        return [(sq, f) for _, sq, f in keyed]
 
     def etc_cutoff(self, player: int, opponent: int, moves: int, beta: int, empties: int):
         """Enhanced transposition cut-off: a child whose table entry proves the move scores
@@ -488,7 +483,17 @@ class EndgameSolver:
         alpha0 = alpha
         best = -self.nsq - 1
         best_move = NO_MOVE
-        for i, (sq, f) in enumerate(self.order_moves(player, opponent, moves, tt_move)):
+        tried = 0
+        if tt_move >= 0 and moves >> tt_move & 1:
+            # The table's move first, before the others are ordered: often it cuts alone.
+            moves ^= 1 << tt_move
+            f = flips(player, opponent, tt_move, self.n)
+            best = -self.search_child(opponent ^ f, player | f | (1 << tt_move), -beta, -alpha, empties - 1)
+            best_move = tt_move
+            alpha = max(alpha, best)
+            tried = 1
+        ordered = self.order_moves(player, opponent, moves) if best < beta else []
+        for i, (sq, f) in enumerate(ordered, start=tried):
             child_p, child_o = opponent ^ f, player | f | (1 << sq)
             if i == 0:
                 score = -self.search_child(child_p, child_o, -beta, -alpha, empties - 1)
