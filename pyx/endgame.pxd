@@ -26,6 +26,16 @@ from libc.stdint cimport uint64_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
+cdef extern from "gamecore_endgame64.h":
+    ctypedef struct gc_eg64:
+        const uint64_t (*rays)[8]
+        uint64_t neighbours[64]
+        unsigned char quad_of[64]
+        int nsq
+    void gc_eg64_set_rays(gc_eg64* e, const uint64_t (*rays)[8]) noexcept nogil
+    int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
+                      int empties, const int* sq, uint64_t* nodes) noexcept nogil
+
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
 from interrupt cimport gc_poll_signals
@@ -73,6 +83,7 @@ ctypedef struct EndgameTables:
     uint64_t can_right[3]
     uint64_t can_left[3]
     uint64_t diagonals[2]
+    gc_eg64 last64              # up to 8x8: the C solvers of the last four empties
 
 
 ctypedef struct TTEntry:
@@ -183,6 +194,12 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
                 line |= g.square_bit[r * n + k - r]
         t.lines[3][t.nlines[3]] = line
         t.nlines[3] += 1
+    if n <= 8:
+        gc_eg64_set_rays(&t.last64, g.rays64)
+        t.last64.nsq = g.nsq
+        for sq in range(g.nsq):
+            t.last64.neighbours[sq] = <uint64_t>t.neighbours[sq]
+            t.last64.quad_of[sq] = t.quad_of[sq]
     for d in range(2):
         t.diagonals[d] = 0
         for k in range(t.nlines[2 + d] if n <= 8 else 0):
@@ -552,16 +569,19 @@ cdef inline int search_child(Solver* s, bb_t player, bb_t opponent, int alpha, i
             sq[k] = first_square(group)
             group ^= square_bit(group, sq[k], s.g)
             k += 1
-    if empties == 4:
+    if bb_t is uint64_t:
+        return gc_eg64_solve(&s.t.last64, player, opponent, alpha, beta, empties, sq, &s.nodes)
+    elif empties == 4:
         return solve4(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], sq[3], False)
-    if empties == 3:
+    elif empties == 3:
         return solve3(s, player, opponent, alpha, beta, sq[0], sq[1], sq[2], False)
-    if empties == 2:
+    elif empties == 2:
         return solve2(s, player, opponent, alpha, beta, sq[0], sq[1], False)
-    if empties == 1:
+    elif empties == 1:
         return solve1(s, player, opponent, sq[0])
-    s.nodes += 1
-    return final_score(player, opponent, s.t.nsq)
+    else:
+        s.nodes += 1
+        return final_score(player, opponent, s.t.nsq)
 
 
 cdef inline int stability_cutoff(Solver* s, bb_t player, bb_t opponent, int alpha, int empties) noexcept nogil:
