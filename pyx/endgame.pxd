@@ -24,7 +24,7 @@
 # side (one more node). Limits are checked on entry to deep_search and shallow_search only.
 from libc.stdint cimport uint64_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
-from othello cimport Geometry, legal_moves_mask, flips, stable_edges, square_bit, first_square
+from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
 cdef extern from "gamecore_endgame64.h":
     ctypedef struct gc_eg64:
@@ -33,6 +33,9 @@ cdef extern from "gamecore_endgame64.h":
         unsigned char quad_of[64]
         int nsq
     void gc_eg64_set_rays(gc_eg64* e, const uint64_t (*rays)[8]) noexcept nogil
+    uint64_t gc_eg64_flips(const gc_eg64* e, uint64_t player, uint64_t opponent, int x) noexcept nogil
+    uint64_t gc_eg64_child(const gc_board64* b, uint64_t player, uint64_t opponent, int x,
+                           uint64_t* replies) noexcept nogil
     int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
                       int empties, const int* sq, uint64_t* nodes) noexcept nogil
 
@@ -84,6 +87,7 @@ ctypedef struct EndgameTables:
     uint64_t can_left[3]
     uint64_t diagonals[2]
     gc_eg64 last64              # up to 8x8: the C solvers of the last four empties
+    gc_board64 board64          # up to 8x8: the C move generator's board
 
 
 ctypedef struct TTEntry:
@@ -196,6 +200,7 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
         t.nlines[3] += 1
     if n <= 8:
         gc_eg64_set_rays(&t.last64, g.rays64)
+        gc_board64_init(&t.board64, n, <uint64_t>g.full, <uint64_t>g.inner, g.rays64)
         t.last64.nsq = g.nsq
         for sq in range(g.nsq):
             t.last64.neighbours[sq] = <uint64_t>t.neighbours[sq]
@@ -223,10 +228,14 @@ cdef inline bb_t eg_flips(bb_t player, bb_t opponent, int square, const Geometry
 
 
 cdef inline bb_t eg_flips_near(bb_t player, bb_t opponent, int square, const EndgameTables* t) noexcept nogil:
-    """eg_flips, without the work when no opponent disc is next to the square (no flips)."""
-    if not (opponent & <bb_t>t.neighbours[square]):
+    """eg_flips, without the work when no opponent disc is next to the square (no flips);
+    up to 8x8 in C, on the AVX2 flips where the CPU has them."""
+    if bb_t is uint64_t:
+        return gc_eg64_flips(&t.last64, player, opponent, square)
+    elif opponent & <bb_t>t.neighbours[square]:
+        return eg_flips(player, opponent, square, t.g)
+    else:
         return 0
-    return eg_flips(player, opponent, square, t.g)
 
 
 cdef inline bb_t eg_stable_edges(bb_t own, const Geometry* g) noexcept nogil:
@@ -683,7 +692,7 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
             - (EG_ODD_BONUS if odd else 0))
 
 
-cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves,
+cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, bint deep_children,
                             int* squares, bb_t* flipped) noexcept nogil:
     """Fill `squares`/`flipped`: the moves by move_key, presorted order
     (EndgameTables.presorted) on ties. Returns the count."""
@@ -701,10 +710,15 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves,
             sq = first_square(group)
             bit = square_bit(group, sq, s.g)
             group ^= bit
-            f = eg_flips(player, opponent, sq, s.g)
+            if bb_t is uint64_t:
+                f = gc_eg64_child(&s.t.board64, player, opponent, sq, &replies)
+            else:
+                f = eg_flips(player, opponent, sq, s.g)
+                replies = eg_moves(opponent ^ f, player | f | bit, s.g)
             child_p = opponent ^ f
             child_o = player | f | bit
-            replies = eg_moves(child_p, child_o, s.g)
+            if deep_children:  # their table buckets load while the others are ordered
+                tt_prefetch(s, tt_hash(child_p, child_o))
             key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
             # Insertion sort, stable: after every entry with a key <= this one.
             i = count
@@ -803,7 +817,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if best > alpha:
             alpha = best
         tried = 1
-    count = order_moves(s, player, opponent, moves, squares, flipped) if best < beta else 0
+    count = order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, squares, flipped) if best < beta else 0
     for i in range(count):
         child_p = opponent ^ flipped[i]
         child_o = player | flipped[i] | square_bit(player, squares[i], s.g)

@@ -177,6 +177,39 @@ GC_DEFINE_EG64(portable, , gc_flips64)
 GC_DEFINE_EG64(avx2, GC_AVX2, gc_flips64_avx2)
 #endif
 
+/* A move's flips and the replier's moves after it, for the move ordering of deep nodes. */
+#define GC_DEFINE_EG64_CHILD(SUFFIX, ATTR, MOVES, FLIPS)                                          \
+    ATTR static uint64_t gc_eg64_child_##SUFFIX(const gc_board64* b, uint64_t p, uint64_t o, int x,   \
+                                                uint64_t* replies) {                              \
+        uint64_t f = FLIPS(p, o, b->rays[x]);                                                     \
+        *replies = MOVES(o ^ f, p | f | ((uint64_t)1 << x), b);                                  \
+        return f;                                                                                 \
+    }
+
+GC_DEFINE_EG64_CHILD(portable, , gc_moves64, gc_flips64)
+#ifdef GC_HAVE_AVX2_PERFT
+GC_DEFINE_EG64_CHILD(avx2, GC_AVX2, gc_moves64_avx2, gc_flips64_avx2)
+#endif
+
+/* The discs a move of `player` on `x` flips; `*replies`: the opponent's moves after it. */
+static inline uint64_t gc_eg64_child(const gc_board64* b, uint64_t player, uint64_t opponent, int x,
+                                     uint64_t* replies) {
+#ifdef GC_HAVE_AVX2_PERFT
+    if (gc_cpu_has_avx2())
+        return gc_eg64_child_avx2(b, player, opponent, x, replies);
+#endif
+    return gc_eg64_child_portable(b, player, opponent, x, replies);
+}
+
+/* The discs a move of `player` on `x` flips (0 if none), on the fastest flips. */
+static inline uint64_t gc_eg64_flips(const gc_eg64* e, uint64_t player, uint64_t opponent, int x) {
+#ifdef GC_HAVE_AVX2_PERFT
+    if (gc_cpu_has_avx2())
+        return gc_eg64_flips_avx2(e, player, opponent, x);
+#endif
+    return gc_eg64_flips_portable(e, player, opponent, x);
+}
+
 /* The exact score with `empties` <= 4 empty squares `sq` (in the caller's order): the
  * solvers above on the fastest flips this CPU runs; `*nodes` counts the nodes. */
 static inline int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
