@@ -213,6 +213,15 @@ def test_bench_search_and_endgame(monkeypatch, capsys):
         assert " 40    20   +38   +38   a2" in out and "0 wrong" in out
 
 
+def test_bench_endgame_solve_limit(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["bench", "endgame", "--solve-limit", "0.3", "--ffo", "40"])
+    assert code == 0 and "exact solves within 0.3 s" in out
+    lines = out.splitlines()
+    # One line per number of empty squares from 14 up, each with the one position of FFO #40.
+    assert lines[2].split()[:2] == ["14", "1/1"] or lines[2].split()[:2] == ["14", "0/1"]
+    assert lines[-1].startswith("solved within 0.3 s on every position: ")
+
+
 def test_bench_tetralath(monkeypatch, capsys):
     args = ["bench", "tetralath", "--quick", "--runs", "1", "--plies", "3", "--depth", "2", "--time", "0.2"]
     code, out, _ = run(monkeypatch, capsys, args)

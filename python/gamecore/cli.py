@@ -86,6 +86,10 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         bench.bench_mcts(out, runs=args.runs, iterations=args.iterations or 200, size=args.size, backend=args.backend)
         return 0
     if args.what == "endgame":
+        if args.solve_limit is not None:
+            return bench.bench_solve_limit(
+                out, args.solve_limit, args.ffo or "40-49", backend=args.backend or _backend.BACKEND
+            )
         return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
     if args.what == "api":
         return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
@@ -207,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
     p.add_argument(
         "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"
+    )
+    p.add_argument(
+        "--solve-limit",
+        type=positive_float,
+        metavar="S",
+        help="endgame: instead, the most empty squares solved within S seconds a move (FFO positions and "
+        "positions played from them)",
     )
     p.add_argument("--iterations", type=positive_int, help="MCTS iterations per search (default 200)")
     p.add_argument(

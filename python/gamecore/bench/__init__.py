@@ -10,7 +10,8 @@ cython/python ratio is taken on the same work, the backends' samples taken in tu
   10x10 relative to 8x8 on trees of similar size, and the cython/python ratio.
 - ``search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
   evaluation, the ratio, and the time to solve FFO endgame positions exactly.
-- ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each.
+- ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each; with
+  ``--solve-limit S``, how many empty squares the solver finishes within S seconds a move.
 - ``mcts``: UCT iterations per second per backend and the ratio.
 - ``tetralath``: Tetralath alpha-beta nodes per second per backend and the ratio; the nodes
   and time a fixed-depth engine needs on each ply of an opening (deterministic counts); and
@@ -41,6 +42,7 @@ __all__ = [
     "bench_perft",
     "bench_search",
     "bench_endgame",
+    "bench_solve_limit",
     "bench_mcts",
     "bench_tetralath",
     "ffo_positions",
@@ -305,6 +307,63 @@ def bench_endgame(
         file=out,
     )
     return 1 if wrong else 0
+
+
+#: bench_solve_limit: the engine that plays the FFO positions down to fewer empty squares.
+SOLVE_LIMIT_PLAY_DEPTH = 4
+
+
+def _solve_limit_positions(numbers: list[int], backend: str, fewest: int) -> dict[int, list[Othello]]:
+    """Empty squares -> positions: each FFO position, then the positions a depth-4 engine
+    reaches from it down to ``fewest`` empty squares (deterministic)."""
+    lines = ffo_positions()
+    engine = Engine(tt_mb=16)
+    by_empties: dict[int, list[Othello]] = {}
+    for number in numbers:
+        board, rest = lines[number - FFO_FIRST].split(None, 1)
+        game = Othello.from_text(f"{board} {rest.split(';')[0].strip()}", backend=backend)
+        while not game.is_game_over():
+            empties = 64 - sum(game.score())
+            if empties < fewest:
+                break
+            by_empties.setdefault(empties, []).append(game.copy())
+            game.push(engine.search(game, depth=SOLVE_LIMIT_PLAY_DEPTH).move)
+    return by_empties
+
+
+def bench_solve_limit(
+    out: TextIO, limit: float, positions: str = "40-49", backend: str = "cython", fewest: int = 14
+) -> int:
+    """The most empty squares the exact solver finishes within ``limit`` seconds (wall clock,
+    as the engine's time budget) on every test position: the FFO positions and the
+    positions played from them, one line per number of empty squares, from ``fewest`` up
+    until a number where some position is not solved in time."""
+    by_empties = _solve_limit_positions(parse_range(positions), backend, fewest)
+    print(f"exact solves within {limit:g} s, {backend} backend, positions from FFO {positions}", file=out)
+    print(f"{'empty':>5} {'solved':>7} {'median s':>9} {'max s':>7} {'max cpu s':>9}", file=out)
+    best = None
+    for empties in sorted(by_empties):
+        times, cpu_times, solved = [], [], 0
+        for game in by_empties[empties]:
+            start, cpu_start = time.perf_counter(), time.process_time()
+            completed = game.exact_solver()(game.core, time_limit=limit)[3]
+            times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - cpu_start)  # below the wall time on a loaded machine
+            solved += completed
+        total = len(by_empties[empties])
+        print(
+            f"{empties:>5} {solved:>3}/{total:<3} {statistics.median(times):>9.3f} {max(times):>7.3f} "
+            f"{max(cpu_times):>9.3f}",
+            file=out,
+            flush=True,
+        )
+        if solved < total:
+            break
+        best = empties
+    print(
+        f"solved within {limit:g} s on every position: {best if best is not None else 'none'} empty squares", file=out
+    )
+    return 0
 
 
 def bench_mcts(out: TextIO, runs: int = 3, iterations: int = 200, size: int = 8, backend: str | None = None) -> None:
