@@ -327,7 +327,10 @@ def _solve_limit_positions(numbers: list[int], backend: str, fewest: int) -> dic
             if empties < fewest:
                 break
             by_empties.setdefault(empties, []).append(game.copy())
-            game.push(engine.search(game, depth=SOLVE_LIMIT_PLAY_DEPTH).move)
+            move = engine.search(game, depth=SOLVE_LIMIT_PLAY_DEPTH).move
+            if move is None:  # not before the game is over
+                break
+            game.push(move)
     return by_empties
 
 
