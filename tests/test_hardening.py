@@ -50,9 +50,12 @@ MIDGAME_6 = "--XXO--XXXOO-OXXOO-OXOO---XXO----X-- O"
 ENDGAME_14 = "--XXXXX--XXXXOO-OXOOXOOOOOXXOXOOOOXXOOOOOXXXOXOOOOXX---OOXX--XXO X"
 
 
-def run_child(code: str, backend: str, timeout: float = 120) -> str:
-    """Run ``code`` in a fresh interpreter on ``backend``; fail on a crash or an error."""
+def run_child(code: str, backend: str, timeout: float = 120, layer: str | None = None) -> str:
+    """Run ``code`` in a fresh interpreter on ``backend`` (and the position layer of
+    ``layer``, else the environment's); fail on a crash or an error."""
     env = dict(os.environ, PYTHONPATH=str(PACKAGE_ROOT), GAMECORE_TEST_BACKEND=backend)
+    if layer is not None:
+        env["GAMECORE_BACKEND"] = layer
     proc = subprocess.run(
         [sys.executable, "-c", PRELUDE + textwrap.dedent(code)],
         env=env,
@@ -230,6 +233,56 @@ def test_objects_made_by_new_alone_are_safe(backend):
     assert "survived" in out
 
 
+@pytest.mark.parametrize("layer", ["cython", "python"])
+def test_positions_made_by_new_alone_are_safe(backend, layer):
+    """The position layer (``games/_position_cy`` or its twin) under every public game, on
+    objects that skipped ``__init__``: the positions themselves, and positions over cores
+    that skipped theirs (the compiled layer calls such a core's C methods directly)."""
+    out = run_child(
+        """
+        assert _backend.position_base().__module__.endswith("_cy" if os.environ["GAMECORE_BACKEND"] == "cython" else "_py")
+        games = (Othello, Tetralath, Rolit, _backend.position_base())
+        cores = ((Othello, B.othello.OthelloCore), (Tetralath, B.tetralath.TetralathCore), (Rolit, B.rolit.RolitCore))
+        samples = [None, 0, -1, 10**30, "d3", Othello.Move("d3"), Rolit.Move(19), Tetralath.Move(0)]
+        def poke(obj):
+            for name in dir(obj):
+                if name.startswith("__") and name not in ("__copy__", "__deepcopy__", "__reduce__", "__str__"):
+                    continue
+                try:
+                    attr = getattr(obj, name)
+                except Exception:
+                    continue
+                if not callable(attr):
+                    continue
+                for args in [()] + [(v,) for v in samples]:
+                    try:
+                        attr(*args)
+                    except Exception:
+                        pass
+        for cls in games:
+            poke(cls.__new__(cls))
+        for cls, core_cls in cores:
+            position = cls._wrap(core_cls.__new__(core_cls), B)
+            if cls is Rolit:
+                position._tie_rule = True
+            poke(position)
+            if BACKEND == "python":
+                continue  # a plain Python core without its attributes: an AttributeError at worst
+            for _ in range(70):  # play on to the end and back, by the layer's hot methods
+                legal = position.legal_moves()
+                if not legal:
+                    break
+                position = position.play(legal[-1])
+            while position.move_stack:
+                position.pop()
+        print("survived")
+        """,
+        backend.name,
+        layer=layer,
+    )
+    assert "survived" in out
+
+
 def test_weights_that_would_overflow_are_refused(backend):
     core = Othello(8, backend=backend.name).core
     searcher = backend.alphabeta.Searcher(1)
@@ -346,6 +399,17 @@ LONG_CALLS = {
     "solve": ("game = Othello(8, backend=BACKEND)", "solve(game)"),
     "maxn": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='maxn', depth=40)"),
     "paranoid": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='paranoid', depth=40, tt_mb=1)"),
+    "maxn-plain": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='maxn-plain', depth=40)"),
+    "brs": ("game = Rolit(backend=BACKEND)", "search(game, algorithm='brs', depth=40, tt_mb=1)"),
+    "othello10-perft": ("game = Othello(10, backend=BACKEND)", "game.perft(14)"),
+    "rolit-perft": ("game = Rolit(backend=BACKEND)", "game.perft(12)"),
+    "rolit-playouts": ("game = Rolit(backend=BACKEND)", "game.core.playouts(2**62, 1)"),
+    "rolit-mcts": ("game = Rolit(backend=BACKEND)", "MCTS().search(game, iterations=10**12)"),
+    "tetralath-mcts": ("game = Tetralath(backend=BACKEND)", "MCTS().search(game, iterations=10**12)"),
+    "endgame-search": (
+        "game = Othello.from_moves('f5d6c3d3c4f4', backend=BACKEND)",
+        "search(game, depth=60, endgame_empties=54, tt_mb=1)",
+    ),
 }
 
 
@@ -389,11 +453,27 @@ THREADED = {
     "alphabeta": "search(Othello(8, backend=BACKEND), time_limit=1.0)",
     "tetralath": "search(Tetralath(backend=BACKEND), time_limit=1.0)",
     "mcts": "MCTS().search(Othello(8, backend=BACKEND), time_limit=1.0)",
+    "maxn": "search(Rolit(backend=BACKEND), algorithm='maxn', time_limit=1.0)",
+    "paranoid": "search(Rolit(backend=BACKEND), algorithm='paranoid', time_limit=1.0)",
+    "brs": "search(Rolit(backend=BACKEND), algorithm='brs', time_limit=1.0)",
+    "solve": "solve(Othello(8, backend=BACKEND), time_limit=1.0)",
+    "perft": "Othello(8, backend=BACKEND).perft(11)",
+    "rolit-perft": "Rolit(backend=BACKEND).perft(10)",
 }
+# Known gap (issue 10): the compiled paranoid search holds the GIL for its whole run.
+THREADED_GAPS = {"paranoid"}
 
 
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)
-@pytest.mark.parametrize("call", sorted(THREADED))
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(reason="holds the GIL (issue 10)", strict=False))
+        if c in THREADED_GAPS
+        else c
+        for c in sorted(THREADED)
+    ],
+)
 def test_another_thread_keeps_running_during_a_compiled_search(backend, call):
     out = run_child(
         f"""
@@ -569,6 +649,75 @@ def test_pickle_made_on_one_backend_loads_on_the_other(backends, monkeypatch):
             monkeypatch.undo()
             assert loaded.backend == other
             assert snapshot(loaded) == snapshot(game)
+
+
+# Pickled in one process, loaded in another where the compiled modules cannot be imported
+# (a pure install) or where the compiled backend is the default.
+PICKLE_MAKERS = {
+    "rolit": 'game = Rolit("RYG", first="Y", tie_rule=False, backend=BACKEND); picks = [5, 3, 8, 1, 9, 0]',
+    "rolit-2": "game = Rolit(players=2, compulsory_capture=False, backend=BACKEND); picks = [7, 2, 4]",
+    "othello": "game = Othello(6, backend=BACKEND); picks = [1, 0, 2, 1]",
+    "tetralath": "game = Tetralath(backend=BACKEND); picks = [30, 4, 11]",
+}
+PICKLE_SNAPSHOT = """
+def state(game):
+    extra = (game.tie_rule, game.compulsory_capture, game.colours) if isinstance(game, Rolit) else ()
+    return [game.to_text(), [str(m) for m in game.move_stack], game.zobrist_hash(), repr(game.turn), repr(extra),
+            [str(m) for m in game.legal_moves()]]
+"""
+BLOCK_COMPILED = """
+import sys, pathlib
+# No compiled module can be imported here, as in an install without a compiler.
+for so in pathlib.Path(PACKAGE).rglob("_*_cy.*"):
+    if so.suffix in (".so", ".pyd"):
+        parts = so.relative_to(pathlib.Path(PACKAGE).parent).parts
+        sys.modules[".".join(parts[:-1] + (so.name.split(".")[0],))] = None
+"""
+
+
+@pytest.mark.parametrize("made_on", ["cython", "python"])
+@pytest.mark.parametrize("game", sorted(PICKLE_MAKERS))
+def test_pickle_made_in_one_process_loads_in_another_on_the_other_backend(backends, made_on, game):
+    made = run_child(
+        PICKLE_SNAPSHOT
+        + PICKLE_MAKERS[game]
+        + """
+import pickle
+for pick in picks:
+    legal = game.legal_moves()
+    game.push(legal[pick % len(legal)])
+print(pickle.dumps(game).hex())
+print(repr(state(game)))
+""",
+        made_on,
+    ).splitlines()
+    data, expected = made[0], made[1]
+    loader = "python" if made_on == "cython" else "cython"
+    block = BLOCK_COMPILED if loader == "python" else ""
+    code = (
+        f"PACKAGE = {str(PACKAGE_ROOT / 'gamecore')!r}\n"
+        + block
+        + PRELUDE
+        + PICKLE_SNAPSHOT
+        + f"""
+import pickle
+game = pickle.loads(bytes.fromhex({data!r}))
+assert repr(state(game)) == {expected!r}, (repr(state(game)), {expected!r})
+# Made on the pure backend, it stays there (always installed); made on the compiled one,
+# it comes back on the pure one when nothing compiled loads.
+assert game.backend == {made_on if loader == "cython" else "python"!r}, game.backend
+legal = game.legal_moves()
+if legal:
+    game.push(legal[0])
+    game.pop()
+assert repr(state(game)) == {expected!r}
+print("loaded", game.backend)
+"""
+    )
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_ROOT), GAMECORE_TEST_BACKEND=loader, GAMECORE_BACKEND=loader)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("loaded")
 
 
 def test_engine_and_mcts_deepcopy_after_a_search(backend):

@@ -16,6 +16,7 @@ cimport rolit as kernel
 from rolit cimport ROLIT_COLOURS, ROLIT_SQUARES
 
 from gamecore._game_cy cimport GameCore
+from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import EmptyHistoryError, GameOverError, IllegalMoveError, InvalidPositionError
@@ -46,6 +47,8 @@ cdef enum:
     # changes per opponent move and one per search on top of them.
     MAX_PLIES = 192
     TURN_CHANGE = -16  # stack_move of a turn change: TURN_CHANGE - the player it took the turn from
+    # perft's subtrees this deep go to the kernel in one call (a few ms; Ctrl-C is polled between).
+    PERFT_KERNEL_DEPTH = 5
 
 cdef uint64_t C_CORNERS = (<uint64_t>1) | ((<uint64_t>1) << 7) | ((<uint64_t>1) << 56) | ((<uint64_t>1) << 63)
 cdef uint64_t C_EDGES = ((<uint64_t>0xFF) | ((<uint64_t>0xFF) << 56) | (<uint64_t>0x0101010101010101)
@@ -53,6 +56,31 @@ cdef uint64_t C_EDGES = ((<uint64_t>0xFF) | ((<uint64_t>0xFF) << 56) | (<uint64_
 cdef uint64_t SQUARE_KEY[4][64]
 cdef uint64_t TURN_KEY[4]
 cdef Geometry G
+
+
+cdef uint64_t perft_split(uint64_t* balls, const int* colours, int nplayers, int player, int depth,
+                          bint compulsory, double* next_poll, bint* interrupted) noexcept nogil:
+    """perft: the top plies here, the subtrees by the kernel; 0 with `interrupted` set when a
+    signal handler raised (Ctrl-C)."""
+    cdef uint64_t moves, bit, total = 0
+    cdef uint64_t saved[4]
+    cdef int colour = colours[player], nxt = player + 1 if player + 1 < nplayers else 0
+    if depth <= PERFT_KERNEL_DEPTH:
+        if gc_poll_signals(next_poll):
+            interrupted[0] = True
+            return 0
+        return kernel.perft(balls, colours, nplayers, player, depth, compulsory, &G)
+    moves = kernel.moves_mask(balls[colour], balls[0] | balls[1] | balls[2] | balls[3], compulsory, &G)
+    if not moves:
+        return 1
+    memcpy(saved, balls, sizeof(saved))
+    while moves and not interrupted[0]:
+        bit = moves & (~moves + 1)
+        moves ^= bit
+        kernel.play(balls, colour, gc_ctz64(bit), &G)
+        total += perft_split(balls, colours, nplayers, nxt, depth - 1, compulsory, next_poll, interrupted)
+        memcpy(balls, saved, sizeof(saved))
+    return 0 if interrupted[0] else total
 
 
 def _init_tables():
@@ -485,27 +513,39 @@ cdef class RolitCore(GameCore):
             raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
         if depth == 0:
             return 1
+        if depth >= 2**31:
+            raise ValueError(f"perft depth {depth} is too deep to count (the tree has no end in sight)")
         cdef int d = depth
         cdef uint64_t leaves
         cdef uint64_t balls[4]
+        cdef double next_poll = 0.0
+        cdef bint interrupted = False
         memcpy(balls, self.balls, sizeof(balls))
         with nogil:
-            leaves = kernel.perft(balls, self.player_colour, self.nplayers, self.turn, d, self.compulsory, &G)
+            leaves = perft_split(balls, self.player_colour, self.nplayers, self.turn, d, self.compulsory,
+                                 &next_poll, &interrupted)
+        if interrupted:
+            gc_raise_pending()
         return leaves
 
     def playouts(self, games, seed):
         """Play ``games`` uniformly random games to the end from here and take them back:
         ``(plies played, XOR of the final Zobrist keys)`` (see ``_rolit_py``)."""
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise ValueError(f"games must be an int >= 0, got {games!r}")
+        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
+            raise ValueError(f"games must be an int from 0 to 2**62, got {games!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an int, got {seed!r}")
         cdef uint64_t state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), z, keys = 0, plies = 0
         cdef int moves[64]
         cdef int count, depth
         cdef long g, n = games
+        cdef double next_poll = 0.0
+        cdef bint interrupted = False
         with nogil:
             for g in range(n):
+                if gc_poll_signals(&next_poll):
+                    interrupted = True
+                    break
                 depth = 0
                 while True:
                     count = self.gen_moves(moves)
@@ -519,6 +559,8 @@ cdef class RolitCore(GameCore):
                 while depth:
                     self.unmake_move()
                     depth -= 1
+        if interrupted:
+            gc_raise_pending()
         return plies, keys
 
 

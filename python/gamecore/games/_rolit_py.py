@@ -422,8 +422,8 @@ class RolitCore(GameCore):
         ``(plies played, XOR of the final Zobrist keys)``. The n-th move is
         ``moves[r % len(moves)]`` with r the n-th output of splitmix64 from ``seed``
         (the benchmark of make/unmake and move generation, and a differential check)."""
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise ValueError(f"games must be an int >= 0, got {games!r}")
+        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
+            raise ValueError(f"games must be an int from 0 to 2**62, got {games!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an int, got {seed!r}")
         state = seed & ((1 << 64) - 1)
@@ -431,17 +431,19 @@ class RolitCore(GameCore):
         keys = 0
         for _ in range(games):
             depth = 0
-            while True:
-                moves = self.gen_moves()
-                if not moves:
-                    break
-                state, out = splitmix64(state)
-                self.make_move(moves[out % len(moves)])
-                depth += 1
-            plies += depth
-            keys ^= self._hash
-            for _ in range(depth):
-                self.unmake_move()
+            try:
+                while True:
+                    moves = self.gen_moves()
+                    if not moves:
+                        break
+                    state, out = splitmix64(state)
+                    self.make_move(moves[out % len(moves)])
+                    depth += 1
+                plies += depth
+                keys ^= self._hash
+            finally:  # also on Ctrl-C: the position as it was
+                for _ in range(depth):
+                    self.unmake_move()
         return plies, keys
 
 

@@ -174,6 +174,7 @@ class Rolit(Position[RolitMove]):
     GREEN = GREEN
     BLUE = BLUE
     Color = RolitColor
+    Move = RolitMove
     #: Built-in evaluations: feature name -> integer weight (see :meth:`features`); each
     #: player's strength shares out the empty squares (``gamecore/games/_rolit_py.py``).
     EVALUATIONS = {
