@@ -460,8 +460,8 @@ THREADED = {
     "perft": "Othello(8, backend=BACKEND).perft(11)",
     "rolit-perft": "Rolit(backend=BACKEND).perft(10)",
 }
-# Known gap (issue 10): the compiled paranoid search holds the GIL for its whole run.
-THREADED_GAPS = {"paranoid"}
+# Known gap (issue 10): the compiled n-player searches hold the GIL for their whole run.
+THREADED_GAPS = {"maxn", "paranoid", "brs"}
 
 
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)

@@ -62,7 +62,11 @@ class PositionBase:
 
     def legal_moves(self) -> list:
         """The legal moves in the core's order; ``[]`` once the game is over."""
-        return self._core.legal_move_objects(self._table())
+        try:
+            table = self._moves
+        except AttributeError:
+            table = self._table()
+        return self._core.legal_move_objects(table)
 
     def push(self, move: Any) -> None:
         """Play a move in place.
@@ -72,7 +76,10 @@ class PositionBase:
         :raises IllegalMoveError: the rules forbid it (``GameOverError`` after the end).
             Nothing changes on error.
         """
-        table = self._table()
+        try:
+            table = self._moves
+        except AttributeError:
+            table = self._table()
         if type(move) is type(table[0]):
             # One of this board's moves (interned or equal to one): no parsing.
             code = move.index
@@ -85,7 +92,11 @@ class PositionBase:
 
     def pop(self) -> Any:
         """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
-        return self._table()[self._core.pop()]
+        code = self._core.pop()
+        try:
+            return self._moves[code]
+        except AttributeError:
+            return self._table()[code]
 
     def play(self, move: Any) -> Any:
         """A new position with ``move`` played; this one is unchanged."""
