@@ -182,16 +182,16 @@ def _compile_kernels(g: _Geometry) -> tuple[Callable[[int, int], int], tuple[Cal
         lines.append("    f = 0")
         lines.append("    q = ~O")
         for ray in rays:
-            mask = sum(ray)
+            bits = sum(ray)
             lines.append(f"    if O & {ray[0]}:")
-            lines.append(f"        b = q & {mask}")
+            lines.append(f"        b = q & {bits}")
             if ray[0] > 1 << square:  # away from the square is towards higher bits: the lowest
                 lines.append("        b &= -b")
-                lines.append(f"        if b & P:\n            f |= {mask} & (b - 1)")
+                lines.append(f"        if b & P:\n            f |= {bits} & (b - 1)")
             else:  # towards lower bits: the highest
                 lines.append("        if b:")
                 lines.append("            b = 1 << (b.bit_length() - 1)")
-                lines.append(f"            if b & P:\n                f |= {mask} & -(b << 1)")
+                lines.append(f"            if b & P:\n                f |= {bits} & -(b << 1)")
         lines.append("    return f")
     namespace: dict = {"REV": _REVERSED_BYTES, "fb": int.from_bytes}
     exec("\n".join(lines), namespace)
