@@ -9,6 +9,7 @@ with that layout. A 10x10 board is kept in the kernel's interleaved layout inste
 ``Geometry.square_bit``/``bit_square`` map squares inside.
 """
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
@@ -191,6 +192,27 @@ cdef class OthelloCore(GameCore):
         # A core made by __new__ alone is an empty 8x8 board, never a NULL geometry.
         self.g = &GEOMETRIES[8]
         self.size = 8
+        self.stack = NULL
+        self.capacity = 0
+
+    def __dealloc__(self):
+        free(self.stack)
+
+    cdef bint _reserve(self, int plies) noexcept nogil:
+        """Room for ``plies`` moves in the history (at most MAX_PLIES); False if none."""
+        cdef int want
+        cdef Ply* grown
+        if plies <= self.capacity:
+            return True
+        if plies > MAX_PLIES:
+            return False
+        want = max(plies, min(MAX_PLIES, 2 * self.capacity))
+        grown = <Ply*>realloc(self.stack, want * sizeof(Ply))
+        if grown == NULL:
+            return False
+        self.stack = grown
+        self.capacity = want
+        return True
 
     def __init__(self, size=8):
         self.g = geometry_of(size)
@@ -237,10 +259,11 @@ cdef class OthelloCore(GameCore):
         other.discs[0] = self.discs[0]
         other.discs[1] = self.discs[1]
         other.zhash = self.zhash
+        # Room for a few more moves, so that play() and a short search never grow it.
+        if not other._reserve(min(MAX_PLIES, self.sp + 8)):
+            raise MemoryError("no memory for the move history")
+        memcpy(other.stack, self.stack, self.sp * sizeof(Ply))
         other.sp = self.sp
-        memcpy(other.stack_move, self.stack_move, self.sp * sizeof(int))
-        memcpy(other.stack_flips, self.stack_flips, self.sp * sizeof(gc_u128))
-        memcpy(other.stack_hash, self.stack_hash, self.sp * sizeof(uint64_t))
         return other
 
     # -- the game protocol -------------------------------------------------
@@ -272,8 +295,8 @@ cdef class OthelloCore(GameCore):
         cdef int t = self.turn
         cdef gc_u128 flipped = 0, me, opp
         cdef uint64_t h = self.zhash ^ TURN_KEY[0] ^ TURN_KEY[1]
-        if self.sp >= MAX_PLIES:
-            return  # never in a game (at most 2 * 100 plies); guards the C stack
+        if self.sp >= self.capacity and not self._reserve(self.sp + 1):
+            return  # past MAX_PLIES (never in a game: at most 2 * 100 plies) or out of memory
         if move != C_PASS:
             me = self.discs[t]
             opp = self.discs[1 - t]
@@ -281,9 +304,9 @@ cdef class OthelloCore(GameCore):
             self.discs[t] = me | flipped | self.g.square_bit[move]
             self.discs[1 - t] = opp ^ flipped
             h ^= SQUARE_KEY[t][move] ^ xor_flip_keys(flipped, self.g)
-        self.stack_move[self.sp] = move
-        self.stack_flips[self.sp] = flipped
-        self.stack_hash[self.sp] = self.zhash
+        self.stack[self.sp].move = move
+        self.stack[self.sp].flips = flipped
+        self.stack[self.sp].hash = self.zhash
         self.sp += 1
         self.zhash = h
         self.turn = 1 - t
@@ -292,14 +315,14 @@ cdef class OthelloCore(GameCore):
         if self.sp <= 0:
             return  # nothing to take back (never for the searches; guards the C stack)
         self.sp -= 1
-        cdef int move = self.stack_move[self.sp]
-        cdef gc_u128 flipped = self.stack_flips[self.sp]
+        cdef int move = self.stack[self.sp].move
+        cdef gc_u128 flipped = self.stack[self.sp].flips
         cdef int t = 1 - self.turn
         if move != C_PASS:
             self.discs[t] ^= flipped | self.g.square_bit[move]
             self.discs[1 - t] ^= flipped
         self.turn = t
-        self.zhash = self.stack_hash[self.sp]
+        self.zhash = self.stack[self.sp].hash
 
     cdef bint is_terminal(self) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
@@ -350,8 +373,10 @@ cdef class OthelloCore(GameCore):
             raise GameOverError("the game is over: no move can be played")
         if move not in legal:
             raise IllegalMoveError(self._illegal_reason(move, legal))
-        if self.sp >= MAX_PLIES:  # unreachable in a real game; guards the C stack
-            raise IllegalMoveError("move history is full")
+        if not self._reserve(self.sp + 1):
+            if self.sp >= MAX_PLIES:  # unreachable in a real game
+                raise IllegalMoveError("move history is full")
+            raise MemoryError("no memory for the move history")
         self.make_move(move)
 
     def _illegal_reason(self, move, legal):
@@ -369,13 +394,13 @@ cdef class OthelloCore(GameCore):
         """Take back the last move and return it."""
         if self.sp == 0:
             raise EmptyHistoryError("no move to take back")
-        move = self.stack_move[self.sp - 1]
+        move = self.stack[self.sp - 1].move
         self.unmake_move()
         return move
 
     def history(self):
         """The moves played since the position was set, oldest first."""
-        return [self.stack_move[i] for i in range(self.sp)]
+        return [self.stack[i].move for i in range(self.sp)]
 
     def is_game_over(self):
         """True when neither side can move."""

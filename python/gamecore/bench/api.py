@@ -156,20 +156,23 @@ def _spiel(state: Any, depth: int) -> int:
     return sum(_spiel(state.child(action), depth - 1) for action in actions)
 
 
-def _peer_loops() -> dict[str, tuple[Callable[[int], int], bool]]:
-    """The installed peers' perft loops by name, each with whether it is pure Python."""
-    loops: dict[str, tuple[Callable[[int], int], bool]] = {}
+def _peer_loops() -> dict[str, tuple[Callable[[int], int], tuple[bool, ...]]]:
+    """The installed peers' perft loops by name, each with the depths it runs at: compiled
+    (``False``: the compiled loops' depth) and/or pure (``True``: the pure loops' depth).
+    OpenSpiel's loop is Python over C++ states: it runs at both, so that the pure backend is
+    compared with it on the same tree."""
+    loops: dict[str, tuple[Callable[[int], int], tuple[bool, ...]]] = {}
     rust = _optional("rust_reversi")
     if rust is not None:
-        loops["rust-reversi get_child_boards"] = (lambda d: _rust_children(rust.Board(), d), False)
-        loops["rust-reversi clone+do_move"] = (lambda d: _rust_clone(rust.Board(), d), False)
+        loops["rust-reversi get_child_boards"] = (lambda d: _rust_children(rust.Board(), d), (False,))
+        loops["rust-reversi clone+do_move"] = (lambda d: _rust_clone(rust.Board(), d), (False,))
     creversi = _optional("creversi")
     if creversi is not None:
-        loops["creversi-python (pure)"] = (lambda d: _creversi(creversi.Board(), d), True)
+        loops["creversi-python (pure)"] = (lambda d: _creversi(creversi.Board(), d), (True,))
     spiel = _optional("pyspiel")
     if spiel is not None:
         game = spiel.load_game("othello")
-        loops["OpenSpiel child()"] = (lambda d: _spiel(game.new_initial_state(), d), False)
+        loops["OpenSpiel child()"] = (lambda d: _spiel(game.new_initial_state(), d), (False, True))
     return loops
 
 
@@ -238,18 +241,18 @@ def bench_api(out: TextIO, runs: int = 3, depth: int | None = None, backend: str
     their ratios to gamecore's compiled push/pop loop, and student alpha-beta nodes/s.
 
     Compiled loops (gamecore's compiled backend, rust-reversi, OpenSpiel) count perft(8) and
-    pure-Python ones (gamecore's pure backend, creversi-python) perft(6), unless ``depth``
-    sets both."""
+    pure-Python ones (gamecore's pure backend, creversi-python, and OpenSpiel again) perft(7),
+    unless ``depth`` sets both."""
     names = [backend] if backend else _backend.available()
-    deep, shallow = depth or 8, depth or 6
+    deep, shallow = depth or 8, depth or 7
     loops: dict[str, Callable[[], Any]] = {}
     for name in names:
         d = deep if name == "cython" else shallow
         for kind in _LOOPS:
             loops[f"gamecore {name} {kind} (d{d})"] = partial(_run, kind, name, d)
-    for name, (loop, pure) in _peer_loops().items():
-        d = shallow if pure else deep
-        loops[f"{name} (d{d})"] = partial(loop, d)
+    for name, (loop, kinds) in _peer_loops().items():
+        for d in sorted({shallow if pure else deep for pure in kinds}, reverse=True):
+            loops[f"{name} (d{d})"] = partial(loop, d)
     print(f"student perft loops from the 8x8 start, median of {runs} alternated runs", file=out)
     results = _rounds(loops, runs)
     reference = next((k for k in results if k.startswith("gamecore cython push/pop")), None)

@@ -10,15 +10,23 @@ cdef enum:
     # Every move fills a square and at most one pass separates two moves: 2 * 100 plies.
     MAX_PLIES = 256
 
+# One played move, to take it back.
+cdef struct Ply:
+    gc_u128 flips
+    uint64_t hash
+    int move
+
 cdef class OthelloCore(GameCore):
     cdef readonly int size
     cdef readonly int turn
     cdef gc_u128 discs[2]
     cdef uint64_t zhash
     cdef int sp
-    cdef int stack_move[MAX_PLIES]
-    cdef gc_u128 stack_flips[MAX_PLIES]
-    cdef uint64_t stack_hash[MAX_PLIES]
+    # The history on the heap, grown as played (copy() and play() copy only what is used).
+    cdef int capacity
+    cdef Ply* stack
     cdef const Geometry* g
+
+    cdef bint _reserve(self, int plies) noexcept nogil
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil
