@@ -151,7 +151,7 @@ def test_four_with_a_simultaneous_three_wins(backend):
     runs = sorted(len(r) for r in oracle_runs(board_of(game.core), 0))
     assert runs == [3, 4]  # the diagonal d3 e3 f2 is a three, row e a four
     assert (game.outcome().winner, game.outcome().termination) == (Tetralath.WHITE, Termination.FOUR_IN_A_ROW)
-    assert game.core.outcome_value() == -(1 + 61 - 11)  # black, to move, has lost: -(1 + empties)
+    assert backend.tetralath.terminal_value(game.core) == -(1 + 61 - 11)  # black, to move, has lost: -(1 + empties)
 
 
 def test_black_can_lose_and_win_too(backend):
@@ -177,7 +177,7 @@ def test_full_board_is_a_draw(backend):
     outcome = game.outcome()
     assert outcome.winner is None and outcome.termination is Termination.FULL_BOARD
     assert str(outcome) == "draw 31-30 (full board)"
-    assert game.core.outcome_value() == 0 and game.legal_moves() == []
+    assert backend.tetralath.terminal_value(game.core) == 0 and game.legal_moves() == []
     assert game.to_text() == FULL_DRAW + " B"
 
 
@@ -212,13 +212,13 @@ def test_random_games_agree_with_each_other_and_the_oracle(backends, choices, sw
             assert core.is_game_over() == over
             assert core.winner() == winner and core.reason() == reason
         assert a.features() == b.features()
-        assert a.evaluation() == b.evaluation()
-        assert a.empties() == b.empties() == board.count(-1)
+        assert py.evaluate(a) == cy.evaluate(b)
+        assert py.num_empty(a) == cy.num_empty(b) == board.count(-1)
         empties = board.count(-1)
         expected = 0 if winner is None else (1 + empties if winner == 1 - mover else -(1 + empties))
-        assert a.outcome_value() == b.outcome_value() == expected
+        assert py.terminal_value(a) == cy.terminal_value(b) == expected
         if not over:
-            assert [a.move_order(m) for m in a.legal_moves()] == [b.move_order(m) for m in b.legal_moves()]
+            assert [py.order_key(a, m) for m in a.legal_moves()] == [cy.order_key(b, m) for m in b.legal_moves()]
     history = a.history()
     assert history == b.history()
     for move in reversed(history):
@@ -254,7 +254,7 @@ def test_threat_cells_match_the_oracle(backends, choices):
     assert f[3] == lose_opp.bit_count() - lose_me.bit_count()
     # the order key: a winning four first, a losing three last, a block in between
     for move in core.legal_moves():
-        key = core.move_order(move)
+        key = py.order_key(core, move)
         bit = 1 << move
         if win_me & bit:
             assert key == 1000
@@ -285,8 +285,9 @@ def test_features_on_a_hand_built_position(backend):
     values = dict(zip(names, game.core.features()))
     assert values["win_now"] == 1
     weights = backend.tetralath.DEFAULT_WEIGHTS
-    assert game.core.evaluation() == sum(w * v for w, v in zip(weights, game.core.features()))
-    assert game.core.evaluation([0, 0, 0, 0, 0, 0, 1]) == values["centre"]
+    evaluate = backend.tetralath.evaluate
+    assert evaluate(game.core) == sum(w * v for w, v in zip(weights, game.core.features()))
+    assert evaluate(game.core, [0, 0, 0, 0, 0, 0, 1]) == values["centre"]
 
 
 def test_cannot_block_a_double_threat(backend):
@@ -465,11 +466,12 @@ def test_module_functions_validate(backend, module_function, args):
 @pytest.mark.parametrize("weights", [None, [1, 2], [1] * 8, [1.0] * 7, [2**40] * 7, "abcdefg", 5])
 def test_evaluation_weights_are_checked(backend, weights):
     core = backend.tetralath.TetralathCore()
+    evaluate = backend.tetralath.evaluate
     if weights is None:
-        assert core.evaluation() == core.evaluation(list(backend.tetralath.DEFAULT_WEIGHTS))
+        assert evaluate(core) == evaluate(core, list(backend.tetralath.DEFAULT_WEIGHTS))
         return
     with pytest.raises(ValueError):
-        core.evaluation(weights)
+        evaluate(core, weights)
 
 
 # -- the swap rule ------------------------------------------------------------

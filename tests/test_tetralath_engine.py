@@ -136,17 +136,18 @@ def test_root_moves_restrict_the_search(backends):
     assert results[0] == results[1]
 
 
-def _plain_negamax(core, depth: int) -> int:
-    """Full-width negamax over every legal move, scored like the searches (the reference)."""
+def _plain_negamax(tetralath, core, depth: int) -> int:
+    """Full-width negamax over every legal move, scored like the searches (the reference);
+    ``tetralath`` is the backend's core module."""
     if core.is_game_over():
-        value = core.outcome_value()
+        value = tetralath.terminal_value(core)
         return WIN + value if value > 0 else -WIN + value if value < 0 else 0
     if depth == 0:
-        return core.evaluation()
+        return tetralath.evaluate(core)
     best = -(10**9)
     for move in core.legal_moves():
         core.push(move)
-        best = max(best, -_plain_negamax(core, depth - 1))
+        best = max(best, -_plain_negamax(tetralath, core, depth - 1))
         core.pop()
     return best
 
@@ -172,17 +173,18 @@ def _names(game, codes):
 def test_search_moves_keep_only_the_moves_that_matter(backend, moves, expected):
     game = Tetralath.from_moves(moves, backend=backend.name)
     core = game.core
+    search_moves = backend.tetralath.search_moves
     board = board_of(core)
     _, lose = oracle_cells(board, game.turn)
     no_three = [game.move_from_code(m).name for m in core.legal_moves() if not lose >> m & 1]
     for depth, cells in expected.items():
-        kept = _names(game, core.searched_moves(depth))
+        kept = _names(game, search_moves(core, depth))
         assert kept == (no_three if cells == "no-three" else cells)
     # without a threat nothing but the losing threes is left out
     quiet = Tetralath.from_moves("e5 d4 f3", backend=backend.name).core
-    assert quiet.searched_moves(3) == quiet.legal_moves()
+    assert search_moves(quiet, 3) == quiet.legal_moves()
     with pytest.raises(ValueError):
-        core.searched_moves(0)
+        search_moves(core, 0)
 
 
 @pytest.mark.parametrize("moves", [m for m, _ in THREATS] + [FORCED, "e5 d4 f3 c3", "e1 e9 e2 i1 g4 a1 f4"])
@@ -194,7 +196,7 @@ def test_leaving_out_moves_changes_no_score(backend, moves, depth):
     every = game.legal_moves()
     for algorithm in ("alphabeta", "minimax"):
         assert search(game, depth=depth, moves=every, algorithm=algorithm).score == _plain_negamax(
-            game.core.copy(), depth
+            backend.tetralath, game.core.copy(), depth
         )
 
 

@@ -9,7 +9,7 @@ checked ``def`` methods, which validate everything before it reaches C.
 from libc.stdint cimport uint64_t
 
 from bits cimport gc_popcount64, gc_ctz64
-from gamecore._game_cy cimport GameCore
+from gamecore._game_cy cimport GameCore, MOVE_BUFFER
 from interrupt cimport gc_poll_signals, gc_raise_pending
 from tetralath cimport (
     TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
@@ -53,6 +53,11 @@ __all__ = [
     "threat_cells",
     "features",
     "TetralathCore",
+    "num_empty",
+    "evaluate",
+    "order_key",
+    "search_moves",
+    "terminal_value",
 ]
 
 # The geometry and the Zobrist keys, built once at import.
@@ -154,7 +159,7 @@ def features(me, opp):
 
 cdef long long _perft(TetralathCore core, int depth, double* next_poll, bint* interrupted) noexcept nogil:
     """Leaves below `core`; stops (`interrupted` set) when a signal handler raised (Ctrl-C)."""
-    cdef int moves[64]
+    cdef int moves[MOVE_BUFFER]
     cdef int n = core.gen_moves(moves)
     cdef int i
     cdef long long total = 0
@@ -417,7 +422,7 @@ cdef class TetralathCore(GameCore):
 
     def legal_moves(self):
         """The legal moves in ascending order (empty cells, then ``SWAP`` if allowed); ``[]`` at the end."""
-        cdef int moves[64]
+        cdef int moves[MOVE_BUFFER]
         cdef int n = self.gen_moves(moves)
         return [moves[i] for i in range(n)]
 
@@ -480,45 +485,11 @@ cdef class TetralathCore(GameCore):
         """64-bit Zobrist hash of the stones and the side to move."""
         return self.hash_
 
-    def empties(self):
-        """Empty cells left (``num_empty`` of the protocol)."""
-        return self.num_empty()
-
     def features(self):
         """The evaluation features (``FEATURES``) for the side to move."""
         cdef int f[TL_NFEATURES]
         self.window_features(f)
         return tuple([f[i] for i in range(TL_NFEATURES)])
-
-    def evaluation(self, weights=None):
-        """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
-        cdef int w[TL_NFEATURES]
-        cdef int i
-        if weights is None:
-            weights = DEFAULT_WEIGHTS
-        values = _check_weights(weights)
-        for i in range(TL_NFEATURES):
-            w[i] = values[i]
-        return self.evaluate(w)
-
-    def move_order(self, move):
-        """``order_key`` of a legal move (checked: raises ``IllegalMoveError`` otherwise)."""
-        if type(move) is not int or move not in self.legal_moves():
-            raise IllegalMoveError(f"not a legal move here: {move!r}")
-        return self.order_key(<int>move)
-
-    def searched_moves(self, depth):
-        """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
-        cdef int moves[64]
-        cdef int n
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-        n = self.search_moves(moves, depth if depth < 1000 else 1000)
-        return [moves[i] for i in range(n)]
-
-    def outcome_value(self):
-        """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""
-        return self.terminal_value()
 
     def perft(self, depth):
         """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
@@ -538,6 +509,50 @@ cdef class TetralathCore(GameCore):
         if interrupted:
             gc_raise_pending()
         return total
+
+
+# -- the search protocol, checked, for Python callers -------------------------------------
+# The core has these as C methods only (a C method and a Python one cannot share a name),
+# so both backends offer them to Python here, under the protocol's names.
+
+
+def num_empty(TetralathCore core not None):
+    """Empty cells left."""
+    return core.num_empty()
+
+
+def evaluate(TetralathCore core not None, weights=None):
+    """The heuristic value for the side to move: ``weights`` (``DEFAULT_WEIGHTS`` if none,
+    one int per feature) over ``core.features()``."""
+    cdef int w[TL_NFEATURES]
+    cdef int i
+    values = _check_weights(DEFAULT_WEIGHTS if weights is None else weights)
+    for i in range(TL_NFEATURES):
+        w[i] = values[i]
+    return core.evaluate(w)
+
+
+def order_key(TetralathCore core not None, move):
+    """The search's ordering key of a legal move (``IllegalMoveError`` for another)."""
+    if type(move) is not int or move not in core.legal_moves():
+        raise IllegalMoveError(f"not a legal move here: {move!r}")
+    return core.order_key(<int>move)
+
+
+def search_moves(TetralathCore core not None, depth):
+    """The moves a search tries here with ``depth`` >= 1 plies left."""
+    cdef int moves[MOVE_BUFFER]
+    cdef int n
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+    n = core.search_moves(moves, depth if depth < 1000 else 1000)
+    return [moves[i] for i in range(n)]
+
+
+def terminal_value(TetralathCore core not None):
+    """``1 + empty cells`` when the side to move has won, minus that when it has lost, 0 for a
+    draw or a game not over."""
+    return core.terminal_value()
 
 
 def _check_weights(weights):

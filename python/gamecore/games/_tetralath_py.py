@@ -84,6 +84,11 @@ __all__ = [
     "threat_cells",
     "features",
     "TetralathCore",
+    "num_empty",
+    "evaluate",
+    "order_key",
+    "search_moves",
+    "terminal_value",
 ]
 
 NUM_CELLS = 61
@@ -630,36 +635,9 @@ class TetralathCore(GameCore):
         """64-bit Zobrist hash of the stones and the side to move."""
         return self._hash
 
-    def empties(self) -> int:
-        """Empty cells left (``num_empty`` of the protocol)."""
-        return self.num_empty()
-
     def features(self) -> tuple[int, ...]:
         """The evaluation features (``FEATURES``) for the side to move."""
         return _features(self._stones[self.turn], self._stones[1 - self.turn])
-
-    def evaluation(self, weights: Sequence[int] | None = None) -> int:
-        """``evaluate`` with checked weights (``DEFAULT_WEIGHTS`` if none): one int per feature."""
-        if weights is None:
-            weights = DEFAULT_WEIGHTS
-        weights = _check_weights(weights)
-        return self.evaluate(weights)
-
-    def move_order(self, move: int) -> int:
-        """``order_key`` of a legal move (checked: raises ``IllegalMoveError`` otherwise)."""
-        if type(move) is not int or move not in self.gen_moves():
-            raise IllegalMoveError(f"not a legal move here: {move!r}")
-        return self.order_key(move)
-
-    def searched_moves(self, depth: int) -> list[int]:
-        """``search_moves``: the moves a search tries here with ``depth`` >= 1 plies left."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-        return self.search_moves(depth)
-
-    def outcome_value(self) -> int:
-        """``terminal_value``: ``1 + empty cells`` the side to move has won, minus that lost, 0 drawn or not over."""
-        return self.terminal_value()
 
     def perft(self, depth: int) -> int:
         """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
@@ -668,6 +646,48 @@ class TetralathCore(GameCore):
         if depth == 0:
             return 1
         return _perft(self.copy(), depth)  # Ctrl-C leaves this position as it was
+
+
+# -- the search protocol, checked, for Python callers -------------------------------------
+# The compiled core has these as C methods only (a C method and a Python one cannot share a
+# name), so both backends offer them to Python here, under the protocol's names.
+
+
+def num_empty(core: TetralathCore) -> int:
+    """Empty cells left."""
+    return _core(core).num_empty()
+
+
+def evaluate(core: TetralathCore, weights: Sequence[int] | None = None) -> int:
+    """The heuristic value for the side to move: ``weights`` (``DEFAULT_WEIGHTS`` if none,
+    one int per feature) over ``core.features()``."""
+    return _core(core).evaluate(_check_weights(DEFAULT_WEIGHTS if weights is None else weights))
+
+
+def order_key(core: TetralathCore, move: int) -> int:
+    """The search's ordering key of a legal move (``IllegalMoveError`` for another)."""
+    if type(move) is not int or move not in _core(core).gen_moves():
+        raise IllegalMoveError(f"not a legal move here: {move!r}")
+    return core.order_key(move)
+
+
+def search_moves(core: TetralathCore, depth: int) -> list[int]:
+    """The moves a search tries here with ``depth`` >= 1 plies left."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+    return _core(core).search_moves(depth)
+
+
+def terminal_value(core: TetralathCore) -> int:
+    """``1 + empty cells`` when the side to move has won, minus that when it has lost, 0 for a
+    draw or a game not over."""
+    return _core(core).terminal_value()
+
+
+def _core(core: TetralathCore) -> TetralathCore:
+    if not isinstance(core, TetralathCore):
+        raise TypeError(f"expected a TetralathCore, got {type(core).__name__}")
+    return core
 
 
 def _check_weights(weights: Sequence[int]) -> list[int]:
