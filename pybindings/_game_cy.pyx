@@ -8,6 +8,8 @@ from libc.stdint cimport uint64_t
 
 from bits cimport gc_splitmix64
 
+from gamecore.errors import EmptyHistoryError
+
 __all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
 
 MAX_MOVES = 128
@@ -90,6 +92,27 @@ cdef class GameCore:
 
     cdef int num_empty(self) noexcept nogil:
         return 0
+
+    # -- the move stack: each core says how many moves it holds and which ------------------
+
+    cdef int ply_count(self) noexcept nogil:
+        return 0
+
+    cdef int move_at(self, int ply) noexcept nogil:
+        return 0
+
+    def pop(self):
+        """Take back the last move and return it."""
+        cdef int plies = self.ply_count()
+        if plies == 0:
+            raise EmptyHistoryError("no move to take back")
+        cdef int move = self.move_at(plies - 1)
+        self.unmake_move()
+        return move
+
+    def history(self):
+        """The moves played since the position was set, oldest first."""
+        return [self.move_at(i) for i in range(self.ply_count())]
 
 
 def splitmix64(state):

@@ -22,7 +22,6 @@ from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
-    EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
     InvalidPositionError,
@@ -311,6 +310,12 @@ cdef class OthelloCore(GameCore):
         self.zhash = h
         self.turn = 1 - t
 
+    cdef int ply_count(self) noexcept nogil:
+        return self.sp
+
+    cdef int move_at(self, int ply) noexcept nogil:
+        return self.stack[ply].move
+
     cdef void unmake_move(self) noexcept nogil:
         if self.sp <= 0:
             return  # nothing to take back (never for the searches; guards the C stack)
@@ -389,18 +394,6 @@ cdef class OthelloCore(GameCore):
         if (from_board(self.discs[0] | self.discs[1], self.g) >> move) & 1:
             return "that square is already occupied"
         return "that move flips no disc"
-
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.sp == 0:
-            raise EmptyHistoryError("no move to take back")
-        move = self.stack[self.sp - 1].move
-        self.unmake_move()
-        return move
-
-    def history(self):
-        """The moves played since the position was set, oldest first."""
-        return [self.stack[i].move for i in range(self.sp)]
 
     def is_game_over(self):
         """True when neither side can move."""

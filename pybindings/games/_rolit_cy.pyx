@@ -19,7 +19,7 @@ from gamecore._game_cy cimport GameCore
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
-from gamecore.errors import EmptyHistoryError, GameOverError, IllegalMoveError, InvalidPositionError
+from gamecore.errors import GameOverError, IllegalMoveError, InvalidPositionError
 
 __all__ = [
     "COLOURS",
@@ -321,6 +321,12 @@ cdef class RolitCore(GameCore):
             self.turn = 0
         self.zhash = h ^ TURN_KEY[colour] ^ TURN_KEY[self.player_colour[self.turn]]
 
+    cdef int ply_count(self) noexcept nogil:
+        return self.sp
+
+    cdef int move_at(self, int ply) noexcept nogil:
+        return self.stack_move[ply]
+
     cdef void unmake_move(self) noexcept nogil:
         self.sp -= 1
         self.zhash = self.stack_hash[self.sp]
@@ -447,18 +453,6 @@ cdef class RolitCore(GameCore):
         if not (kernel.neighbours(occupied) >> <int>move) & 1:
             return "a ball must go next to a ball already on the board"
         return "a capture is compulsory and that move captures nothing"
-
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.sp == 0:
-            raise EmptyHistoryError("no move to take back")
-        move = self.stack_move[self.sp - 1]
-        self.unmake_move()
-        return move
-
-    def history(self):
-        """The moves played since the position was set, oldest first."""
-        return [self.stack_move[i] for i in range(self.sp)]
 
     def count_history(self):
         """Balls of each colour (red, yellow, green, blue) after each ply: entry 0 is the

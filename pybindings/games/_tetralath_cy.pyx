@@ -21,7 +21,6 @@ from tetralath cimport (
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
-    EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
     InvalidPositionError,
@@ -343,6 +342,12 @@ cdef class TetralathCore(GameCore):
         self.status_ = status
         self.turn = 1 - turn
 
+    cdef int ply_count(self) noexcept nogil:
+        return self.nply
+
+    cdef int move_at(self, int ply) noexcept nogil:
+        return self.stack_move[ply]
+
     cdef void unmake_move(self) noexcept nogil:
         """Take back the last move made (no checks but an empty stack)."""
         cdef int move, cell
@@ -444,18 +449,6 @@ cdef class TetralathCore(GameCore):
         elif ((self.stones[0] | self.stones[1]) >> <int>move) & 1:
             raise IllegalMoveError("that cell is already occupied")
         self.make_move(<int>move)
-
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.nply == 0:
-            raise EmptyHistoryError("no move to take back")
-        move = self.stack_move[self.nply - 1]
-        self.unmake_move()
-        return move
-
-    def history(self):
-        """The moves played since the position was set, oldest first."""
-        return [self.stack_move[i] for i in range(self.nply)]
 
     def is_game_over(self):
         """True when the last move made four, made three, or filled the board."""

@@ -23,3 +23,6 @@ cdef class GameCore:
     cdef int order_key(self, int move) noexcept nogil
     cdef uint64_t key(self) noexcept nogil
     cdef int num_empty(self) noexcept nogil
+    # The move stack, read by the checked pop() and history() every core shares.
+    cdef int ply_count(self) noexcept nogil
+    cdef int move_at(self, int ply) noexcept nogil

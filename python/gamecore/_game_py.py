@@ -27,6 +27,7 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 from __future__ import annotations
 
 from ._rng import splitmix64
+from .errors import EmptyHistoryError
 
 __all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
 
@@ -52,6 +53,9 @@ class GameCore:
     """Abstract base of the game cores (documentation of the protocol)."""
 
     __slots__ = ()
+    #: The move stack every core keeps, one entry per move made, the move first (the
+    #: compiled cores tell their stack through ``ply_count`` and ``move_at``).
+    _stack: list[tuple]
 
     def gen_moves(self) -> list[int]:
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
@@ -82,6 +86,18 @@ class GameCore:
     def unmake_move(self) -> None:
         """Take back the last move made (no checks)."""
         raise NotImplementedError
+
+    def pop(self) -> int:
+        """Take back the last move and return it."""
+        if not self._stack:
+            raise EmptyHistoryError("no move to take back")
+        move: int = self._stack[-1][0]
+        self.unmake_move()
+        return move
+
+    def history(self) -> list[int]:
+        """The moves played since the position was set, oldest first."""
+        return [entry[0] for entry in self._stack]
 
     def num_players(self) -> int:
         """How many players take turns (2 unless the game says otherwise)."""

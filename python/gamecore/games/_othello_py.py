@@ -16,7 +16,6 @@ from collections.abc import Callable
 from .._game_py import GameCore
 from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import (
-    EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
     InvalidPositionError,
@@ -457,18 +456,6 @@ class OthelloCore(GameCore):
         if (self._discs[0] | self._discs[1]) >> move & 1:
             return "that square is already occupied"
         return "that move flips no disc"
-
-    def pop(self) -> int:
-        """Take back the last move and return it."""
-        if not self._stack:
-            raise EmptyHistoryError("no move to take back")
-        move = self._stack[-1][0]
-        self.unmake_move()
-        return move
-
-    def history(self) -> list[int]:
-        """The moves played since the position was set, oldest first."""
-        return [entry[0] for entry in self._stack]
 
     def is_game_over(self) -> bool:
         """True when neither side can move."""

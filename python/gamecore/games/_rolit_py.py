@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS, splitmix64
-from ..errors import EmptyHistoryError, GameOverError, IllegalMoveError, InvalidPositionError
+from ..errors import GameOverError, IllegalMoveError, InvalidPositionError
 from ._othello_py import flips as othello_flips
 from ._othello_py import geometry_of
 from ._othello_py import legal_moves_mask as othello_moves
@@ -361,18 +361,6 @@ class RolitCore(GameCore):
         if not neighbours(occupied) >> move & 1:
             return "a ball must go next to a ball already on the board"
         return "a capture is compulsory and that move captures nothing"
-
-    def pop(self) -> int:
-        """Take back the last move and return it."""
-        if not self._stack:
-            raise EmptyHistoryError("no move to take back")
-        move = self._stack[-1][0]
-        self.unmake_move()
-        return move
-
-    def history(self) -> list[int]:
-        """The moves played since the position was set, oldest first."""
-        return [entry[0] for entry in self._stack]
 
     def count_history(self) -> list[tuple[int, int, int, int]]:
         """Balls of each colour (red, yellow, green, blue) after each ply: entry 0 is the

@@ -1,7 +1,7 @@
 # The compiled Tetralath core (pybindings/_tetralath_cy.pyx); mirrors python/gamecore/_tetralath_py.py.
 from libc.stdint cimport uint64_t
 from gamecore._game_cy cimport GameCore
-from tetralath cimport TLWindows
+from tetralath cimport TL_STACK, TLWindows
 
 cdef class TetralathCore(GameCore):
     cdef uint64_t stones[2]          # white, black
@@ -10,9 +10,9 @@ cdef class TetralathCore(GameCore):
     cdef uint64_t hash_
     cdef int status_                 # ONGOING, FOUR, THREE, FULL: what the last move did
     cdef int nply
-    cdef int stack_move[64]
-    cdef uint64_t stack_hash[64]
-    cdef int stack_status[64]
+    cdef int stack_move[TL_STACK]
+    cdef uint64_t stack_hash[TL_STACK]
+    cdef int stack_status[TL_STACK]
     # order_key's masks for one position (the stones they were computed for): the search
     # asks for the key of every move of a node, so they are computed once per node.
     cdef uint64_t order_for[2]

@@ -52,7 +52,6 @@ from collections.abc import Sequence
 from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import (
-    EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
     InvalidPositionError,
@@ -593,18 +592,6 @@ class TetralathCore(GameCore):
         elif (self._stones[0] | self._stones[1]) >> move & 1:
             raise IllegalMoveError("that cell is already occupied")
         self.make_move(move)
-
-    def pop(self) -> int:
-        """Take back the last move and return it."""
-        if not self._stack:
-            raise EmptyHistoryError("no move to take back")
-        move = self._stack[-1][0]
-        self.unmake_move()
-        return move
-
-    def history(self) -> list[int]:
-        """The moves played since the position was set, oldest first."""
-        return [entry[0] for entry in self._stack]
 
     def is_game_over(self) -> bool:
         """True when the last move made four, made three, or filled the board."""
