@@ -273,6 +273,13 @@ def test_short_forms_are_play(monkeypatch, capsys):
     assert code == 0 and "Game over" in out and out.count("a b c") == 0 or out.count("1 2 3 4 5") == 2
     code, out, _ = run(monkeypatch, capsys, ["game", "tetralath"])
     assert code == 0 and "white (random) plays" in out and "black (engine) plays" in out
+    # "play" without a game is Othello, as "game" is.
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--size", "4", "--black", "random", "--white", "random", "--quiet"]
+    )
+    assert code == 0 and out.startswith("Othello 4x4") and "Game over" in out
+    code, out, _ = run(monkeypatch, capsys, ["play", "--help"])
+    assert code == 0 and "rolit" in out and "Othello when no game is named" in out
 
 
 def test_version_and_help_name_defaults(monkeypatch, capsys):

@@ -159,7 +159,7 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> No
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gamecore",
-        description="Board-game AI for teaching: play Othello and Tetralath in the terminal, "
+        description="Board-game AI for teaching: play Othello, Tetralath and Rolit in the terminal, "
         "count and benchmark, export course players, run tournaments.",
         epilog="'gamecore COMMAND --help' shows the options of a command and their defaults.",
     )
@@ -167,11 +167,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser("play", help="play a game in the terminal: " + ", ".join(GAME_UIS))
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal: " + ", ".join([*GAME_UIS, "rolit"]) + " (default othello)",
+        description="Play a game in the terminal (Othello when no game is named).",
+    )
     games = p.add_subparsers(dest="game", metavar="GAME")
     games.required = True
     for ui in GAME_UIS.values():
         _add_play_parser(games, ui)
+    # Listed for --help only: main() hands "play rolit ..." to the Rolit UI before parsing.
+    games.add_parser("rolit", help="Rolit for 2-4 players (gamecore play rolit --help)", add_help=False)
 
     p = sub.add_parser(
         "game",
@@ -195,7 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--backend", choices=_backend.BACKENDS, help="cython or python (default: the fastest installed)")
 
-    p = sub.add_parser("bench", help="benchmarks: perft, search, endgame, mcts or tetralath speed per backend")
+    p = sub.add_parser(
+        "bench", help="benchmarks: perft, search, endgame, mcts, tetralath, api, multiplayer or rolit speed per backend"
+    )
     p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit"))
     p.add_argument("--size", type=board_size, default=8, help="board size of the MCTS benchmark (default 8)")
     p.add_argument(
@@ -261,10 +269,13 @@ _QUICK_PLAYERS = {
 
 
 def _expand(argv: list[str]) -> list[str]:
-    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``game [GAME] ...`` is
-    ``play GAME`` with two quick computer players (the user's own options come after and win)."""
+    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``play`` with options only
+    is ``play othello``; ``game [GAME] ...`` is ``play GAME`` with two quick computer players
+    (the user's own options come after and win)."""
     if argv and argv[0] == "tetralath":
         return ["play", "tetralath", *argv[1:]]
+    if argv and argv[0] == "play" and (len(argv) == 1 or argv[1].startswith("-") and argv[1] not in ("-h", "--help")):
+        return ["play", "othello", *argv[1:]]  # Othello is the default game, as for "game"
     if argv and argv[0] == "game":
         rest = argv[1:]
         name = rest.pop(0) if rest and rest[0] in GAME_UIS else "othello"
