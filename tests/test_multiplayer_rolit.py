@@ -19,7 +19,7 @@ import pytest
 
 from gamecore import Rolit, search
 from gamecore.bench.multiplayer import bench_multiplayer
-from gamecore.players import RandomPlayer
+from gamecore.players import RandomPlayer, make_player
 from gamecore.search.engine import Engine
 
 COLOURS = ["RYGB", "RYG", "RG"]
@@ -240,3 +240,28 @@ def test_result_names_the_player_by_index(backend):
         result = search(game, algorithm=algorithm, depth=2)
         assert result.player == 1 and result.values[1] == result.score and len(result.values) == 2
     assert search(game, algorithm="mcts", nodes=50).player == 1
+
+
+@pytest.mark.parametrize("colours", ["RYGB", "RYG"])
+def test_two_player_searches_refuse_more_players(backend, colours):
+    # Negamax's "my value is minus the next mover's" holds only with two players.
+    game = Rolit(colours=colours, backend=backend.name)
+    before = game.move_stack
+    for algorithm in ("alphabeta", "minimax"):
+        with pytest.raises(ValueError, match=f"two-player search.*{len(colours)} players"):
+            Engine(algorithm=algorithm).search(game, depth=2)
+    assert game.move_stack == before and game.num_players == len(colours)
+    # The function picks the n-player default when no algorithm is named.
+    result = search(game, nodes=200)
+    assert result.algorithm == "mcts" and len(result.values) == len(colours)
+    assert result.move in game.legal_moves()
+    # The alpha-beta player takes alpha-beta's n-player form, paranoid.
+    player = make_player("engine:depth=2")
+    assert player.choose_move(game) in game.legal_moves() and player.last_result.algorithm == "paranoid"
+
+
+def test_two_colour_rolit_keeps_alphabeta(backend):
+    game = Rolit(colours="RG", backend=backend.name)
+    result = search(game, depth=3)
+    assert result.algorithm == "alphabeta" and game.num_players == 2
+    assert result.score == search(game, algorithm="minimax", depth=3).score

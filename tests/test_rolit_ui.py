@@ -176,6 +176,8 @@ def test_python_entry_point(backend):
     assert "Yellow (human)" in out.getvalue() and "Blue (human)" in out.getvalue()
     with pytest.raises(ValueError):
         gamecore.rolit("Q", output=out)
+    with pytest.raises(ValueError, match="two-player games only; this game has 3 players"):
+        gamecore.rolit(algorithm="alphabeta", colours="RYG", output=out)
     finished = gamecore.rolit(algorithm="greedy", colours="RG", backend=backend.name, output=io.StringIO())
     assert finished.is_game_over() and finished.outcome() is not None
 

@@ -190,6 +190,11 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """The backend's core object (what the searches run on)."""
         return self._core
 
+    @property
+    def num_players(self) -> int:
+        """How many players take turns: 2 here (Othello, Tetralath); Rolit says its own."""
+        return 2
+
     def _interned_colors(self) -> tuple:
         """``turn`` of each player number (the position layer looks the colour up here)."""
         return tuple(self.Color)

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from .._rng import splitmix64
 from ..errors import GamecoreError, InvalidLimitError
-from ..search.engine import Engine
+from ..search.engine import ALGORITHMS, Engine
 from ..search.mcts import DEFAULT_EXPLORATION, MCTS
 from .base import Player, safe_time
 from .base import legal_moves_or_raise as _legal
@@ -78,7 +78,7 @@ class RandomPlayer(Player):
 
 class EnginePlayer(Player):
     """Iterative-deepening alpha-beta (``gamecore.Engine``), its transposition table kept
-    between moves.
+    between moves; in a game of more than two players (Rolit) its n-player form, paranoid.
 
     :param depth: the depth to search to (with a time limit: at most this deep).
     :param time: seconds per move (default 1 when no depth is given); the search gets
@@ -87,6 +87,9 @@ class EnginePlayer(Player):
     :param tt_mb: transposition-table size in MB.
     :param backend: ``"cython"`` or ``"python"``; default: the position's.
     :param margin: fraction of the time kept back as a safety margin.
+    :param algorithm: one of :data:`gamecore.search.engine.ALGORITHMS`; ``None``:
+        ``"alphabeta"`` with two players, ``"paranoid"`` (alpha-beta against the coalition
+        of the others) with more.
     """
 
     name = "engine"
@@ -99,7 +102,10 @@ class EnginePlayer(Player):
         tt_mb: int = 16,
         backend: str | None = None,
         margin: float = 0.05,
+        algorithm: str | None = None,
     ) -> None:
+        if algorithm is not None and algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
         if time is not None and (
@@ -116,19 +122,21 @@ class EnginePlayer(Player):
         self.tt_mb = tt_mb
         self.backend = backend
         self.margin = margin
-        self._engine: Any = None
-        self._engine_for()  # its table is made now, not inside the first timed move
+        self.algorithm = algorithm
+        self._engines: dict[str, Any] = {}
+        self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
         self.last_result: Any = None
 
-    def _engine_for(self) -> Any:
-        if self._engine is None:
-            self._engine = Engine(self.evaluation, tt_mb=self.tt_mb)
-        return self._engine
+    def _engine_for(self, algorithm: str) -> Any:
+        engine = self._engines.get(algorithm)
+        if engine is None:
+            engine = self._engines[algorithm] = Engine(self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm)
+        return engine
 
     def new_game(self) -> None:
-        if self._engine is not None:
-            self._engine.clear()
+        for engine in self._engines.values():
+            engine.clear()
 
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
@@ -136,7 +144,8 @@ class EnginePlayer(Player):
             self.last_result = None
             return moves[0]
         budget = self.time if time_budget is None else min(time_budget, self.time or time_budget)
-        engine = self._engine_for()
+        algorithm = self.algorithm or ("alphabeta" if getattr(position, "num_players", 2) == 2 else "paranoid")
+        engine = self._engine_for(algorithm)
         if self.backend and self.backend != position.backend:
             position = type(position).from_text(position.to_text(), backend=self.backend)
         result = engine.search(
@@ -151,7 +160,8 @@ class EnginePlayer(Player):
         return move
 
     def __repr__(self) -> str:
-        return f"EnginePlayer(depth={self.depth!r}, time={self.time!r}, evaluation={self.evaluation!r})"
+        chosen = "" if self.algorithm is None else f", algorithm={self.algorithm!r}"
+        return f"EnginePlayer(depth={self.depth!r}, time={self.time!r}, evaluation={self.evaluation!r}{chosen})"
 
 
 class MCTSPlayer(Player):

@@ -32,13 +32,26 @@ from ..games.base import MoveT, Position
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS
 
-__all__ = ["search", "solve", "Engine", "SearchResult", "SolveResult", "WIN", "ALGORITHMS", "MULTIPLAYER_ALGORITHMS"]
+__all__ = [
+    "search",
+    "solve",
+    "Engine",
+    "SearchResult",
+    "SolveResult",
+    "WIN",
+    "ALGORITHMS",
+    "TWO_PLAYER_ALGORITHMS",
+    "MULTIPLAYER_ALGORITHMS",
+]
 
 #: Scores beyond WIN are proven results (as the searchers of either backend define it).
 WIN: int = _backend.load("python").alphabeta.WIN
 #: The searches for any number of players (two included).
+TWO_PLAYER_ALGORITHMS = ("alphabeta", "minimax")
 MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
-ALGORITHMS = ("alphabeta", "minimax", *MULTIPLAYER_ALGORITHMS)
+ALGORITHMS = (*TWO_PLAYER_ALGORITHMS, *MULTIPLAYER_ALGORITHMS)
+#: What :func:`search` runs when no algorithm is named, by the number of players.
+DEFAULT_MULTIPLAYER_ALGORITHM = "mcts"
 #: Deepest iteration the iterative deepening goes to when only time or nodes limit it.
 MAX_DEPTH = 100
 #: The most table a one-shot timed ``search()`` makes per second of its limit: more than the
@@ -276,6 +289,12 @@ class Engine:
             raise ValueError(f"depth must be below {MAX_DEPTH}, got {depth}")
         if not hasattr(position, "core") or not hasattr(position, "features"):
             raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
+        if self.algorithm in TWO_PLAYER_ALGORITHMS and position.num_players != 2:
+            raise ValueError(
+                f"{self.algorithm} is a two-player search and this {type(position).__name__} has "
+                f"{position.num_players} players: use one of {', '.join(MULTIPLAYER_ALGORITHMS)} "
+                f"(mcts is the default for more than two)"
+            )
         if nodes is not None:
             nodes = min(int(nodes), MAX_NODES)
         backend = _backend.load(position.backend)
@@ -482,7 +501,7 @@ def search(
     time_limit: float | None = None,
     nodes: int | None = None,
     evaluation: Evaluation = "standard",
-    algorithm: str = "alphabeta",
+    algorithm: str | None = None,
     tt_mb: float = 16,
     aspiration: bool = False,
     endgame_empties: int | None = None,
@@ -491,12 +510,18 @@ def search(
 ) -> SearchResult[MoveT]:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
 
+    ``algorithm=None`` picks ``"alphabeta"`` for a two-player game and ``"mcts"`` (the
+    strongest in four-player Rolit, docs/performance.md) for more players.
+
     With a ``time_limit`` the table is no larger than the search could fill in that time
     (``TT_MB_PER_SECOND`` megabytes a second, at least 1 MB): making it is part of the time.
     """
     _check_limit("time_limit", time_limit, float)
     if time_limit is not None and isinstance(tt_mb, (int, float)) and not isinstance(tt_mb, bool):
         tt_mb = min(tt_mb, max(1.0, time_limit * TT_MB_PER_SECOND))
+    if algorithm is None:
+        two_players = getattr(position, "num_players", 2) == 2
+        algorithm = "alphabeta" if two_players else DEFAULT_MULTIPLAYER_ALGORITHM
     engine = Engine(
         evaluation,
         tt_mb=tt_mb,

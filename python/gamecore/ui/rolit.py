@@ -51,7 +51,7 @@ MAX_TIME = 600.0
 DEFAULT_ALGORITHM = "mcts"
 #: What ``--algorithm`` accepts. ``maxn``, ``maxn-plain``, ``paranoid`` and ``brs`` are the
 #: n-player searches of ``gamecore.search``; ``alphabeta`` is the two-player negamax
-#: (each mover maximising its balls less the best opponent's); ``random`` and ``greedy``
+#: (two colours only: each maximises its balls less the other's); ``random`` and ``greedy``
 #: are the simple players of ``gamecore.players``.
 ENGINE_ALGORITHMS = ("mcts", "maxn", "maxn-plain", "paranoid", "brs", "alphabeta", "random", "greedy")
 
@@ -367,6 +367,10 @@ def _setup(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidPositionError(f"seed must be an int, got {seed!r}")
     game = Rolit(colours, first=first, tie_rule=tie_rule, compulsory_capture=compulsory_capture, backend=backend)
+    if algorithm in engine.TWO_PLAYER_ALGORITHMS and game.num_players != 2:
+        raise InvalidPositionError(
+            f"{algorithm} searches two-player games only; this game has {game.num_players} players"
+        )
     people: list[RolitColor] = []
     for colour in _human_colours(humans):
         if colour not in game.colours:
