@@ -460,20 +460,10 @@ THREADED = {
     "perft": "Othello(8, backend=BACKEND).perft(11)",
     "rolit-perft": "Rolit(backend=BACKEND).perft(10)",
 }
-# Known gap (issue 10): the compiled n-player searches hold the GIL for their whole run.
-THREADED_GAPS = {"maxn", "paranoid", "brs"}
 
 
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)
-@pytest.mark.parametrize(
-    "call",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(reason="holds the GIL (issue 10)", strict=False))
-        if c in THREADED_GAPS
-        else c
-        for c in sorted(THREADED)
-    ],
-)
+@pytest.mark.parametrize("call", sorted(THREADED))
 def test_another_thread_keeps_running_during_a_compiled_search(backend, call):
     out = run_child(
         f"""

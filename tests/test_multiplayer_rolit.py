@@ -19,6 +19,7 @@ import pytest
 
 from gamecore import Rolit, search
 from gamecore.bench.multiplayer import bench_multiplayer
+from gamecore.errors import InvalidPositionError
 from gamecore.players import RandomPlayer, make_player
 from gamecore.search.engine import Engine
 
@@ -248,7 +249,7 @@ def test_two_player_searches_refuse_more_players(backend, colours):
     game = Rolit(colours=colours, backend=backend.name)
     before = game.move_stack
     for algorithm in ("alphabeta", "minimax"):
-        with pytest.raises(ValueError, match=f"two-player search.*{len(colours)} players"):
+        with pytest.raises(InvalidPositionError, match=f"two-player search.*{len(colours)} players"):
             Engine(algorithm=algorithm).search(game, depth=2)
     assert game.move_stack == before and game.num_players == len(colours)
     # The function picks the n-player default when no algorithm is named.

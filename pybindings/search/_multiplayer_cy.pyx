@@ -287,11 +287,20 @@ cdef class MultiSearcher(Searcher):
             best_values = [None] * players
             for depth in range(1, max_depth + 1):
                 self.hit_horizon = False
+                # Without a Python evaluation no node touches a Python object: other
+                # threads run meanwhile (Ctrl-C is still polled through enter()).
                 if maxn:
-                    self.maxn(depth, 0, 0, False, alg == ALG_MAXN, use_tt, values)
+                    if self.has_evaluator:
+                        self.maxn(depth, 0, 0, False, alg == ALG_MAXN, use_tt, values)
+                    else:
+                        with nogil:
+                            self.maxn(depth, 0, 0, False, alg == ALG_MAXN, use_tt, values)
                     score = values[self.root]
-                else:
+                elif self.has_evaluator:
                     score = self.coalition(depth, -C_INFINITY, C_INFINITY, 0, use_tt, alg == ALG_BRS)
+                else:
+                    with nogil:
+                        score = self.coalition(depth, -C_INFINITY, C_INFINITY, 0, use_tt, alg == ALG_BRS)
                 if self.interrupted:
                     gc_raise_pending()
                 if self.aborted:
@@ -324,10 +333,9 @@ cdef class MultiSearcher(Searcher):
 
     # -- the pieces every node needs ---------------------------------------
 
-    cdef int open(self, int depth, int ply, int* moves) except -2:
+    cdef int open(self, int depth, int ply, int* moves) except -2 nogil:
         """Count the node; -1 at a leaf (horizon or end of the game), else the number of
         moves to search, in `moves`. 0 with the abort flag when a limit is reached."""
-        cdef GameCore core = self.core
         cdef int count
         if self.enter():
             return 0
@@ -335,30 +343,30 @@ cdef class MultiSearcher(Searcher):
         if ply > self.deepest:
             self.deepest = ply
         if depth == 0 or ply >= C_MAX_PLY - 1:
-            if not core.is_terminal():
+            if not self.core.is_terminal():
                 self.hit_horizon = True
             return -1
-        count = core.gen_moves(moves) if ply == 0 else core.search_moves(moves, depth)
+        count = self.core.gen_moves(moves) if ply == 0 else self.core.search_moves(moves, depth)
         if count == 0:
             return -1
         return self.root_moves(moves, count) if ply == 0 else count
 
-    cdef int leaf_values(self, int* out) except -1:
-        cdef GameCore core = self.core
+    cdef int leaf_values(self, int* out) except -1 nogil:
         cdef int i
-        if core.is_terminal():
-            core.terminal_values(out)
+        if self.core.is_terminal():
+            self.core.terminal_values(out)
         elif not self.has_evaluator:
-            core.evaluate_players(self.weights, out)
+            self.core.evaluate_players(self.weights, out)
         else:
-            # A copy: the evaluation may do what it likes with it, the search is unharmed.
-            checked = check_values(self.evaluator(self.view(core.copy())), self.players, self.lowest,
-                                   self.highest_sum)
-            for i in range(self.players):
-                out[i] = checked[i]
+            with gil:
+                # A copy: the evaluation may do what it likes with it, the search is unharmed.
+                checked = check_values(self.evaluator(self.view(self.core.copy())), self.players, self.lowest,
+                                       self.highest_sum)
+                for i in range(self.players):
+                    out[i] = checked[i]
         return 0
 
-    cdef int leaf_score(self) except? ERROR_SCORE:
+    cdef int leaf_score(self) except? ERROR_SCORE nogil:
         cdef int values[PLAYER_BUFFER]
         self.leaf_values(values)
         return values[self.root]
@@ -366,10 +374,9 @@ cdef class MultiSearcher(Searcher):
     # -- Max^n ---------------------------------------------------------------
 
     cdef int maxn(self, int depth, int ply, int limit, bint has_limit, bint pruned, bint use_tt,
-                  int* best) except -1:
+                  int* best) except -1 nogil:
         """The value vector of the node in `best`; `limit`: the best value the parent's mover
         already has (when `has_limit`)."""
-        cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
         cdef int count, i, mover, best_move = NO_MOVE
@@ -384,7 +391,7 @@ cdef class MultiSearcher(Searcher):
             return 0
         probe = use_tt and ply > 0
         if probe:
-            key = core.key()
+            key = self.core.key()
             entry = &self.maxn_table[key & self.maxn_mask]
             if entry.flag != 0 and entry.key == key:
                 self.tt_hits += 1
@@ -396,14 +403,14 @@ cdef class MultiSearcher(Searcher):
                     for i in range(self.players):
                         best[i] = entry.values[i]
                     return 0
-        mover = core.to_move()
+        mover = self.core.to_move()
         horizon_above = self.hit_horizon
         self.hit_horizon = False
         self.order(moves, count, False)
         for i in range(count):
-            core.make_move(moves[i])
+            self.core.make_move(moves[i])
             self.maxn(depth - 1, ply + 1, best[mover], pruned and found, pruned, use_tt, values)
-            core.unmake_move()
+            self.core.unmake_move()
             if self.aborted:
                 return 0
             if not found or values[mover] > best[mover]:
@@ -431,7 +438,7 @@ cdef class MultiSearcher(Searcher):
     # -- paranoid and Best-Reply Search ----------------------------------------
 
     cdef int probe(self, int ply, int depth, int alpha, int beta, bint use_tt, int* tt_move,
-                   TTEntry** slot) noexcept:
+                   TTEntry** slot) noexcept nogil:
         """The table's move in `tt_move`, the slot in `slot`; 1 when the table settles the
         node (its score is then in the slot), else 0."""
         cdef TTEntry* entry
@@ -457,39 +464,37 @@ cdef class MultiSearcher(Searcher):
                 return 1
         return 0
 
-    cdef int layer(self, int* moves, int count, int depth, bint opponents, int* codes, long long* keys) noexcept:
+    cdef int layer(self, int* moves, int count, int depth, bint opponents, int* codes, long long* keys) noexcept nogil:
         """A layer's moves, coded, with their order keys: the side to move's (`moves`), or with
         `opponents` (BRS's MIN layer) every opponent's, in playing order after the root
         player. Their number."""
-        cdef GameCore core = self.core
         cdef int own[MOVE_BUFFER]
-        cdef int step, player, mover = core.to_move(), n = 0, i, own_count
+        cdef int step, player, mover = self.core.to_move(), n = 0, i, own_count
         if not opponents:
             for i in range(count):
                 codes[i] = c_brs_code(mover, moves[i])
-                keys[i] = core.order_key(moves[i])
+                keys[i] = self.core.order_key(moves[i])
             return count
         for step in range(1, self.players):
             player = (self.root + step) % self.players
             if player == mover:
                 for i in range(count):
                     codes[n] = c_brs_code(player, moves[i])
-                    keys[n] = core.order_key(moves[i])
+                    keys[n] = self.core.order_key(moves[i])
                     n += 1
                 continue
-            core.set_turn(player)
-            own_count = core.search_moves(own, depth)
+            self.core.set_turn(player)
+            own_count = self.core.search_moves(own, depth)
             for i in range(own_count):
                 codes[n] = c_brs_code(player, own[i])
-                keys[n] = core.order_key(own[i])
+                keys[n] = self.core.order_key(own[i])
                 n += 1
-            core.unmake_move()
+            self.core.unmake_move()
         return n
 
-    cdef int coalition(self, int depth, int alpha, int beta, int ply, bint use_tt, bint best_reply) except? ERROR_SCORE:
+    cdef int coalition(self, int depth, int alpha, int beta, int ply, bint use_tt, bint best_reply) except? ERROR_SCORE nogil:
         """Fail-soft alpha-beta on the root player's value against the coalition of the
         others: paranoid, or with `best_reply` BRS (see the pure twin's ``_coalition``)."""
-        cdef GameCore core = self.core
         cdef int moves[MOVE_BUFFER]
         cdef int codes[REPLY_BUFFER]
         cdef long long keys[REPLY_BUFFER]
@@ -504,7 +509,7 @@ cdef class MultiSearcher(Searcher):
             return self.leaf_score()
         if self.probe(ply, depth, alpha, beta, use_tt, &tt_move, &slot):
             return slot.score
-        maximizing = core.to_move() == root
+        maximizing = self.core.to_move() == root
         n = self.layer(moves, count, depth, best_reply and not maximizing, codes, keys)
         stable_sort_desc(codes, keys, n)
         bring_to_front(codes, n, tt_move)
@@ -515,16 +520,16 @@ cdef class MultiSearcher(Searcher):
             player = codes[i] >> 8
             move = c_brs_move(codes[i])
             pushed = 1
-            if core.to_move() != player:
-                core.set_turn(player)
+            if self.core.to_move() != player:
+                self.core.set_turn(player)
                 pushed += 1
-            core.make_move(move)
-            if best_reply and not maximizing and core.to_move() != root:
-                core.set_turn(root)
+            self.core.make_move(move)
+            if best_reply and not maximizing and self.core.to_move() != root:
+                self.core.set_turn(root)
                 pushed += 1
             score = self.coalition(depth - 1, alpha, beta, ply + 1, use_tt, best_reply)
             for j in range(pushed):
-                core.unmake_move()
+                self.core.unmake_move()
             if self.aborted:
                 return 0
             if (score > best) if maximizing else (score < best):
@@ -545,5 +550,5 @@ cdef class MultiSearcher(Searcher):
         self.hit_horizon = below or horizon_above
         if slot != NULL:
             flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta_orig else C_EXACT)
-            self.tt_store(slot, core.key() ^ self.salt, best, best_move, depth, flag | (0 if below else C_NO_HORIZON))
+            self.tt_store(slot, self.core.key() ^ self.salt, best, best_move, depth, flag | (0 if below else C_NO_HORIZON))
         return best

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from .. import _backend
-from ..errors import InvalidLimitError
+from ..errors import InvalidLimitError, InvalidPositionError
 from ..games import GAMES
 from ..games.base import MoveT, Position
 from ._results import NO_MOVE
@@ -290,7 +290,7 @@ class Engine:
         if not hasattr(position, "core") or not hasattr(position, "features"):
             raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
         if self.algorithm in TWO_PLAYER_ALGORITHMS and position.num_players != 2:
-            raise ValueError(
+            raise InvalidPositionError(
                 f"{self.algorithm} is a two-player search and this {type(position).__name__} has "
                 f"{position.num_players} players: use one of {', '.join(MULTIPLAYER_ALGORITHMS)} "
                 f"(mcts is the default for more than two)"
