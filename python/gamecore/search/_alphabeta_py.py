@@ -93,7 +93,7 @@ def terminal_score(value: int) -> int:
     return 0
 
 
-class _Abort(Exception):
+class LimitReached(Exception):
     """The node or time limit ran out: unwind to the root."""
 
 
@@ -247,7 +247,7 @@ class Searcher:
         legal = self._root_moves(core.gen_moves())
         if not legal:
             return SearchOutcome(NO_MOVE, terminal_score(core.terminal_value()), 0, [], 0, 0)
-        best_move = self._ordered(legal)[0]
+        best_move = self._order(legal)[0]
         best_score = 0
         best_pv = [best_move]
         done_depth = 0
@@ -264,7 +264,7 @@ class Searcher:
                         score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
                 else:
                     score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
-            except _Abort:
+            except LimitReached:
                 break
             best_score = score
             best_pv = self._pv[0][: self._pv_len[0]]
@@ -289,7 +289,7 @@ class Searcher:
         now = time.perf_counter()
         return now - self._start > 0.5 * (self._deadline - self._start)
 
-    def _ordered(self, moves: list[int], by_history: bool = False) -> list[int]:
+    def _order(self, moves: list[int], by_history: bool = False) -> list[int]:
         """``moves`` by ``order_key``, high first, stable; with ``by_history`` (alpha-beta)
         the history score breaks ties."""
         core = self._core
@@ -298,7 +298,7 @@ class Searcher:
             return sorted(moves, key=lambda m: (-core.order_key(m), -history[m + HISTORY_OFFSET]))
         return sorted(moves, key=lambda m: -core.order_key(m))
 
-    def _search_order(self, moves: list[int], first: int, ply: int) -> Iterator[int]:
+    def _front_moves(self, moves: list[int], first: int, ply: int) -> Iterator[int]:
         """``moves`` in alpha-beta's order, lazily: ``first`` (the TT move) and the killers of
         ``ply`` that are among them, then the others by ``order_key`` and history, whose keys
         are taken only when the search gets to them (a cut-off by the first moves saves them)."""
@@ -307,18 +307,18 @@ class Searcher:
             if move != NO_MOVE and move not in front and move in moves:
                 front.append(move)
         yield from front
-        yield from self._ordered([m for m in moves if m not in front], by_history=True)
+        yield from self._order([m for m in moves if m not in front], by_history=True)
 
     def _enter(self) -> None:
         """Count a node and stop the search when a limit is reached."""
         self._nodes += 1
         if self._node_limit and self._nodes > self._node_limit:
-            raise _Abort
+            raise LimitReached
         if self._deadline and (self._evaluator is not None or not self._nodes % CLOCK_INTERVAL):
             if time.perf_counter() >= self._deadline:
-                raise _Abort
+                raise LimitReached
 
-    def _evaluate(self) -> int:
+    def _evaluate_node(self) -> int:
         if self._evaluator is None:
             value = self._core.evaluate(self._weights)
         else:
@@ -340,7 +340,7 @@ class Searcher:
             if core.is_terminal():
                 return terminal_score(core.terminal_value()), None
             self._hit_horizon = True
-            return self._evaluate(), None
+            return self._evaluate_node(), None
         # The root gets every legal move; below it the game may leave out moves that
         # cannot change the node's value at this depth (``search_moves``).
         moves = core.gen_moves() if ply == 0 else core.search_moves(depth)
@@ -354,7 +354,7 @@ class Searcher:
             return score
         core = self._core
         best = -INFINITY
-        for move in self._ordered(moves):
+        for move in self._order(moves):
             core.make_move(move)
             try:
                 score = -self._minimax(depth - 1, ply + 1)
@@ -398,7 +398,7 @@ class Searcher:
         alpha_orig = alpha
         best = -INFINITY
         best_move = NO_MOVE
-        for index, move in enumerate(self._search_order(moves, tt_move, ply)):
+        for index, move in enumerate(self._front_moves(moves, tt_move, ply)):
             core.make_move(move)
             try:
                 if index == 0:

@@ -70,7 +70,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConcurrentUseError, InvalidEvaluationError
-from ._alphabeta_py import INFINITY, MAX_PLY, WIN, Searcher, _Abort
+from ._alphabeta_py import INFINITY, MAX_PLY, WIN, LimitReached, Searcher
 
 __all__ = [
     "MULTIPLAYER_ALGORITHMS",
@@ -239,7 +239,7 @@ class MultiSearcher(Searcher):
         if not legal:
             final = core.terminal_values()
             return _NO_MOVE, final[root], list(final), 0, [], 0, 0, True, 0
-        best_move = self._ordered(legal)[0]
+        best_move = self._order(legal)[0]
         best_pv = [best_move]
         best_score = 0
         best_values: list[int | None] = [None] * players
@@ -254,7 +254,7 @@ class MultiSearcher(Searcher):
                 else:
                     values = None
                     score = self._coalition(depth, -INFINITY, INFINITY, 0, use_tt, algorithm == "brs")
-            except _Abort:
+            except LimitReached:
                 break
             best_score = score
             best_values = list(values) if values is not None else [score if p == root else None for p in range(players)]
@@ -323,7 +323,7 @@ class MultiSearcher(Searcher):
         best: list[int] = []
         best_move = _NO_MOVE
         cut = False
-        for move in self._ordered(moves):
+        for move in self._order(moves):
             core.make_move(move)
             try:
                 values = self._maxn(depth - 1, ply + 1, best[mover] if pruned and best else None, pruned, use_tt)
