@@ -44,12 +44,12 @@ cdef extern from "gamecore_clock.h":
 from interrupt cimport gc_poll_signals
 
 cdef enum:
-    EG_SHALLOW_EMPTIES = 6      # SHALLOW_EMPTIES in _othello_py
+    EG_SHALLOW_EMPTIES = 5      # SHALLOW_EMPTIES in _endgame_py
     EG_TT_BITS = 20             # ENDGAME_TT_BITS: 2**20 entries of 16 bytes = 16 MiB
     EG_NO_MOVE = -2             # NO_MOVE: game over at the root
     EG_PASS = -1
     EG_TIME_CHECK_EVERY = 4096  # nodes between two readings of the clock
-    EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _othello_py)
+    EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _endgame_py)
     EG_ODD_BONUS = 4            # ODD_BONUS: move_key's bonus for a move in an odd quadrant
     EG_ETC_EMPTIES = 10         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
 

@@ -16,6 +16,7 @@ import pytest
 
 from gamecore import Othello, Tetralath, search
 from gamecore.search import _multiplayer_py as mp
+from gamecore.search._results import NO_MOVE, MultiOutcome
 from gamecore.search.engine import Engine
 
 OTHELLO_OPENINGS = [[], [37], [37, 43, 34], [37, 43, 18, 19, 26], [19, 18, 17, 29, 21, 20]]
@@ -40,6 +41,17 @@ def _multi(backend, position, algorithm, depth, tt_mb=1, nodes=0):
 def _negamax(backend, position, algorithm, depth):
     searcher = backend.alphabeta.Searcher(1)
     return searcher.search(position.core.copy(), max_depth=depth, weights=_weights(position), algorithm=algorithm)
+
+
+def test_search_multi_returns_a_named_record(backend):
+    game = _othello(backend.name, [37, 43, 34])
+    found = _multi(backend, game, "paranoid", 3)
+    assert type(found) is MultiOutcome
+    assert found.depth == 3 and found.pv[0] == found.move and found.values[game.turn] == found.score
+    assert found.nodes > 0 and found.memory > 0 and found.exact is False
+    over = Othello.from_text("X" * 64 + " O", backend=backend.name)
+    ended = _multi(backend, over, "maxn", 2)
+    assert (ended.move, ended.score, ended.values, ended.pv, ended.exact) == (NO_MOVE, -64, [64, -64], [], True)
 
 
 # -- two players: equal to negamax -------------------------------------------------------

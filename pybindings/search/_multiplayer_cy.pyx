@@ -21,6 +21,7 @@ cdef extern from "gamecore_clock.h":
 import operator
 
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError
+from gamecore.search._results import MultiOutcome
 
 __all__ = [
     "MULTIPLAYER_ALGORITHMS",
@@ -190,14 +191,14 @@ cdef class MultiSearcher(Searcher):
 
     def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
                      evaluator=None, wrap=None):
-        """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
+        """Search ``core``; return a ``MultiOutcome`` (move codes).
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
         paranoid and BRS know only the root player's: None for the others); ``depth`` the last
         finished iteration (0: none, the move is then the first in move order); ``exact`` True
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
-        the search structures (tables and recursion buffers). ``move`` is -2 when the game is
-        over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
+        the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
+        game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
         the horizon (see the pure twin). ``core`` is not touched: the search runs on a copy of
         it. Like ``Searcher.search``, a second call while one runs (from the evaluation, or from
         another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
@@ -280,7 +281,7 @@ cdef class MultiSearcher(Searcher):
             if count == 0:
                 game.terminal_values(values)
                 vector = [values[i] for i in range(players)]
-                return NO_MOVE, vector[self.root], vector, 0, [], 0, 0, True, 0
+                return MultiOutcome(NO_MOVE, vector[self.root], vector, 0, [], 0, 0, True, 0)
             self.order(root_list, count, False)
             best_move = root_list[0]
             best_pv = [best_move]
@@ -322,7 +323,7 @@ cdef class MultiSearcher(Searcher):
                     break
             table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
             memory = table + (self.deepest + 1) * FRAME_BYTES
-            return best_move, best_score, best_values, done_depth, best_pv, self.nodes, self.tt_hits, exact, memory
+            return MultiOutcome(best_move, best_score, best_values, done_depth, best_pv, self.nodes, self.tt_hits, exact, memory)
         finally:
             self.core = None
             self.evaluator = None

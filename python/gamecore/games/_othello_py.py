@@ -16,6 +16,7 @@ from collections.abc import Callable
 from .._game_py import GameCore
 from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import (
+    EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
     InvalidPositionError,
@@ -62,6 +63,9 @@ def square_weight(row: int, col: int, size: int) -> int:
 
 class _Geometry:
     """Masks and shift amounts for one board size (computed once per size)."""
+
+    #: The table of the last ``move_lister`` made and that lister (legal_move_objects).
+    listed: tuple[tuple, Callable[[int], list]]
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -133,6 +137,7 @@ class _Geometry:
         exec(source, namespace)
         lister = namespace["make"](*chunks)
         self._move_lists[id(table)] = (table, lister)
+        self.listed = (table, lister)  # the last one asked for
         return lister
 
 
@@ -244,6 +249,16 @@ def _perft(player: int, opponent: int, depth: int, g: _Geometry) -> int:
     return total
 
 
+def _flip_key(flipped: int, keys: dict[int, int]) -> int:
+    """The Zobrist change of turning the discs of ``flipped`` over."""
+    h = 0
+    while flipped:
+        bit = flipped & -flipped
+        h ^= keys[bit]
+        flipped ^= bit
+    return h
+
+
 def final_score(player: int, opponent: int, nsq: int) -> int:
     """Disc difference of a finished game for ``player``; empty squares go to the winner."""
     mine = player.bit_count()
@@ -262,7 +277,8 @@ class OthelloCore(GameCore):
     Player 0 is black and moves first, player 1 is white.
     """
 
-    __slots__ = ("size", "turn", "_discs", "_hash", "_stack", "_geometry")
+    __slots__ = ("size", "turn", "_discs", "_hash", "_stack", "_geometry", "_seen")
+    _hash: int | None  # None after a public push until asked for (_rehash)
 
     def __init__(self, size: int = 8) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
@@ -271,7 +287,7 @@ class OthelloCore(GameCore):
             )
         size = self.size = int(size)  # an int subclass (IntEnum) becomes a plain int
         self._geometry = geometry_of(size)
-        self._stack: list[tuple[int, int, int]] = []
+        self._stack: list[tuple[int, int, int | None]] = []  # (move, flips, hash before it)
         half = size // 2
         black = (1 << ((half - 1) * size + half)) | (1 << (half * size + half - 1))
         white = (1 << ((half - 1) * size + half - 1)) | (1 << (half * size + half))
@@ -289,6 +305,7 @@ class OthelloCore(GameCore):
                 h ^= keys[bit.bit_length() - 1]
         self._hash = h
         self._stack = []
+        self._seen: tuple[int, int, int] | None = None  # (me, opp, their moves) of is_game_over()
 
     def set_board(self, black: int, white: int, turn: int) -> None:
         """Set the discs (two bitboards) and the side to move; clears the move history."""
@@ -315,6 +332,7 @@ class OthelloCore(GameCore):
         other.turn = self.turn
         other._hash = self._hash
         other._stack = list(self._stack)
+        other._seen = None
         return other
 
     # -- the game protocol -------------------------------------------------
@@ -336,7 +354,10 @@ class OthelloCore(GameCore):
 
     def _play(self, move: int, flipped: int) -> None:
         turn = self.turn
-        h = self._hash ^ _TURN_CHANGE
+        before = self._hash
+        if before is None:
+            before = self._rehash()
+        h = before ^ _TURN_CHANGE
         if move != PASS:
             discs = self._discs
             discs[turn] |= flipped | 1 << move
@@ -344,13 +365,39 @@ class OthelloCore(GameCore):
             h ^= SQUARE_KEYS[turn][move]
             keys = self._geometry.flip_keys
             f = flipped
-            while f:
+            while f:  # _flip_key inlined: the searches play every move through here
                 b = f & -f
                 h ^= keys[b]
                 f ^= b
-        self._stack.append((move, flipped, self._hash))
+        self._stack.append((move, flipped, before))
         self._hash = h
         self.turn = 1 - turn
+
+    def _rehash(self) -> int:
+        """The hash of a position reached by ``push`` (which leaves ``_hash`` unknown, None):
+        replayed from the last known one on the stack, the entries on the way filled in.
+
+        The searches keep the hash up to date as they play (``make_move``); a user's own
+        push/pop loop seldom asks for it, so the public ``push`` does not pay for it."""
+        stack = self._stack
+        start = len(stack) - 1
+        known = stack[start][2]
+        while known is None:  # the first entry always holds one (see _set)
+            start -= 1
+            known = stack[start][2]
+        h = known
+        mover = self.turn ^ ((len(stack) - start) & 1)  # the player of move ``start``
+        keys = self._geometry.flip_keys
+        for i in range(start, len(stack)):
+            move, flipped, _ = stack[i]
+            if i > start:
+                stack[i] = (move, flipped, h)
+            h ^= _TURN_CHANGE
+            if move != PASS:
+                h ^= SQUARE_KEYS[mover][move] ^ _flip_key(flipped, keys)
+            mover ^= 1
+        self._hash = h
+        return h
 
     def unmake_move(self) -> None:
         """Take back the last move made (no checks)."""
@@ -362,6 +409,21 @@ class OthelloCore(GameCore):
             discs[1 - turn] ^= flipped
         self.turn = turn
         self._hash = h
+
+    def pop(self) -> int:
+        """Take back the last move and return it (``unmake_move`` inlined: the public ``pop``)."""
+        try:
+            move, flipped, h = self._stack.pop()
+        except IndexError:
+            raise EmptyHistoryError("no move to take back") from None
+        turn = 1 - self.turn
+        if move != PASS:
+            discs = self._discs
+            discs[turn] ^= flipped | (1 << move)
+            discs[1 - turn] ^= flipped
+        self.turn = turn
+        self._hash = h
+        return move
 
     def is_terminal(self) -> bool:
         """True when neither side can move."""
@@ -405,7 +467,8 @@ class OthelloCore(GameCore):
 
     def key(self) -> int:
         """64-bit Zobrist hash of the discs and the side to move."""
-        return self._hash
+        h = self._hash
+        return self._rehash() if h is None else h
 
     def num_empty(self) -> int:
         """Empty squares left."""
@@ -422,8 +485,15 @@ class OthelloCore(GameCore):
         turn = self.turn
         me, opp = self._discs[turn], self._discs[1 - turn]
         g = self._geometry
-        moves = g.moves(me, opp)
+        seen = self._seen
+        if seen is not None and seen[0] == me and seen[1] == opp:
+            moves = seen[2]  # just worked out by is_game_over()
+        else:
+            moves = g.moves(me, opp)
         if moves:
+            listed = g.listed  # one tuple: threads never see a table with another's lister
+            if listed[0] is table:  # the usual case: one table of moves per board size
+                return listed[1](moves)
             return g.move_lister(table)(moves)
         return [table[PASS]] if g.moves(opp, me) else []
 
@@ -437,7 +507,11 @@ class OthelloCore(GameCore):
             turn = self.turn
             flipped = self._geometry.flippers[move](discs[turn], discs[1 - turn])
             if flipped:
-                self._play(move, flipped)
+                discs[turn] |= flipped | 1 << move
+                discs[1 - turn] ^= flipped
+                self._stack.append((move, flipped, self._hash))
+                self._hash = None  # worked out if asked for (_rehash)
+                self.turn = 1 - turn
                 return
         legal = self.gen_moves()
         if not legal:
@@ -459,7 +533,13 @@ class OthelloCore(GameCore):
 
     def is_game_over(self) -> bool:
         """True when neither side can move."""
-        return self.is_terminal()
+        turn = self.turn
+        me, opp = self._discs[turn], self._discs[1 - turn]
+        g = self._geometry
+        moves = g.moves(me, opp)
+        # A user's search asks legal_moves() next, at the same discs: kept for it.
+        self._seen = (me, opp, moves)
+        return not moves and not g.moves(opp, me)
 
     def counts(self) -> tuple[int, int]:
         """``(black discs, white discs)``."""
@@ -467,7 +547,8 @@ class OthelloCore(GameCore):
 
     def zobrist(self) -> int:
         """64-bit Zobrist hash of the discs and the side to move."""
-        return self._hash
+        h = self._hash
+        return self._rehash() if h is None else h
 
     def perft(self, depth: int) -> int:
         """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""

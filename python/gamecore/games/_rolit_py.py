@@ -417,21 +417,22 @@ class RolitCore(GameCore):
         state = seed & ((1 << 64) - 1)
         plies = 0
         keys = 0
+        # Played on a copy: Ctrl-C may stop Python between any two steps of a move, and this
+        # position stays as it was whatever step that is.
+        board = self.copy()
         for _ in range(games):
             depth = 0
-            try:
-                while True:
-                    moves = self.gen_moves()
-                    if not moves:
-                        break
-                    state, out = splitmix64(state)
-                    self.make_move(moves[out % len(moves)])
-                    depth += 1
-                plies += depth
-                keys ^= self._hash
-            finally:  # also on Ctrl-C: the position as it was
-                for _ in range(depth):
-                    self.unmake_move()
+            while True:
+                moves = board.gen_moves()
+                if not moves:
+                    break
+                state, out = splitmix64(state)
+                board.make_move(moves[out % len(moves)])
+                depth += 1
+            plies += depth
+            keys ^= board._hash
+            for _ in range(depth):
+                board.unmake_move()
         return plies, keys
 
 

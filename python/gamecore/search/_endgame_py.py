@@ -42,7 +42,7 @@ from ..games._othello_py import (
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
 #: Empty squares from which ``shallow_search`` takes over from ``deep_search``.
-SHALLOW_EMPTIES = 6
+SHALLOW_EMPTIES = 5
 #: The transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
 ENDGAME_TT_BITS = 20
 #: move_key's bonus for a move in a quadrant with an odd number of empty squares.

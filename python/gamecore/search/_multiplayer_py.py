@@ -71,6 +71,7 @@ from typing import Any
 
 from ..errors import ConcurrentUseError, InvalidEvaluationError
 from ._alphabeta_py import INFINITY, MAX_PLY, WIN, LimitReached, Searcher
+from ._results import NO_MOVE, MultiOutcome
 
 __all__ = [
     "MULTIPLAYER_ALGORITHMS",
@@ -87,7 +88,6 @@ MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 #: Flag bit of a table entry whose subtree reached the end of the game on every line.
 NO_HORIZON = 4
 _EXACT, _LOWER, _UPPER = 1, 2, 3
-_NO_MOVE = -2
 #: Bytes of one recursion frame's buffers in the compiled search (moves, their keys, values).
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
 #: Bytes of a Max^n table entry (key, four int32 values, move, depth, flag, padding).
@@ -165,15 +165,15 @@ class MultiSearcher(Searcher):
         root_moves: list[int] | None = None,
         evaluator: Callable[[Any], Any] | None = None,
         wrap: Callable[[Any], Any] | None = None,
-    ) -> tuple[int, int, list[int | None], int, list[int], int, int, bool, int]:
-        """Search ``core``; return ``(move, score, values, depth, pv, nodes, tt_hits, exact, memory)``.
+    ) -> MultiOutcome:
+        """Search ``core``; return a :class:`MultiOutcome` (move codes).
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
         paranoid and BRS know only the root player's: None for the others); ``depth`` the last
         finished iteration (0: none, the move is then the first in move order); ``exact`` True
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
-        the search structures (tables and recursion buffers). ``move`` is -2 when the game is
-        over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
+        the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
+        game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
         the horizon (see the module docstring). ``core`` is not touched: the search runs on a
         copy of it. Like ``Searcher.search``, a second call while one runs (from the
         evaluation, or from another thread) raises ConcurrentUseError.
@@ -202,7 +202,7 @@ class MultiSearcher(Searcher):
         time_limit: float,
         algorithm: str,
         root_moves: list[int] | None,
-    ) -> tuple[int, int, list[int | None], int, list[int], int, int, bool, int]:
+    ) -> MultiOutcome:
         if algorithm not in MULTIPLAYER_ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}")
         players = core.num_players()
@@ -238,7 +238,7 @@ class MultiSearcher(Searcher):
         legal = self._root_moves(core.gen_moves())
         if not legal:
             final = core.terminal_values()
-            return _NO_MOVE, final[root], list(final), 0, [], 0, 0, True, 0
+            return MultiOutcome(NO_MOVE, final[root], list(final), 0, [], 0, 0, True, 0)
         best_move = self._order(legal)[0]
         best_pv = [best_move]
         best_score = 0
@@ -270,7 +270,9 @@ class MultiSearcher(Searcher):
                 break
         table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
         memory = table + (self._deepest + 1) * FRAME_BYTES
-        return best_move, best_score, best_values, done_depth, best_pv, self._nodes, self._tt_hits, exact, memory
+        return MultiOutcome(
+            best_move, best_score, best_values, done_depth, best_pv, self._nodes, self._tt_hits, exact, memory
+        )
 
     # -- the pieces every node needs ---------------------------------------
 
@@ -321,7 +323,7 @@ class MultiSearcher(Searcher):
         horizon_above = self._hit_horizon
         self._hit_horizon = False
         best: list[int] = []
-        best_move = _NO_MOVE
+        best_move = NO_MOVE
         cut = False
         for move in self._order(moves):
             core.make_move(move)
@@ -377,10 +379,10 @@ class MultiSearcher(Searcher):
     def _probe(self, ply: int, depth: int, alpha: int, beta: int, use_tt: bool) -> tuple[int, int | None]:
         """``(table move, score)``: the score when the table settles the node, else None."""
         if not use_tt:
-            return _NO_MOVE, None
+            return NO_MOVE, None
         entry = self._tt_probe(self._core.key() ^ self._salt)
         if entry is None:
-            return _NO_MOVE, None
+            return NO_MOVE, None
         tt_score, tt_move, tt_depth, tt_flag = entry
         bound = tt_flag & 3
         if tt_depth == depth and ply > 0:
@@ -435,7 +437,7 @@ class MultiSearcher(Searcher):
         horizon_above = self._hit_horizon
         self._hit_horizon = False
         best = -INFINITY if maximizing else INFINITY
-        best_move = _NO_MOVE
+        best_move = NO_MOVE
         for code in ordered:
             player = brs_player(code)
             pushed = 1
@@ -461,7 +463,7 @@ class MultiSearcher(Searcher):
                     self._update_pv(ply, code)
                 if alpha >= beta:
                     break
-        if best_move != _NO_MOVE and self._pv_len[ply] == 0:
+        if best_move != NO_MOVE and self._pv_len[ply] == 0:
             self._pv[ply][0] = best_move  # every move failed: the best found, without a line
             self._pv_len[ply] = 1
         below = self._hit_horizon

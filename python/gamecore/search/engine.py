@@ -368,7 +368,7 @@ class Engine:
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         player = _player_to_move(position)
-        move, score, values, done, pv, count, hits, exact, memory = searcher.search_multi(
+        found = searcher.search_multi(
             core,
             weights,
             depth if depth is not None else MAX_DEPTH - 1,
@@ -380,20 +380,20 @@ class Engine:
             position.wrap_core if evaluator is not None else None,
         )
         return SearchResult(
-            move=None if move == NO_MOVE else position.move_from_code(move),
-            score=score,
-            depth=done,
-            pv=[position.move_from_code(m) for m in pv],
-            nodes=count,
+            move=None if found.move == NO_MOVE else position.move_from_code(found.move),
+            score=found.score,
+            depth=found.depth,
+            pv=[position.move_from_code(m) for m in found.pv],
+            nodes=found.nodes,
             elapsed=time.perf_counter() - start,
-            tt_hits=hits,
-            exact=bool(exact),
+            tt_hits=found.tt_hits,
+            exact=bool(found.exact),
             tt_bytes=searcher.tt_bytes() if self.algorithm in ("paranoid", "brs") else searcher.maxn_tt_bytes(),
             algorithm=self.algorithm,
             backend=position.backend,
-            values=list(values),
+            values=list(found.values),
             player=player,
-            memory=memory,
+            memory=found.memory,
         )
 
     def _search_mcts(
