@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rolit_oracle as oracle
-from gamecore import Rolit
+from gamecore import Rolit, search
 from gamecore.errors import (
     EmptyHistoryError,
     GameOverError,
@@ -427,6 +427,39 @@ def test_pickle_and_copy_within_and_across_backends(backend):
         pytest.skip("the compiled backend is not built")
     assert moved == game and moved.backend == other
     assert moved.zobrist_hash() == game.zobrist_hash() and moved.move_stack == game.move_stack
+
+
+@pytest.mark.parametrize("colours", ["RYGB", "RYG"])
+def test_positions_inside_best_reply_search_pickle_and_change_backend(backend, colours):
+    """An evaluation inside BRS sees positions whose history holds out-of-turn moves
+    (set_turn entries): they pickle and move to the other backend as they are."""
+    other = "python" if backend.name == "cython" else "cython"
+    try:
+        Rolit(backend=other)
+    except ImportError:
+        pytest.skip("the compiled backend is not built")
+    seen = []
+
+    def evaluation(position):
+        if any(code <= -16 for code in position.core.history()) and len(seen) < 40:
+            for clone in (pickle.loads(pickle.dumps(position)), position.with_backend(other)):
+                assert clone.to_text() == position.to_text() and clone.turn == position.turn
+                assert clone.zobrist_hash() == position.zobrist_hash() and clone.move_stack == position.move_stack
+                assert clone.legal_moves() == position.legal_moves()
+                assert clone.core.history() == position.core.history()  # the same stack, turn changes too
+            seen.append(position.core.history())
+        return [0] * position.num_players
+
+    game = Rolit(colours, backend=backend.name)
+    play_picks(game, [2, 7])
+    search(game, algorithm="brs", depth=4, evaluation=evaluation)
+    assert len(seen) == 40
+
+
+def test_replay_refuses_a_turn_change_to_no_player(backend):
+    core = Rolit("RYG", backend=backend.name).core
+    with pytest.raises(InvalidPositionError):
+        core.replay([-16 - 3])
 
 
 # -- bad input -------------------------------------------------------------------------------

@@ -281,7 +281,18 @@ cdef class RolitCore(GameCore):
 
     def __reduce__(self):
         start = tuple([self.start_balls[c] for c in range(ROLIT_COLOURS)])
-        return _rebuild, (self.colours, bool(self.compulsory), start, self.start_colour, self.history())
+        history = replayable_history(self.history(), self.turn, self.nplayers)
+        return _rebuild, (self.colours, bool(self.compulsory), start, self.start_colour, history)
+
+    def replay(self, moves):
+        """Play a history as ``__reduce__`` gives it (``replayable_history``): squares with
+        ``push`` (checked), turn changes with ``set_turn``."""
+        for move in moves:
+            if type(move) is int and move <= TURN_CHANGE:
+                if not self.set_turn(TURN_CHANGE - move):
+                    raise InvalidPositionError(f"no player {TURN_CHANGE - move} to give the turn to")
+            else:
+                self.push(move)
 
     # -- the game protocol -------------------------------------------------
 
@@ -558,10 +569,24 @@ cdef class RolitCore(GameCore):
         return plies, keys
 
 
+def replayable_history(history, int turn, int players):
+    """``history`` as ``replay`` takes it: each turn change names the player it gave the turn
+    to (``TURN_CHANGE - player``), where the move stack keeps the one it took the turn from
+    (what ``unmake_move`` needs). Worked out backwards from ``turn``, the player to move now."""
+    out = list(history)
+    for i in range(len(out) - 1, -1, -1):
+        code = out[i]
+        if code <= TURN_CHANGE:
+            out[i] = TURN_CHANGE - turn
+            turn = TURN_CHANGE - code
+        else:
+            turn = (turn if turn else players) - 1  # the player before (no C modulo of a negative)
+    return out
+
+
 def _rebuild(colours, compulsory, balls, colour_to_move, moves):
     """A core from its start, settings and moves (pickling)."""
     core = RolitCore(colours, compulsory=compulsory)
     core.set_board(balls, colour_to_move)
-    for move in moves:
-        core.push(move)
+    core.replay(moves)
     return core

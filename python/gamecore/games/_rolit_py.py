@@ -205,7 +205,18 @@ class RolitCore(GameCore):
         return other
 
     def __reduce__(self):
-        return _rebuild, (self.colours, self.compulsory, self._start[0], self._start[1], self.history())
+        history = replayable_history(self.history(), self.turn, len(self.colours))
+        return _rebuild, (self.colours, self.compulsory, self._start[0], self._start[1], history)
+
+    def replay(self, moves: list[int]) -> None:
+        """Play a history as ``__reduce__`` gives it (``replayable_history``): squares with
+        ``push`` (checked), turn changes with ``set_turn``."""
+        for move in moves:
+            if type(move) is int and move <= TURN_CHANGE:
+                if not self.set_turn(TURN_CHANGE - move):
+                    raise InvalidPositionError(f"no player {TURN_CHANGE - move} to give the turn to")
+            else:
+                self.push(move)
 
     # -- the game protocol -------------------------------------------------
 
@@ -436,6 +447,21 @@ class RolitCore(GameCore):
         return plies, keys
 
 
+def replayable_history(history: list[int], turn: int, players: int) -> list[int]:
+    """``history`` as ``replay`` takes it: each turn change names the player it gave the turn
+    to (``TURN_CHANGE - player``), where the move stack keeps the one it took the turn from
+    (what ``unmake_move`` needs). Worked out backwards from ``turn``, the player to move now."""
+    out = list(history)
+    for i in range(len(out) - 1, -1, -1):
+        code = out[i]
+        if code <= TURN_CHANGE:
+            out[i] = TURN_CHANGE - turn
+            turn = TURN_CHANGE - code
+        else:
+            turn = (turn if turn else players) - 1  # the player before (no C modulo of a negative)
+    return out
+
+
 def _checked_weights(weights: object) -> list[int]:
     if not isinstance(weights, (list, tuple)) or len(weights) != len(FEATURES):
         raise ValueError(f"weights must be {len(FEATURES)} ints (one per feature of {FEATURES})")
@@ -470,6 +496,5 @@ def _rebuild(
     """A core from its start, settings and moves (pickling)."""
     core = RolitCore(colours, compulsory=compulsory)
     core.set_board(balls, colour_to_move)
-    for move in moves:
-        core.push(move)
+    core.replay(moves)
     return core

@@ -477,8 +477,7 @@ def _restore(
         backend = _backend.BACKEND
     game = Rolit(colours, first=colour_to_move, compulsory_capture=compulsory, tie_rule=tie_rule, backend=backend)
     game._core.set_board(balls, colour_to_move)
-    for move in moves:
-        game._core.push(move)
+    game._core.replay(moves)
     return game
 
 
