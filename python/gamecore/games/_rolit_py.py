@@ -43,8 +43,8 @@ from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS, splitmix64
 from ..errors import GameOverError, IllegalMoveError, InvalidPositionError
 from ._othello_py import flips as othello_flips
-from ._othello_py import geometry_of
 from ._othello_py import legal_moves_mask as othello_moves
+from ._othello_py import square_weight as othello_square_weight
 
 __all__ = [
     "COLOURS",
@@ -78,7 +78,8 @@ FULL = (1 << NUM_SQUARES) - 1
 _COLUMN_A = 0x0101010101010101
 _CORNERS = 1 | (1 << 7) | (1 << 56) | (1 << 63)
 _EDGES = 0xFF | (0xFF << 56) | _COLUMN_A | (_COLUMN_A << 7)
-_GEOMETRY = geometry_of(8)
+#: Othello's positional weight of each square (the move order of the searches).
+_SQUARE_WEIGHT = tuple(othello_square_weight(square // 8, square % 8, 8) for square in range(NUM_SQUARES))
 
 
 def neighbours(x: int) -> int:
@@ -336,7 +337,7 @@ class RolitCore(GameCore):
 
     def order_key(self, move: int) -> int:
         """Positional weight of the move's square, as in Othello (corners first)."""
-        return _GEOMETRY.weights[move]
+        return _SQUARE_WEIGHT[move]
 
     def key(self) -> int:
         """64-bit Zobrist hash of the balls and the colour to move."""
