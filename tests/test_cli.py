@@ -197,6 +197,33 @@ def test_bench_perft_reports_both_backends(monkeypatch, capsys):
         assert "cython/python ratio" in out
 
 
+@pytest.mark.parametrize("leaves, code_wanted", [(390_216, 0), (390_217, 1)])
+def test_bench_perft_against_a_reference_loop(monkeypatch, capsys, tmp_path, leaves, code_wanted):
+    # A stand-in for the reference loop built from ../shared/bench/ref_perft.pyx: the
+    # plumbing (finding the module, alternating, checking the count), not its speed.
+    (tmp_path / "ref_perft.py").write_text(f"def perft(depth):\n    assert depth == 8\n    return {leaves}\n")
+    code, out, err = run(
+        monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path), "--quick", "--runs", "1"]
+    )
+    if "cython" not in _backend.available():
+        assert code == 1 and "compiled backend" in err
+        return
+    assert code == code_wanted
+    assert "reference loop: 8x8 perft(8) =" in out and "gamecore cython: 8x8 perft(8) =       390,216" not in out
+    assert "gamecore cython: 8x8 perft(8) = 390,216 leaves" in out
+    assert ("gamecore / reference time:" in out) == (code_wanted == 0)
+    assert ("not the same tree" in out) == (code_wanted == 1)
+
+
+def test_bench_perft_reference_not_found(monkeypatch, capsys, tmp_path):
+    code, out, err = run(monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path)])
+    assert code == 1 and "gamecore: error:" in err
+    assert ("no built ref_perft module" in err) or ("compiled backend" in err)
+    (tmp_path / "ref_perft.py").write_text("count = 1\n")
+    code, out, err = run(monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path / "ref_perft.py")])
+    assert code == 1 and (("no perft(depth) function" in err) or ("compiled backend" in err))
+
+
 def test_bench_mcts(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["bench", "mcts", "--size", "4", "--iterations", "20", "--runs", "1"])
     assert code == 0 and "iterations/s" in out

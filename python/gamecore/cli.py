@@ -80,6 +80,11 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     if args.what == "perft":
+        if args.reference is not None:
+            if "cython" not in _backend.available():
+                raise ValueError("--reference times the compiled backend, which is not installed here")
+            reference = bench.load_reference(args.reference)  # ValueError: one line, exit 1
+            return bench.bench_reference(out, reference, runs=args.runs, quick=args.quick)
         bench.bench_perft(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
     if args.what == "mcts":
@@ -226,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="endgame: instead, the most empty squares solved within S seconds a move (FFO positions and "
         "positions played from them)",
+    )
+    p.add_argument(
+        "--reference",
+        metavar="PATH",
+        help="perft: instead, time compiled 8x8 perft(11) against ref_perft.perft(11) from PATH (a folder "
+        "where ../shared/bench/ref_perft.pyx was built, or the module file), in turn",
     )
     p.add_argument("--iterations", type=positive_int, help="MCTS iterations per search (default 200)")
     p.add_argument(

@@ -7,7 +7,10 @@ its time limit does). A sample repeats a short piece of work until it lasts
 cython/python ratio is taken on the same work, the backends' samples taken in turn.
 
 - ``perft``: leaves per second per backend and board size, the per-leaf cost of 6x6 and
-  10x10 relative to 8x8 on trees of similar size, and the cython/python ratio.
+  10x10 relative to 8x8 on trees of similar size, and the cython/python ratio; with
+  ``--reference PATH``, compiled 8x8 perft(11) against a reference perft loop built outside
+  gamecore (``ref_perft.perft``, e.g. the plain Cython loop of the course's bench folder),
+  timed in turn: the ratio that compares machines.
 - ``search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
   evaluation, the ratio, and the time to solve FFO endgame positions exactly.
 - ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each; with
@@ -21,6 +24,9 @@ cython/python ratio is taken on the same work, the backends' samples taken in tu
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+import os
 import random
 import resource
 import statistics
@@ -40,6 +46,8 @@ T = TypeVar("T")
 
 __all__ = [
     "bench_perft",
+    "bench_reference",
+    "load_reference",
     "bench_search",
     "bench_endgame",
     "bench_solve_limit",
@@ -55,6 +63,9 @@ PERFT_TREES = {
     "python": [(8, 8), (8, 7), (6, 7), (10, 7)],
 }
 PERFT_RATIO_TREE = (8, 8)
+#: ``--reference``: the module name looked for, and the tree it is timed on (full / quick).
+REFERENCE_MODULE = "ref_perft"
+REFERENCE_TREE = (8, 11)
 FFO_FIRST = 40  # the data file's first line is FFO position 40
 
 
@@ -120,6 +131,53 @@ def _mcts_iterations(size: int, iterations: int, backend: str) -> int:
 
 def _backends(only: str | None) -> list[str]:
     return [only] if only else _backend.available()
+
+
+def load_reference(path: str) -> Callable[[int], int]:
+    """``perft`` of the ``ref_perft`` module found at ``path``: the module file itself (a
+    built extension or a ``.py``), or the folder it was built in.
+
+    :raises ValueError: nothing importable named ``ref_perft`` there, or it has no ``perft``.
+    """
+    if os.path.isdir(path):
+        suffixes = importlib.machinery.EXTENSION_SUFFIXES + [".py"]
+        found = [os.path.join(path, REFERENCE_MODULE + suffix) for suffix in suffixes]
+        found = [file for file in found if os.path.isfile(file)]
+        if not found:
+            raise ValueError(f"no built {REFERENCE_MODULE} module in {path} (see the bench folder's README)")
+        path = found[0]
+    elif not os.path.isfile(path):
+        raise ValueError(f"--reference: no such file or folder: {path}")
+    spec = importlib.util.spec_from_file_location(REFERENCE_MODULE, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"--reference: {path} is not a Python module or extension")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as error:  # an extension built for another Python, or a bad file
+        raise ValueError(f"--reference: cannot load {path}: {error}") from None
+    perft = getattr(module, "perft", None)
+    if not callable(perft):
+        raise ValueError(f"--reference: {path} has no perft(depth) function")
+    return perft
+
+
+def bench_reference(out: TextIO, reference: Callable[[int], int], runs: int = 3, quick: bool = False) -> int:
+    """Compiled 8x8 perft(11) (perft(8) with ``quick``) against ``reference(depth)``, samples
+    taken in turn; prints both times and gamecore's time as a multiple of the reference's.
+    Exit status 1 if the reference counts another number of leaves."""
+    size, depth = REFERENCE_TREE[0], REFERENCE_TREE[1] - (3 if quick else 0)
+    medians = alternated_medians(
+        {"reference": partial(reference, depth), "gamecore": partial(_perft, size, depth, "cython")}, runs
+    )
+    (ref_seconds, ref_leaves), (own_seconds, leaves) = medians["reference"], medians["gamecore"]
+    print(f"reference loop: {size}x{size} perft({depth}) = {ref_leaves:,} leaves  {_duration(ref_seconds)}", file=out)
+    print(f"gamecore cython: {size}x{size} perft({depth}) = {leaves:,} leaves  {_duration(own_seconds)}", file=out)
+    if ref_leaves != leaves:
+        print(f"the reference loop counts {ref_leaves:,} leaves, gamecore {leaves:,}: not the same tree", file=out)
+        return 1
+    print(f"gamecore / reference time: {own_seconds / ref_seconds:.3f}x (alternated runs, medians)", file=out)
+    return 0
 
 
 def bench_perft(out: TextIO, runs: int = 3, backend: str | None = None, quick: bool = False) -> None:
