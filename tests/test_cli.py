@@ -209,7 +209,7 @@ def test_bench_perft_against_a_reference_loop(monkeypatch, capsys, tmp_path, lea
         assert code == 1 and "compiled backend" in err
         return
     assert code == code_wanted
-    assert "reference loop: 8x8 perft(8) =" in out and "gamecore cython: 8x8 perft(8) =       390,216" not in out
+    assert "reference loop: 8x8 perft(8) =" in out
     assert "gamecore cython: 8x8 perft(8) = 390,216 leaves" in out
     assert ("gamecore / reference time:" in out) == (code_wanted == 0)
     assert ("not the same tree" in out) == (code_wanted == 1)

@@ -456,10 +456,14 @@ def test_positions_inside_best_reply_search_pickle_and_change_backend(backend, c
     assert len(seen) == 40
 
 
-def test_replay_refuses_a_turn_change_to_no_player(backend):
-    core = Rolit("RYG", backend=backend.name).core
-    with pytest.raises(InvalidPositionError):
-        core.replay([-16 - 3])
+@pytest.mark.parametrize("bad", [-16 - 3, -(10**30), "zz", None])
+def test_replay_refuses_bad_entries_and_changes_nothing(backend, bad):
+    game = Rolit("RYG", backend=backend.name)
+    before = (game.to_text(), game.core.history(), game.zobrist_hash())
+    first = game.legal_moves()[0].index
+    with pytest.raises((InvalidPositionError, IllegalMoveError, InvalidMoveError)):
+        game.core.replay([first, -16 - 1, bad])
+    assert (game.to_text(), game.core.history(), game.zobrist_hash()) == before
 
 
 # -- bad input -------------------------------------------------------------------------------

@@ -286,13 +286,21 @@ cdef class RolitCore(GameCore):
 
     def replay(self, moves):
         """Play a history as ``__reduce__`` gives it (``replayable_history``): squares with
-        ``push`` (checked), turn changes with ``set_turn``."""
-        for move in moves:
-            if type(move) is int and move <= TURN_CHANGE:
-                if not self.set_turn(TURN_CHANGE - move):
-                    raise InvalidPositionError(f"no player {TURN_CHANGE - move} to give the turn to")
-            else:
-                self.push(move)
+        ``push`` (checked), turn changes with ``set_turn``. On an error (or Ctrl-C) what was
+        played is taken back: nothing changes."""
+        start = self.sp
+        try:
+            for move in moves:
+                if type(move) is int and move <= TURN_CHANGE:
+                    player = TURN_CHANGE - move
+                    if not (player < len(self.colours) and self.set_turn(player)):
+                        raise InvalidPositionError(f"no player {player} to give the turn to")
+                else:
+                    self.push(move)
+        except BaseException:
+            while self.sp > start:
+                self.unmake_move()
+            raise
 
     # -- the game protocol -------------------------------------------------
 

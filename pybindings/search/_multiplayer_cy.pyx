@@ -47,7 +47,7 @@ cdef enum:
     C_LOWER = 2
     C_UPPER = 3
     C_NO_HORIZON = 4
-    NO_MOVE = -2
+    NO_MOVE = -2  # search/_results.NO_MOVE, as a C constant for the nogil search
     # A BRS MIN layer holds the moves of up to PLAYER_BUFFER - 1 opponents.
     REPLY_BUFFER = MOVE_BUFFER * (PLAYER_BUFFER - 1)
     ALG_MAXN = 0

@@ -399,9 +399,12 @@ class OthelloCore(GameCore):
         self._hash = h
         return h
 
-    def unmake_move(self) -> None:
-        """Take back the last move made (no checks)."""
-        move, flipped, h = self._stack.pop()
+    def pop(self) -> int:
+        """Take back the last move and return it (:class:`EmptyHistoryError` if there is none)."""
+        try:
+            move, flipped, h = self._stack.pop()
+        except IndexError:
+            raise EmptyHistoryError("no move to take back") from None
         turn = 1 - self.turn  # the player who made the move
         if move != PASS:
             discs = self._discs
@@ -409,21 +412,11 @@ class OthelloCore(GameCore):
             discs[1 - turn] ^= flipped
         self.turn = turn
         self._hash = h
-
-    def pop(self) -> int:
-        """Take back the last move and return it (``unmake_move`` inlined: the public ``pop``)."""
-        try:
-            move, flipped, h = self._stack.pop()
-        except IndexError:
-            raise EmptyHistoryError("no move to take back") from None
-        turn = 1 - self.turn
-        if move != PASS:
-            discs = self._discs
-            discs[turn] ^= flipped | (1 << move)
-            discs[1 - turn] ^= flipped
-        self.turn = turn
-        self._hash = h
         return move
+
+    # The searches' unmake is the same code: its check costs nothing on a move that was made,
+    # and one body is a frame fewer for the public pop than the protocol's pop-over-unmake.
+    unmake_move = pop  # type: ignore[assignment]  # returns the move too; callers ignore it
 
     def is_terminal(self) -> bool:
         """True when neither side can move."""

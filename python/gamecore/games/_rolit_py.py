@@ -211,13 +211,21 @@ class RolitCore(GameCore):
 
     def replay(self, moves: list[int]) -> None:
         """Play a history as ``__reduce__`` gives it (``replayable_history``): squares with
-        ``push`` (checked), turn changes with ``set_turn``."""
-        for move in moves:
-            if type(move) is int and move <= TURN_CHANGE:
-                if not self.set_turn(TURN_CHANGE - move):
-                    raise InvalidPositionError(f"no player {TURN_CHANGE - move} to give the turn to")
-            else:
-                self.push(move)
+        ``push`` (checked), turn changes with ``set_turn``. On an error (or Ctrl-C) what was
+        played is taken back: nothing changes."""
+        start = len(self._stack)
+        try:
+            for move in moves:
+                if type(move) is int and move <= TURN_CHANGE:
+                    player = TURN_CHANGE - move
+                    if not (player < len(self.colours) and self.set_turn(player)):
+                        raise InvalidPositionError(f"no player {player} to give the turn to")
+                else:
+                    self.push(move)
+        except BaseException:
+            while len(self._stack) > start:
+                self.unmake_move()
+            raise
 
     # -- the game protocol -------------------------------------------------
 
