@@ -224,6 +224,7 @@ class Othello(Position[OthelloMove]):
 
     @property
     def size(self) -> int:
+        """The board's side: 4 to 10 (even)."""
         return self._core.size
 
     def parse_move(self, move: Any) -> OthelloMove:

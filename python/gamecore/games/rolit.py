@@ -282,10 +282,12 @@ class Rolit(Position[RolitMove]):
 
     @property
     def compulsory_capture(self) -> bool:
+        """Whether a capture must be played when one exists (the rules; ``False`` is a variant)."""
         return bool(self._core.compulsory)
 
     @property
     def tie_rule(self) -> bool:
+        """Whether a tie at the top goes to the colour that first reached that score (the handout's rule)."""
         return self._tie_rule
 
     def _player(self, colour: RolitColor) -> int:

@@ -224,6 +224,7 @@ class Tetralath(Position[TetralathMove]):
     WHITE = TetralathColor.WHITE
     BLACK = TetralathColor.BLACK
     Move = TetralathMove
+    #: The swap move (``Tetralath.Move("swap")``), legal only with the swap rule on.
     SWAP = SWAP
     #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).
     EVALUATIONS = {

@@ -23,8 +23,7 @@ Python bots never see the protocol: the host speaks it for them. Requests:
 ``{"type": "start", "game": "othello", "size": 8, "seat": 0, "seats": 2, "time": 5.0, "seed": 17}``
     Load and get ready; reply ``{"type": "ready", "name": "..."}`` within the start-up limit.
     ``seat`` is the bot's colour: seat 0 moves first (Othello: black; Tetralath: white).
-``{"type": "move", "game": ..., "size": 8, "seat": 0, "turn": 0, "board": [[-1, 0, 1, ...], ...],
-"legal": ["d3", "c4", ...], "history": ["f5", "d6", ...], "time": 5.0, "bank": 0.0}``
+``{"type": "move", "game": ..., "size": 8, "seat": 0, "turn": 0, "board": [[-1, 0, 1, ...], ...], "legal": ["d3", "c4", ...], "history": ["f5", "d6", ...], "time": 5.0, "bank": 0.0}``
     Reply ``{"type": "move", "move": "d3"}`` (a name from ``legal``) within ``time`` (+ bank,
     + grace). ``board`` holds -1 for empty and the seat number of each stone (Othello: n rows
     of n; Tetralath: 9 rows of 5..9 cells, ``a1`` first). A bot is never asked for a forced pass.
