@@ -64,3 +64,20 @@ def test_twins_export_the_same_public_names(backends, name):
     assert sorted(pure.__all__) == sorted(compiled.__all__), name
     for public in pure.__all__:
         assert hasattr(pure, public) and hasattr(compiled, public), (name, public)
+
+
+@pytest.mark.parametrize("name", sorted(_backend.MODULES))
+def test_twins_agree_on_every_constant_they_export(backends, name):
+    # The twins each write out their constants (the compiled one needs them at compile time):
+    # every int, float, str, bytes or tuple of those in __all__ must have the same value.
+    py, cy = backends
+    pure, compiled = getattr(py, name), getattr(cy, name)
+    plain = (bool, int, float, str, bytes, tuple)
+    compared = []
+    for public in pure.__all__:
+        value = getattr(pure, public)
+        if isinstance(value, plain) and not callable(value):
+            assert getattr(compiled, public) == value, (name, public, value, getattr(compiled, public))
+            compared.append(public)
+    if name in ("othello", "alphabeta", "mcts", "rolit", "tetralath"):
+        assert compared, f"{name} exports no constants: the test compared nothing"

@@ -11,6 +11,8 @@ class in ``othello.py`` wraps a core with notation, text and ``Move`` objects.
 from __future__ import annotations
 
 import functools
+import linecache
+import types
 from collections.abc import Callable
 
 from .._game_py import GameCore
@@ -66,6 +68,10 @@ class _Geometry:
 
     #: The table of the last ``move_lister`` made and that lister (legal_move_objects).
     listed: tuple[tuple, Callable[[int], list]]
+    #: The Python source of this size's generated move generator and flip functions:
+    #: ``print(geometry_of(8).kernel_source)``; :func:`reference_moves` and
+    #: :func:`reference_flips` are the plain loops they must agree with.
+    kernel_source: str
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -134,7 +140,7 @@ class _Geometry:
             f"    return lister\n"
         )
         namespace: dict = {}
-        exec(source, namespace)
+        exec(_compiled(source, f"<othello {self.n}x{self.n} move lister {len(self._move_lists)}>"), namespace)
         lister = namespace["make"](*chunks)
         self._move_lists[id(table)] = (table, lister)
         self.listed = (table, lister)  # the last one asked for
@@ -197,9 +203,46 @@ def _compile_kernels(g: _Geometry) -> tuple[Callable[[int, int], int], tuple[Cal
                 lines.append("            b = 1 << (b.bit_length() - 1)")
                 lines.append(f"            if b & P:\n                f |= {bits} & -(b << 1)")
         lines.append("    return f")
+    g.kernel_source = "\n".join(lines) + "\n"
     namespace: dict = {"REV": _REVERSED_BYTES, "fb": int.from_bytes}
-    exec("\n".join(lines), namespace)
+    exec(_compiled(g.kernel_source, f"<othello {n}x{n} kernels>"), namespace)
     return namespace["moves"], tuple(namespace[f"flips_{square}"] for square in range(g.nsq))
+
+
+def _compiled(source: str, filename: str) -> types.CodeType:
+    """``source`` compiled under ``filename``, whose lines tracebacks and debuggers show."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    return compile(source, filename, "exec")
+
+
+# The readable reference of the generated kernels: the same answers, square by square and
+# ray by ray (the tests check the kernels against it on random boards of every size).
+
+
+def reference_moves(player: int, opponent: int, g: _Geometry) -> int:
+    """Bitboard of the empty squares where ``player`` flips something: what ``g.moves`` computes."""
+    empty = g.full & ~(player | opponent)
+    moves = 0
+    for square in range(g.nsq):
+        if empty >> square & 1 and reference_flips(player, opponent, square, g):
+            moves |= 1 << square
+    return moves
+
+
+def reference_flips(player: int, opponent: int, square: int, g: _Geometry) -> int:
+    """Discs a move on ``square`` flips: along each ray, a run of opponent discs closed by an
+    own disc (what ``g.flippers[square]`` computes)."""
+    flipped = 0
+    for ray in g.rays[square]:
+        run = 0
+        for bit in ray:
+            if opponent & bit:
+                run |= bit
+            else:
+                if player & bit:
+                    flipped |= run
+                break
+    return flipped
 
 
 @functools.cache
