@@ -38,7 +38,7 @@ from bits cimport gc_prefetch, gc_table_alloc
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 cdef extern from "gamecore_clock.h":
-    double gc_monotonic_seconds() noexcept nogil
+    double gc_clock_seconds(int cpu) noexcept nogil
 
 import math
 import operator
@@ -279,14 +279,15 @@ cdef class Searcher:
     # -- the search -------------------------------------------------------
 
     def search(self, GameCore core not None, *, max_depth, weights=(), evaluator=None, wrap=None, node_limit=0,
-               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None):
+               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None, cpu_clock=False):
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
+        none, on the wall clock or with ``cpu_clock`` the searching thread's CPU time.
+        ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
         them when given: it is handed a fresh copy of the node's position each time, never
         the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
         outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
@@ -329,7 +330,8 @@ cdef class Searcher:
             self.nodes = 0
             self.tt_hits = 0
             self.node_limit = node_limit
-            self.start = gc_monotonic_seconds()
+            self.cpu_clock = bool(cpu_clock)
+            self.start = gc_clock_seconds(self.cpu_clock)
             self.deadline = self.start + time_limit if time_limit > 0 else 0.0
             self.next_poll = 0.0
             self.aborted = False
@@ -416,7 +418,7 @@ cdef class Searcher:
 
     cdef bint out_of_time_for_next(self) noexcept nogil:
         # The next iteration costs several times this one: do not start what cannot finish.
-        cdef double now = gc_monotonic_seconds()
+        cdef double now = gc_clock_seconds(self.cpu_clock)
         return now - self.start > 0.5 * (self.deadline - self.start)
 
     cdef void order(self, int* moves, int count, bint by_history) noexcept nogil:
@@ -461,7 +463,7 @@ cdef class Searcher:
             self.aborted = True
             return 1
         if self.has_evaluator or (self.nodes & C_CLOCK_MASK) == 0:
-            if self.deadline > 0 and gc_monotonic_seconds() >= self.deadline:
+            if self.deadline > 0 and gc_clock_seconds(self.cpu_clock) >= self.deadline:
                 self.aborted = True
                 return 1
             if self.poll_signals and gc_poll_signals(&self.next_poll):

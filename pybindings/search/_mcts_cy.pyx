@@ -16,7 +16,7 @@ from gamecore._game_cy cimport GameCore, MOVE_BUFFER, PLAYER_BUFFER
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 cdef extern from "gamecore_clock.h":
-    double gc_monotonic_seconds() noexcept nogil
+    double gc_clock_seconds(int cpu) noexcept nogil
 
 import math
 
@@ -35,7 +35,6 @@ __all__ = [
 DEFAULT_EXPLORATION = 1.4142135623730951
 MULTIPLAYER_GREEDY = 0.25
 DEFAULT_MAX_NODES = 1_000_000
-TIME_CHECK_EVERY = 16
 REWARD_UNIT = 12
 #: Iteration budgets above this mean the same as this (none is reached).
 MAX_ITERATIONS = 2**62
@@ -43,7 +42,7 @@ MAX_ITERATIONS = 2**62
 cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
     MAX_PATH = 1024
-    C_TIME_CHECK_EVERY = 16
+    C_SIGNAL_CHECK_EVERY = 16  # iterations between looks for Ctrl-C
     C_REWARD_UNIT = 12
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
@@ -352,12 +351,13 @@ cdef class MCTSTree:
 
     # -- the search --------------------------------------------------------------
 
-    def search(self, GameCore core not None, iterations=0, time_limit=0.0):
+    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False):
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
-        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
-        (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
+        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the seconds, of the wall
+        clock or with ``cpu_clock`` of this thread's CPU time (see the pure twin: the search
+        runs until the next iteration would end past the limit); at least one must be set.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         The iterations run without the GIL: other Python threads keep running meanwhile.
         """
@@ -365,17 +365,18 @@ cdef class MCTSTree:
         self.check_idle()
         self.busy = True
         try:
-            return self.run(core.copy(), iterations, time_limit)
+            return self.run(core.copy(), iterations, time_limit, bool(cpu_clock))
         finally:
             self.busy = False
 
-    cdef long long run(self, GameCore core, long long iterations, double time_limit) except -1:
+    cdef long long run(self, GameCore core, long long iterations, double time_limit, bint cpu_clock) except -1:
         cdef double next_poll = 0.0
         cdef int players = core.num_players()
         if not 1 <= players <= PLAYER_BUFFER:
             raise ValueError(f"MCTS handles 1 to {PLAYER_BUFFER} players, the game has {players}")
-        cdef double start = gc_monotonic_seconds()
+        cdef double start = gc_clock_seconds(cpu_clock)
         cdef double deadline = start + <double>time_limit
+        cdef double now, first_iteration
         cdef long long budget = iterations
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
@@ -397,6 +398,7 @@ cdef class MCTSTree:
         self.max_depth = 0
         self.states = 0
         with nogil:
+            first_iteration = gc_clock_seconds(cpu_clock)
             while True:
                 failed = self.iterate(core)
                 if failed:
@@ -404,12 +406,13 @@ cdef class MCTSTree:
                 done += 1
                 if budget and done >= budget:
                     break
-                if done % C_TIME_CHECK_EVERY == 0:
-                    if timed and gc_monotonic_seconds() >= deadline:
+                if timed:
+                    now = gc_clock_seconds(cpu_clock)
+                    if now + (now - first_iteration) / done >= deadline:
                         break
-                    if gc_poll_signals(&next_poll):
-                        interrupted = True
-                        break
+                if done % C_SIGNAL_CHECK_EVERY == 0 and gc_poll_signals(&next_poll):
+                    interrupted = True
+                    break
         self.iterations = done
         if interrupted or failed:
             self.clear_tree()  # an iteration stopped half-way: the counts no longer add up

@@ -16,7 +16,7 @@ from gamecore.search._alphabeta_cy cimport C_MAX_PLY, ERROR_SCORE, TTEntry, Sear
 from interrupt cimport gc_raise_pending
 
 cdef extern from "gamecore_clock.h":
-    double gc_monotonic_seconds() noexcept nogil
+    double gc_clock_seconds(int cpu) noexcept nogil
 
 import operator
 
@@ -163,6 +163,11 @@ cdef class MultiSearcher(Searcher):
     cdef uint64_t salt
     cdef MaxnEntry* maxn_table
     cdef uint64_t maxn_mask
+    # The iteration under way: the move the answer is otherwise (the last iteration's best),
+    # whether the root has searched it to the end, and the root's best score so far.
+    cdef int last_best
+    cdef bint last_best_searched
+    cdef int root_score
 
     def __cinit__(self):
         self.maxn_table = NULL
@@ -190,7 +195,7 @@ cdef class MultiSearcher(Searcher):
         return self.maxn_entries() * MAXN_ENTRY_BYTES
 
     def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
-                     evaluator=None, wrap=None):
+                     evaluator=None, wrap=None, cpu_clock=False):
         """Search ``core``; return a ``MultiOutcome`` (move codes).
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
@@ -199,7 +204,8 @@ cdef class MultiSearcher(Searcher):
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
         the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
         game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
-        the horizon (see the pure twin). ``core`` is not touched: the search runs on a copy of
+        the horizon (see the pure twin). ``time_limit`` is in seconds of the wall clock, or with
+        ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the search runs on a copy of
         it. Like ``Searcher.search``, a second call while one runs (from the evaluation, or from
         another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
         """
@@ -252,7 +258,8 @@ cdef class MultiSearcher(Searcher):
         self.nodes = 0
         self.tt_hits = 0
         self.node_limit = node_limit
-        self.start = gc_monotonic_seconds()
+        self.cpu_clock = bool(cpu_clock)
+        self.start = gc_clock_seconds(self.cpu_clock)
         self.deadline = self.start + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         self.interrupted = False
@@ -288,6 +295,8 @@ cdef class MultiSearcher(Searcher):
             best_values = [None] * players
             for depth in range(1, max_depth + 1):
                 self.hit_horizon = False
+                self.last_best = best_move
+                self.last_best_searched = False
                 # Without a Python evaluation no node touches a Python object: other
                 # threads run meanwhile (Ctrl-C is still polled through enter()).
                 if maxn:
@@ -304,23 +313,25 @@ cdef class MultiSearcher(Searcher):
                         score = self.coalition(depth, -C_INFINITY, C_INFINITY, 0, use_tt, alg == ALG_BRS)
                 if self.interrupted:
                     gc_raise_pending()
-                if self.aborted:
+                if self.aborted and not self.last_best_searched:
                     break
-                best_score = score
+                # A finished iteration, or a stopped one's best so far (the pure twin's docstring).
+                # Max^n's root vector is in `values` (copied from each better child that finished).
+                best_score = values[self.root] if maxn else score if not self.aborted else self.root_score
                 if maxn:
                     best_values = [values[i] for i in range(players)]
                 else:
-                    best_values = [score if i == self.root else None for i in range(players)]
+                    best_values = [best_score if i == self.root else None for i in range(players)]
                 best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
                 if not maxn:
                     best_pv = [c_brs_move(code) for code in best_pv]
                 best_move = best_pv[0]
+                if self.aborted:
+                    break
                 done_depth = depth
                 exact = not self.hit_horizon
                 if exact:
                     break  # every line reached the end of the game: deeper is the same
-                if self.deadline > 0 and self.out_of_time_for_next():
-                    break
             table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
             memory = table + (self.deepest + 1) * FRAME_BYTES
             return MultiOutcome(best_move, best_score, best_values, done_depth, best_pv, self.nodes, self.tt_hits, exact, memory)
@@ -414,6 +425,8 @@ cdef class MultiSearcher(Searcher):
             self.core.unmake_move()
             if self.aborted:
                 return 0
+            if ply == 0 and moves[i] == self.last_best:
+                self.last_best_searched = True
             if not found or values[mover] > best[mover]:
                 found = True
                 memcpy(best, values, self.players * sizeof(int))
@@ -533,12 +546,16 @@ cdef class MultiSearcher(Searcher):
                 self.core.unmake_move()
             if self.aborted:
                 return 0
+            if ply == 0 and move == self.last_best:
+                self.last_best_searched = True
             if (score > best) if maximizing else (score < best):
                 best = score
                 best_move = codes[i]
                 if maximizing and score > alpha:
                     alpha = score
                     self.update_pv(ply, codes[i])
+                    if ply == 0:
+                        self.root_score = score
                 elif not maximizing and score < beta:
                     beta = score
                     self.update_pv(ply, codes[i])

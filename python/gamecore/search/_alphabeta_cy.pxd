@@ -36,6 +36,7 @@ cdef class Searcher:
     cdef long long tt_hits
     cdef double start
     cdef double deadline
+    cdef bint cpu_clock           # deadlines in the thread's CPU time, not wall time
     cdef double next_poll
     cdef bint poll_signals        # enter() looks for Ctrl-C (the alpha-beta search)
     cdef bint interrupted         # a signal handler raised (its exception is set)

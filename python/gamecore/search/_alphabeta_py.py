@@ -118,6 +118,7 @@ class Searcher:
         while size * 2 <= entries:
             size *= 2
         self._lock = lock or threading.Lock()
+        self._cpu_clock = False
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
         self._reset_table()
@@ -182,6 +183,7 @@ class Searcher:
         algorithm: str = "alphabeta",
         aspiration: bool = False,
         root_moves: list[int] | None = None,
+        cpu_clock: bool = False,
     ) -> SearchOutcome:
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
@@ -189,7 +191,8 @@ class Searcher:
         (in their usual order): e.g. one move of each set of symmetric ones.
 
         ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none. ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
+        none, on the wall clock or with ``cpu_clock`` the searching thread's CPU time.
+        ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
         them when given: it is handed a fresh copy of the node's position each time, never
         the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
         outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
@@ -216,6 +219,7 @@ class Searcher:
             self._weights = values + [0] * (MAX_WEIGHTS - len(values))
             self._evaluator = evaluator
             self._wrap = wrap
+            self._cpu_clock = bool(cpu_clock)
             return self._run(max_depth, node_limit, time_limit, algorithm, aspiration, root_moves)
         finally:
             self._core = self._evaluator = self._wrap = None
@@ -234,7 +238,7 @@ class Searcher:
         self._nodes = 0
         self._tt_hits = 0
         self._node_limit = node_limit
-        self._start = time.perf_counter()
+        self._start = self._now()
         self._deadline = self._start + time_limit if time_limit > 0 else 0.0
         self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
         self._pv_len = [0] * MAX_PLY
@@ -284,9 +288,13 @@ class Searcher:
         kept = [m for m in moves if m in allowed]
         return kept or moves  # a restriction that leaves nothing is ignored
 
+    def _now(self) -> float:
+        """Seconds on the search's clock: wall (monotonic) or the thread's CPU time."""
+        return time.thread_time() if self._cpu_clock else time.perf_counter()
+
     def _out_of_time_for_next(self) -> bool:
         # The next iteration costs several times this one: do not start what cannot finish.
-        now = time.perf_counter()
+        now = self._now()
         return now - self._start > 0.5 * (self._deadline - self._start)
 
     def _order(self, moves: list[int], by_history: bool = False) -> list[int]:
@@ -315,7 +323,7 @@ class Searcher:
         if self._node_limit and self._nodes > self._node_limit:
             raise LimitReached
         if self._deadline and (self._evaluator is not None or not self._nodes % CLOCK_INTERVAL):
-            if time.perf_counter() >= self._deadline:
+            if self._now() >= self._deadline:
                 raise LimitReached
 
     def _evaluate_node(self) -> int:

@@ -87,8 +87,6 @@ DEFAULT_EXPLORATION = 1.4142135623730951
 MULTIPLAYER_GREEDY = 0.25
 #: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
 DEFAULT_MAX_NODES = 1_000_000
-#: The clock is read once every this many iterations when a time limit is set.
-TIME_CHECK_EVERY = 16
 #: Reward units one finished game pays out (divisible by 1, 2, 3 and 4 tied winners).
 REWARD_UNIT = 12
 #: Iteration budgets above this mean the same as this (none is reached).
@@ -302,27 +300,30 @@ class MCTSTree:
 
     # -- the search ------------------------------------------------------------
 
-    def search(self, core, iterations: int = 0, time_limit: float = 0.0) -> int:
+    def search(self, core, iterations: int = 0, time_limit: float = 0.0, cpu_clock: bool = False) -> int:
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
-        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the wall-clock seconds
-        (the clock is read every ``TIME_CHECK_EVERY`` iterations); at least one must be set.
+        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the seconds, of the wall
+        clock or with ``cpu_clock`` of this thread's CPU time; at least one must be set. The
+        clock is read after every iteration, and the search stops when one more, as long as
+        the mean iteration so far, would end past the limit: the budget is used whole, and
+        not overrun by more than one iteration's spread about the mean.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
         try:
-            return self._run(core.copy(), iterations, time_limit)
+            return self._run(core.copy(), iterations, time_limit, time.thread_time if cpu_clock else time.perf_counter)
         except BaseException:
             self._clear()  # an iteration stopped half-way (Ctrl-C): the counts no longer add up
             raise
         finally:
             self._lock.release()
 
-    def _run(self, core, iterations: int, time_limit: float) -> int:
-        start = time.perf_counter()
+    def _run(self, core, iterations: int, time_limit: float, clock: Any) -> int:
+        start = clock()
         deadline = start + time_limit
         key = core.key()
         players = core.num_players()
@@ -341,13 +342,16 @@ class MCTSTree:
         self.max_depth = 0
         self.states = 0
         done = 0
+        first_iteration = clock()
         while True:
             self._iterate(core)
             done += 1
             if iterations and done >= iterations:
                 break
-            if time_limit and done % TIME_CHECK_EVERY == 0 and time.perf_counter() >= deadline:
-                break
+            if time_limit:
+                now = clock()
+                if now + (now - first_iteration) / done >= deadline:
+                    break
         self.iterations = done
         return done
 

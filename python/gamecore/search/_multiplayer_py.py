@@ -56,16 +56,22 @@ must keep ``value_bounds()`` (each value >= L, their sum <= S: shallow pruning r
 it), else InvalidEvaluationError (``check_values``); its exceptions propagate.
 
 All run by iterative deepening (Max^n too, for the time limit) under the alpha-beta
-engine's limits: nodes, and a wall-clock deadline read every ``CLOCK_INTERVAL`` nodes; the
-answer is the last finished iteration's. Both backends visit the same nodes in the same
-order, so for a depth or node limit they return the same move, values, principal variation
-and node count.
+engine's limits: nodes, and a deadline read every ``CLOCK_INTERVAL`` nodes, on the wall
+clock or (``cpu_clock``) the searching thread's CPU time. A time limit is used whole: the
+iterations go on until the deadline stops one half-way. The answer is the last finished
+iteration's, or the stopped iteration's best root move so far when that iteration has
+already searched to the end the move the answer would otherwise be (the last iteration's
+best, or the first in move order before any finished): every root move searched to the end
+has its exact value at the new depth, and the best of them is at least as good, at that
+depth, as the move it replaces (paranoid and BRS search the table's move, the last best,
+first). ``depth`` stays the last finished iteration's. Both backends visit the same nodes in
+the same order, so for a depth or node limit they return the same move, values, principal
+variation and node count.
 """
 
 from __future__ import annotations
 
 import operator
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -165,6 +171,7 @@ class MultiSearcher(Searcher):
         root_moves: list[int] | None = None,
         evaluator: Callable[[Any], Any] | None = None,
         wrap: Callable[[Any], Any] | None = None,
+        cpu_clock: bool = False,
     ) -> MultiOutcome:
         """Search ``core``; return a :class:`MultiOutcome` (move codes).
 
@@ -174,8 +181,9 @@ class MultiSearcher(Searcher):
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
         the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
         game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
-        the horizon (see the module docstring). ``core`` is not touched: the search runs on a
-        copy of it. Like ``Searcher.search``, a second call while one runs (from the
+        the horizon (see the module docstring). ``time_limit`` is in seconds of the wall clock,
+        or with ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the
+        search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from the
         evaluation, or from another thread) raises ConcurrentUseError.
         """
         if not self._lock.acquire(blocking=False):
@@ -188,6 +196,7 @@ class MultiSearcher(Searcher):
                 raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
             self._evaluator = evaluator
             self._wrap = wrap
+            self._cpu_clock = bool(cpu_clock)
             return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
         finally:
             self._core = self._evaluator = self._wrap = None
@@ -216,12 +225,13 @@ class MultiSearcher(Searcher):
         self._nodes = 0
         self._tt_hits = 0
         self._node_limit = node_limit
-        self._start = time.perf_counter()
+        self._start = self._now()
         self._deadline = self._start + time_limit if time_limit > 0 else 0.0
         self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
         self._pv_len = [0] * MAX_PLY
         self._hit_horizon = False
         self._deepest = 0
+        self._root_found: Any = None  # the root's best so far in this iteration (score or vector)
         self._root_filter = None if root_moves is None else set(root_moves)
         self._players = players
         self._root = root = core.to_move()
@@ -247,6 +257,8 @@ class MultiSearcher(Searcher):
         exact = False
         for depth in range(1, max_depth + 1):
             self._hit_horizon = False
+            self._last_best = best_move
+            self._last_best_searched = False
             try:
                 if maxn:
                     values = self._maxn(depth, 0, None, pruned, use_tt)
@@ -255,24 +267,30 @@ class MultiSearcher(Searcher):
                     values = None
                     score = self._coalition(depth, -INFINITY, INFINITY, 0, use_tt, algorithm == "brs")
             except LimitReached:
+                if self._last_best_searched:  # the stopped iteration's best so far (module docstring)
+                    best_score, best_values, best_pv = self._root_best(maxn, self._root_found)
+                    best_move = best_pv[0]
                 break
-            best_score = score
-            best_values = list(values) if values is not None else [score if p == root else None for p in range(players)]
-            best_pv = self._pv[0][: self._pv_len[0]]
-            if not maxn:
-                best_pv = [brs_move(code) for code in best_pv]
+            best_score, best_values, best_pv = self._root_best(maxn, values if maxn else score)
             best_move = best_pv[0]
             done_depth = depth
             exact = not self._hit_horizon
             if exact:
                 break  # every line reached the end of the game: deeper is the same
-            if self._deadline and self._out_of_time_for_next():
-                break
         table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()
         memory = table + (self._deepest + 1) * FRAME_BYTES
         return MultiOutcome(
             best_move, best_score, best_values, done_depth, best_pv, self._nodes, self._tt_hits, exact, memory
         )
+
+    def _root_best(self, maxn: bool, found: Any) -> tuple[int, list[int | None], list[int]]:
+        """``(score, values, principal variation)`` of the root from what the iteration found:
+        Max^n's vector, or the coalition's score for the root player."""
+        pv = self._pv[0][: self._pv_len[0]]
+        if maxn:
+            return found[self._root], list(found), pv
+        values = [found if p == self._root else None for p in range(self._players)]
+        return found, values, [brs_move(code) for code in pv]
 
     # -- the pieces every node needs ---------------------------------------
 
@@ -331,9 +349,13 @@ class MultiSearcher(Searcher):
                 values = self._maxn(depth - 1, ply + 1, best[mover] if pruned and best else None, pruned, use_tt)
             finally:
                 core.unmake_move()
+            if ply == 0 and move == self._last_best:
+                self._last_best_searched = True
             if not best or values[mover] > best[mover]:
                 best, best_move = values, move
                 self._update_pv(ply, move)
+                if ply == 0:
+                    self._root_found = values
                 if pruned:
                     if best[mover] >= self._max_single:
                         break  # nothing can be strictly better for the mover: still exact
@@ -453,11 +475,15 @@ class MultiSearcher(Searcher):
             finally:
                 for _ in range(pushed):
                     core.unmake_move()
+            if ply == 0 and brs_move(code) == self._last_best:
+                self._last_best_searched = True
             if score > best if maximizing else score < best:
                 best, best_move = score, code
                 if maximizing and score > alpha:
                     alpha = score
                     self._update_pv(ply, code)
+                    if ply == 0:
+                        self._root_found = score
                 elif not maximizing and score < beta:
                     beta = score
                     self._update_pv(ply, code)

@@ -30,7 +30,7 @@ from ..errors import InvalidLimitError, InvalidPositionError
 from ..games import GAMES
 from ..games.base import MoveT, Position
 from ._results import NO_MOVE
-from .mcts import DEFAULT_EXPLORATION, MCTS
+from .mcts import DEFAULT_EXPLORATION, MCTS, clock_function
 
 __all__ = [
     "search",
@@ -139,6 +139,13 @@ def time_budget(time_limit: float) -> float:
     return time_limit - margin
 
 
+def whole_budget(time_limit: float) -> float:
+    """The part of ``time_limit`` the n-player searches and MCTS use, to the end: they stop
+    within a few nodes of their deadline (MCTS: before an iteration that would end past it),
+    so the margin is only for that and for returning: 2 ms and 2 %."""
+    return time_limit - min(0.002 + 0.02 * time_limit, 0.5 * time_limit)
+
+
 class Engine:
     """An alpha-beta engine that keeps its transposition table between the moves of a game.
 
@@ -168,6 +175,16 @@ class Engine:
     :param greedy: MCTS: the share of playout moves that take the game's best move by its
         ordering heuristic instead of a random one; ``None``: 0 (random playouts) with two
         players, 0.25 with more (measured stronger in four-player Rolit: docs/performance.md).
+    :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"``
+        (the searching thread's CPU time: a budget then buys the same work on a loaded
+        machine, and a search may take longer than its limit in wall time). Results'
+        ``elapsed`` is on the same clock. (Othello's endgame solver, under alpha-beta,
+        measures wall time either way.)
+
+    With a time limit the n-player searches and MCTS use their time whole: the iterative
+    deepening searches go on until the deadline stops an iteration (the answer is then the
+    last finished iteration's, or the stopped one's best root move where that is sound:
+    ``_multiplayer_py``), MCTS until one more iteration would end past it.
 
     The table of the default backend is allocated (and its memory touched) here, so that a
     timed search does not spend its time on it. One search at a time: using an engine from
@@ -188,7 +205,9 @@ class Engine:
         exploration: float = DEFAULT_EXPLORATION,
         max_nodes: int = 1_000_000,
         greedy: float | None = None,
+        clock: str = "wall",
     ) -> None:
+        self._now = clock_function(clock)  # ValueError for an unknown clock
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
@@ -210,9 +229,10 @@ class Engine:
         self.algorithm = algorithm
         self.aspiration = aspiration
         self.endgame_empties = endgame_empties
+        self.clock = clock
         self._searchers: dict[str, Any] = {}
         # Checked here, so that a bad value fails at construction rather than at the first search.
-        self._mcts = MCTS(seed, exploration, max_nodes, greedy=greedy) if algorithm == "mcts" else None
+        self._mcts = MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock) if algorithm == "mcts" else None
         self._searcher(_backend.selected())
 
     def _searcher(self, backend: Any) -> Any:
@@ -299,17 +319,18 @@ class Engine:
             nodes = min(int(nodes), MAX_NODES)
         backend = _backend.load(position.backend)
         searcher = self._searcher(backend)  # allocated before the clock starts
-        start = time.perf_counter()
+        start = self._now()
         weights, evaluator = self._weights(position)
-        budget = time_budget(time_limit) if time_limit is not None else 0.0
         root_moves = _root_moves(position, moves)
 
-        if self.algorithm == "mcts":
-            return self._search_mcts(position, depth, budget, nodes, start)
         if self.algorithm in MULTIPLAYER_ALGORITHMS:
+            budget = whole_budget(time_limit) if time_limit is not None else 0.0
+            if self.algorithm == "mcts":
+                return self._search_mcts(position, depth, budget, nodes, start)
             return self._search_multi(
                 position, weights, evaluator, searcher, depth, budget, nodes, moves, start, time_limit
             )
+        budget = time_budget(time_limit) if time_limit is not None else 0.0
 
         exact, solver_nodes = self._try_endgame(position, budget, depth, nodes, start)
         if exact is not None:
@@ -317,7 +338,7 @@ class Engine:
         if nodes is not None:
             nodes = max(1, nodes - solver_nodes)
 
-        remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
+        remaining = budget - (self._now() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         found = searcher.search(
@@ -331,6 +352,7 @@ class Engine:
             algorithm=self.algorithm,
             aspiration=self.aspiration,
             root_moves=root_moves,
+            cpu_clock=self.clock == "cpu",
         )
         score = found.score
         return SearchResult(
@@ -339,7 +361,7 @@ class Engine:
             depth=found.depth,
             pv=[position.move_from_code(m) for m in found.pv],
             nodes=found.nodes + solver_nodes,
-            elapsed=time.perf_counter() - start,
+            elapsed=self._now() - start,
             tt_hits=found.tt_hits,
             tt_bytes=searcher.tt_bytes(),
             algorithm=self.algorithm,
@@ -364,7 +386,7 @@ class Engine:
     ) -> SearchResult:
         """Max^n, paranoid or Best-Reply Search (``_multiplayer_py`` / ``_multiplayer_cy``)."""
         core = position.core.copy()
-        remaining = budget - (time.perf_counter() - start) if time_limit is not None else 0.0
+        remaining = budget - (self._now() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         player = _player_to_move(position)
@@ -378,6 +400,7 @@ class Engine:
             _root_moves(position, moves),
             evaluator,
             position.wrap_core if evaluator is not None else None,
+            self.clock == "cpu",
         )
         return SearchResult(
             move=None if found.move == NO_MOVE else position.move_from_code(found.move),
@@ -385,7 +408,7 @@ class Engine:
             depth=found.depth,
             pv=[position.move_from_code(m) for m in found.pv],
             nodes=found.nodes,
-            elapsed=time.perf_counter() - start,
+            elapsed=self._now() - start,
             tt_hits=found.tt_hits,
             exact=bool(found.exact),
             tt_bytes=searcher.tt_bytes() if self.algorithm in ("paranoid", "brs") else searcher.maxn_tt_bytes(),
@@ -412,7 +435,7 @@ class Engine:
                 backend=position.backend,
                 player=_player_to_move(position),
             )
-        time_left = budget - (time.perf_counter() - start) if budget else 0.0
+        time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             time_left = 1e-9
         found = self._mcts.search(position, iterations=nodes, time_limit=time_left or None)
@@ -423,7 +446,7 @@ class Engine:
             depth=found.depth,
             pv=found.pv,
             nodes=tree.states,
-            elapsed=time.perf_counter() - start,
+            elapsed=self._now() - start,
             algorithm="mcts",
             backend=position.backend,
             values=found.values,
@@ -452,7 +475,7 @@ class Engine:
             return None, 0
         if depth is not None and depth < empties:
             return None, 0  # the solver would look deeper than the caller allowed
-        time_left = budget - (time.perf_counter() - start) if budget else 0.0
+        time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             return None, 0
         move, score, count, completed = solve_exact(position.core.copy(), node_limit=nodes or 0, time_limit=time_left)
@@ -464,7 +487,7 @@ class Engine:
             depth=empties,
             pv=[position.move_from_code(move)],
             nodes=count,
-            elapsed=time.perf_counter() - start,
+            elapsed=self._now() - start,
             exact=True,
             algorithm="endgame",
             backend=position.backend,
@@ -507,6 +530,7 @@ def search(
     endgame_empties: int | None = None,
     moves: Iterable[MoveT | str | int] | None = None,
     seed: int = 0,
+    clock: str = "wall",
 ) -> SearchResult[MoveT]:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
 
@@ -529,6 +553,7 @@ def search(
         aspiration=aspiration,
         endgame_empties=endgame_empties,
         seed=seed,
+        clock=clock,
     )
     return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 

@@ -24,7 +24,7 @@ from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
 from ..games.base import MoveT, Position
 
-__all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
+__all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION", "CLOCKS", "clock_function"]
 
 #: UCT's exploration constant (sqrt 2), as the tree of either backend defines it.
 DEFAULT_EXPLORATION: float = _backend.load("python").mcts.DEFAULT_EXPLORATION
@@ -56,6 +56,19 @@ class MCTSResult(Generic[MoveT]):
     reused_visits: int = 0
 
 
+#: What a time limit is measured on: the wall clock, or the searching thread's CPU time.
+CLOCKS = ("wall", "cpu")
+
+
+def clock_function(clock: str) -> Any:
+    """The seconds of ``clock`` (one of ``CLOCKS``) as a function, or ValueError."""
+    if clock == "wall":
+        return time.perf_counter
+    if clock == "cpu":
+        return time.thread_time
+    raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+
+
 def _to_move(position: Position[MoveT], code: int) -> MoveT:
     return position.move_from_code(code)
 
@@ -70,6 +83,10 @@ class MCTS:
     :param greedy: the share of greedy playout moves (the game's best move by its ordering
         heuristic instead of a random one); None: 0 with two players, 0.25 with more.
     :param backend: ``"cython"`` or ``"python"``; default: the backend of the first position searched.
+    :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"`` (the
+        searching thread's CPU time, so that a budget means the same work on a loaded
+        machine); the result's ``elapsed`` is on the same clock. The search runs until one
+        more iteration would end past the limit.
 
     One search at a time: a second thread searching with the same object gets
     :class:`~gamecore.errors.ConcurrentUseError` (give each thread its own ``MCTS``); a
@@ -84,7 +101,10 @@ class MCTS:
         max_nodes: int = 1_000_000,
         backend: str | None = None,
         greedy: float | None = None,
+        clock: str = "wall",
     ) -> None:
+        self._clock = clock_function(clock)
+        self.clock = clock
         self.seed = seed
         self.exploration = exploration
         self.max_nodes = max_nodes
@@ -97,11 +117,13 @@ class MCTS:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        del state["_lock"]
+        del state["_lock"], state["_clock"]
         return state
 
     def __setstate__(self, state: dict) -> None:
+        state.setdefault("clock", "wall")
         self.__dict__.update(state)
+        self._clock = clock_function(self.clock)
         self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
@@ -157,9 +179,9 @@ class MCTS:
         elif backend != self._backend_name:
             raise ValueError(f"this MCTS tree runs on the {self._backend_name} backend, the position is {backend}")
         core = position.core.copy()
-        start = time.perf_counter()
-        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0))
-        elapsed = time.perf_counter() - start
+        start = self._clock()
+        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu")
+        elapsed = self._clock() - start
         children = self._tree.root_children()
         best = self._tree.best_move()
         unit = self._tree.REWARD_UNIT

@@ -1,0 +1,151 @@
+"""The n-player searches and MCTS use their whole time budget, on the wall clock or in CPU time.
+
+- With a time limit in CPU time (``clock="cpu"``) every n-player algorithm and MCTS uses
+  between 90 % and 100 % of the limit, measured by the test with the thread's own CPU clock.
+- A search stopped half-way through an iteration answers with that iteration's best root
+  move so far only when it is sound: the move then has, searched alone to the stopped
+  iteration's depth, a value at least that of the last finished iteration's move (both
+  searched alone to that depth, the independent truth), and ``depth`` stays the finished one.
+- ``clock="cpu"`` measures the searching thread's CPU time: with a CPU-burning thread on the
+  same core, a search uses about its budget in CPU time and clearly more in wall time.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import sys
+import threading
+import time
+
+import pytest
+
+from gamecore import Rolit, search
+from gamecore.players import RandomPlayer
+from gamecore.search.engine import Engine
+from gamecore.search.mcts import MCTS
+
+ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
+
+
+def _position(backend_name, plies, seed):
+    game = Rolit(backend=backend_name)
+    player = RandomPlayer(seed)
+    for _ in range(plies):
+        game.push(player.choose_move(game))
+    return game
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_cpu_time_limit_is_used_whole_and_never_overrun(backend, algorithm):
+    limit = 0.2
+    for plies, seed in ((4, 1), (30, 2)):
+        game = _position(backend.name, plies, seed)
+        engine = Engine(algorithm=algorithm, clock="cpu", tt_mb=4)
+        before = time.thread_time()
+        result = engine.search(game, time_limit=limit)
+        used = time.thread_time() - before
+        assert not result.exact and result.move in game.legal_moves()
+        assert 0.9 * limit <= used <= limit, (algorithm, plies, used)
+        assert result.elapsed <= used  # reported on the same (CPU) clock
+
+
+def test_a_wall_clock_limit_is_used_whole(backend):
+    game = _position(backend.name, 10, 3)
+    for algorithm in ALGORITHMS:
+        start = time.perf_counter()
+        result = Engine(algorithm=algorithm, tt_mb=4).search(game, time_limit=0.2)
+        assert time.perf_counter() - start >= 0.9 * 0.2 and not result.exact, algorithm
+
+
+# (algorithm, plies, seed, depth): positions where the next iteration changes its mind, so
+# that some node limits stop it after a better move than the last iteration's was found.
+PARTIAL_CASES = [
+    ("maxn", 9, 1, 2),
+    ("maxn-plain", 9, 1, 2),
+    ("paranoid", 25, 2, 2),
+    ("brs", 25, 2, 3),
+    ("brs", 5, 7, 1),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxn-plain", "paranoid", "brs"])
+def test_a_stopped_iteration_answers_only_what_it_has_proved(backend, algorithm):
+    taken = 0
+    for name, plies, seed, depth in PARTIAL_CASES:
+        if name != algorithm:
+            continue
+        game = _position(backend.name, plies, seed)
+        finished = search(game, algorithm=algorithm, depth=depth, tt_mb=1)
+        deeper = search(game, algorithm=algorithm, depth=depth + 1, tt_mb=1)
+        last_value = search(game, algorithm=algorithm, depth=depth + 1, moves=[finished.move], tt_mb=1).score
+        step = max(1, (deeper.nodes - finished.nodes) // 12)
+        for nodes in range(finished.nodes + 1, deeper.nodes, step):
+            stopped = search(game, algorithm=algorithm, nodes=nodes, tt_mb=1)
+            assert stopped.depth == depth and stopped.pv[0] == stopped.move
+            if stopped.move == finished.move:
+                continue
+            taken += 1
+            alone = search(game, algorithm=algorithm, depth=depth + 1, moves=[stopped.move], tt_mb=1)
+            assert stopped.score == alone.score >= last_value, (plies, nodes)
+    assert taken > 0  # the cases do exercise the stopped iteration's answer
+
+
+def test_backends_agree_on_a_stopped_iteration(backends):
+    for algorithm, plies, seed, _ in PARTIAL_CASES:
+        for nodes in (700, 1500, 3000):
+            py, cy = (search(_position(mods.name, plies, seed), algorithm=algorithm, nodes=nodes) for mods in backends)
+            assert (py.move, py.score, py.values, py.pv, py.depth, py.nodes) == (
+                cy.move,
+                cy.score,
+                cy.values,
+                cy.pv,
+                cy.depth,
+                cy.nodes,
+            )
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity (Linux)")
+@pytest.mark.parametrize("algorithm", ["brs", "mcts"])
+def test_cpu_clock_counts_only_the_searching_threads_time(backend, algorithm):
+    """A busy thread shares the one core the process is pinned to: the search gets about half
+    of it, so it uses its CPU budget in about twice the wall time."""
+    game = _position(backend.name, 12, 5)
+    engine = Engine(algorithm=algorithm, clock="cpu", tt_mb=4)
+    saved = os.sched_getaffinity(0)
+    stop = threading.Event()
+
+    def burn():
+        while not stop.is_set():
+            sum(range(1000))
+
+    os.sched_setaffinity(0, {min(saved)})
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)  # the pure backend holds the GIL: hand it over often
+    burner = threading.Thread(target=burn)
+    burner.start()
+    try:
+        time.sleep(0.01)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        result = engine.search(game, time_limit=0.2)
+        wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+    finally:
+        stop.set()
+        burner.join()
+        sys.setswitchinterval(switch)
+        os.sched_setaffinity(0, saved)
+    assert 0.9 * 0.2 <= cpu <= 0.2 and result.elapsed <= cpu
+    assert wall >= 1.3 * cpu, (wall, cpu)
+
+
+def test_clock_is_checked(backend):
+    for bad in ("CPU", "process", None, 1):
+        with pytest.raises(ValueError):
+            Engine(algorithm="brs", clock=bad)
+        with pytest.raises(ValueError):
+            MCTS(clock=bad)
+    mcts = MCTS(clock="cpu", seed=3)
+    result = mcts.search(_position(backend.name, 0, 0), time_limit=0.05)
+    assert result.iterations >= 1 and 0.9 * 0.05 <= result.elapsed < 0.06  # the stop: the mean iteration
+    assert copy.deepcopy(mcts).clock == "cpu" and pickle.loads(pickle.dumps(mcts)).clock == "cpu"
