@@ -24,7 +24,7 @@ from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
 from ..games.base import MoveT, Position
 
-__all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION", "CLOCKS", "clock_function"]
+__all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
 #: UCT's exploration constant (sqrt 2), as the tree of either backend defines it.
 DEFAULT_EXPLORATION: float = _backend.load("python").mcts.DEFAULT_EXPLORATION
