@@ -36,7 +36,15 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["Limits", "BotProcess", "namespaces_available", "sweep_orphans", "become_subreaper", "ReplyError"]
+__all__ = [
+    "Limits",
+    "BotProcess",
+    "namespaces_available",
+    "sweep_orphans",
+    "become_subreaper",
+    "ReplyError",
+    "SandboxError",
+]
 
 _PR_SET_CHILD_SUBREAPER = 36
 _MAX_LINE = 1 << 16
@@ -141,6 +149,11 @@ def _is_ours(pid: int) -> bool:
         return True
 
 
+class SandboxError(RuntimeError):
+    """The referee could not build a bot's sandbox (a tool missing, a cgroup write refused, the
+    host failing before the bot's code ran): the referee's own failure, never the bot's forfeit."""
+
+
 class ReplyError(Exception):
     """No usable reply: ``reason`` is ``timeout``, ``crash`` or ``protocol``."""
 
@@ -166,7 +179,7 @@ class BotProcess:
         limits = limits or Limits()
         use_ns = isolation != "basic" and namespaces_available()
         if isolation == "namespaces" and not use_ns:
-            raise RuntimeError("namespaces isolation asked for, but unshare --pid --net --mount is not available here")
+            raise SandboxError("namespaces isolation asked for, but unshare --pid --net --mount is not available here")
         self.isolated = use_ns
         self.base = tempfile.mkdtemp(prefix="gamecore-bot-")
         stage = os.path.join(self.base, "stage")
