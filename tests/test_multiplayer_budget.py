@@ -149,3 +149,32 @@ def test_clock_is_checked(backend):
     result = mcts.search(_position(backend.name, 0, 0), time_limit=0.05)
     assert result.iterations >= 1 and 0.9 * 0.05 <= result.elapsed < 0.06  # the stop: the mean iteration
     assert copy.deepcopy(mcts).clock == "cpu" and pickle.loads(pickle.dumps(mcts)).clock == "cpu"
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxn-plain", "paranoid", "brs"])
+def test_memory_used_counts_the_table_entries_filled(backends, algorithm):
+    """``tt_used`` against a scan of the pure table; both backends fill as many entries."""
+    py, cy = backends
+    filled = []
+    for mods in backends:
+        game = _position(mods.name, 20, 4)
+        engine = Engine(algorithm=algorithm, tt_mb=1)
+        first = engine.search(game, depth=3)
+        second = engine.search(game.copy().play(first.move), depth=3)
+        searcher = engine._searcher(mods)
+        used = searcher.tt_used(algorithm)
+        filled.append(used)
+        entry = mods.multiplayer.MAXN_ENTRY_BYTES if algorithm.startswith("maxn") else 16
+        assert 0 < used * entry < second.memory_used < second.memory
+        assert second.memory_used - used * entry == second.memory - second.tt_bytes  # the recursion buffers
+        if mods is py:
+            if algorithm.startswith("maxn"):
+                scanned = sum(entry is not None for entry in searcher._maxn_table)
+            else:
+                scanned = sum(1 for data in searcher._data if data & 0xFF)
+            assert used == scanned
+        engine.clear()
+        assert searcher.tt_used(algorithm) == 0
+    assert filled[0] == filled[1]
+    mcts = Engine(algorithm="mcts").search(_position(cy.name, 0, 0), nodes=100)
+    assert mcts.memory_used == mcts.memory > 0

@@ -230,6 +230,7 @@ cdef class Searcher:
         self.table = NULL
         self.table_block = NULL
         self.tt_entries = 0
+        self.tt_filled = 0
         self.mask = 0
         if entries:
             self.table = <TTEntry*>gc_table_alloc(size * sizeof(TTEntry), &self.table_block)
@@ -259,6 +260,7 @@ cdef class Searcher:
         """Store in `entry` (the slot of `key`) under the replacement rule: replace it
         unless it holds the same position searched deeper."""
         if entry.flag == 0 or entry.key != key or depth >= entry.depth:
+            self.tt_filled += entry.flag == 0
             entry.key = key
             entry.score = score
             entry.move = move
@@ -271,6 +273,7 @@ cdef class Searcher:
             raise ConcurrentUseError("cannot clear a searcher while it searches")
         if self.table != NULL:
             memset(self.table, 0, self.tt_entries * sizeof(TTEntry))
+        self.tt_filled = 0
 
     def tt_bytes(self):
         """Memory the transposition table is allowed (and in C, allocated)."""

@@ -163,6 +163,7 @@ cdef class MultiSearcher(Searcher):
     cdef uint64_t salt
     cdef MaxnEntry* maxn_table
     cdef uint64_t maxn_mask
+    cdef Py_ssize_t maxn_filled
     # The iteration under way: the move the answer is otherwise (the last iteration's best),
     # whether the root has searched it to the end, and the root's best score so far.
     cdef int last_best
@@ -177,6 +178,7 @@ cdef class MultiSearcher(Searcher):
         Searcher.__init__(self, tt_mb)
         free(self.maxn_table)
         self.maxn_table = NULL
+        self.maxn_filled = 0
 
     def __dealloc__(self):
         free(self.maxn_table)
@@ -186,6 +188,7 @@ cdef class MultiSearcher(Searcher):
         Searcher.clear(self)
         if self.maxn_table != NULL:
             memset(self.maxn_table, 0, self.maxn_entries() * sizeof(MaxnEntry))
+        self.maxn_filled = 0
 
     cdef Py_ssize_t maxn_entries(self):
         return self.tt_entries // 2 if self.tt_entries >= 2 else 0
@@ -193,6 +196,10 @@ cdef class MultiSearcher(Searcher):
     def maxn_tt_bytes(self):
         """Memory of Max^n's table (allocated at the first Max^n search)."""
         return self.maxn_entries() * MAXN_ENTRY_BYTES
+
+    def tt_used(self, algorithm):
+        """Entries of the table ``algorithm`` uses that hold a position (see the pure twin)."""
+        return self.maxn_filled if algorithm in ("maxn", "maxn-plain") else self.tt_filled
 
     def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
                      evaluator=None, wrap=None, cpu_clock=False):
@@ -441,6 +448,7 @@ cdef class MultiSearcher(Searcher):
         below = self.hit_horizon
         self.hit_horizon = below or horizon_above
         if probe and not cut and (entry.flag == 0 or entry.key != key or depth >= entry.depth):
+            self.maxn_filled += entry.flag == 0
             entry.key = key
             for i in range(self.players):
                 entry.values[i] = best[i]

@@ -24,6 +24,7 @@ cdef class Searcher:
     cdef void* table_block    # what to free: the table lies inside it (gc_table_alloc)
     cdef uint64_t mask
     cdef readonly Py_ssize_t tt_entries
+    cdef Py_ssize_t tt_filled     # entries not empty (stores into an empty slot since the last clear)
     cdef bint busy                # a search runs: search, __init__ and clear refuse
     # State of the search under way.
     cdef GameCore core            # the alpha-beta search's own copy of the position

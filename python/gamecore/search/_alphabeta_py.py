@@ -137,6 +137,7 @@ class Searcher:
         n = self.tt_entries
         memory = mmap.mmap(-1, 16 * n) if n else bytearray()
         self._memory = memory
+        self._tt_filled = 0  # entries not empty: stores into an empty slot since the table was made
         self._keys = memoryview(memory)[: 8 * n].cast("Q")
         self._data = memoryview(memory)[8 * n :].cast("q")
 
@@ -165,6 +166,7 @@ class Searcher:
         slot = key & self._mask
         old = self._data[slot]
         if not old & 0xFF or self._keys[slot] != key or depth >= (old >> 8) & 0xFF:
+            self._tt_filled += not old & 0xFF
             self._keys[slot] = key
             self._data[slot] = (score << 32) | ((move + 2) << 16) | (depth << 8) | flag
 

@@ -152,6 +152,7 @@ class MultiSearcher(Searcher):
     def _reset_table(self) -> None:
         super()._reset_table()
         self._maxn_table: list[tuple | None] | None = None
+        self._maxn_filled = 0
 
     def _maxn_entries(self) -> int:
         return self.tt_entries // 2 if self.tt_entries >= 2 else 0
@@ -159,6 +160,12 @@ class MultiSearcher(Searcher):
     def maxn_tt_bytes(self) -> int:
         """Memory of Max^n's table (allocated at the first Max^n search)."""
         return self._maxn_entries() * MAXN_ENTRY_BYTES
+
+    def tt_used(self, algorithm: str) -> int:
+        """Entries of the table ``algorithm`` uses (Max^n's for ``maxn`` and ``maxn-plain``,
+        the alpha-beta table for paranoid and BRS) that hold a position: what the searches
+        since the last ``clear`` filled of it, not what was allocated."""
+        return self._maxn_filled if algorithm in ("maxn", "maxn-plain") else self._tt_filled
 
     def search_multi(
         self,
@@ -394,6 +401,7 @@ class MultiSearcher(Searcher):
         slot = key & (len(table) - 1)
         old = table[slot]
         if old is None or old[0] != key or depth >= old[3]:
+            self._maxn_filled += old is None
             table[slot] = (key, tuple(values), move, depth, _EXACT | (0 if below else NO_HORIZON))
 
     # -- paranoid and Best-Reply Search ----------------------------------------

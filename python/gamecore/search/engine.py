@@ -87,6 +87,10 @@ class SearchResult(Generic[MoveT]):
     values: list = field(default_factory=list)
     player: int = 0  #: the player to move at the root (whose ``score`` it is)
     memory: int = 0  #: peak bytes of the search structures (table, tree, recursion buffers)
+    #: n-player searches and MCTS: bytes those structures hold, not allocate: the table's
+    #: entries filled (since the engine's table was made or cleared) times their size, plus
+    #: the recursion buffers; MCTS its tree (as ``memory``); 0 for alpha-beta
+    memory_used: int = 0
     iterations: int = 0  #: MCTS iterations
     reused: int = 0  #: MCTS tree reuse: visits the root already had from earlier searches
 
@@ -402,6 +406,10 @@ class Engine:
             position.wrap_core if evaluator is not None else None,
             self.clock == "cpu",
         )
+        maxn = self.algorithm in ("maxn", "maxn-plain")
+        table_bytes = searcher.maxn_tt_bytes() if maxn else searcher.tt_bytes()
+        python = _backend.load("python")  # the entry sizes are the same in both backends
+        entry_bytes = python.multiplayer.MAXN_ENTRY_BYTES if maxn else python.alphabeta.TT_ENTRY_BYTES
         return SearchResult(
             move=None if found.move == NO_MOVE else position.move_from_code(found.move),
             score=found.score,
@@ -411,12 +419,13 @@ class Engine:
             elapsed=self._now() - start,
             tt_hits=found.tt_hits,
             exact=bool(found.exact),
-            tt_bytes=searcher.tt_bytes() if self.algorithm in ("paranoid", "brs") else searcher.maxn_tt_bytes(),
+            tt_bytes=table_bytes,
             algorithm=self.algorithm,
             backend=position.backend,
             values=list(found.values),
             player=player,
             memory=found.memory,
+            memory_used=searcher.tt_used(self.algorithm) * entry_bytes + max(0, found.memory - table_bytes),
         )
 
     def _search_mcts(
@@ -452,6 +461,7 @@ class Engine:
             values=found.values,
             player=_player_to_move(position),
             memory=found.memory,
+            memory_used=found.memory,
             iterations=found.iterations,
             reused=found.reused_visits,
         )
