@@ -4,6 +4,7 @@ process is left behind."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import tempfile
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gamecore import Othello
+from gamecore.errors import GamecoreError
 from gamecore.referee.bots import resolve
 from gamecore.referee.play import play_game
 from gamecore.referee.report import matches, standings
@@ -143,6 +145,10 @@ def test_no_stray_process_in_either_isolation(tmp_path, isolation):
     config = TournamentConfig(
         bots + ["random"], db=str(tmp_path / f"{isolation}.sqlite"), isolation=isolation, games=1, **FAST
     )
+    if isolation == "basic" and os.geteuid() == 0:  # issue 18 row 12: no submitted bot runs as root
+        with pytest.raises(GamecoreError, match="refusing to run submitted bots"):
+            run_tournament(config)
+        return
     records = run_tournament(config)
     reasons = {f["player"]: f["reason"] for r in records for f in r["forfeits"]}
     assert reasons == {"hang": "timeout", "crasher": "crash"}

@@ -14,6 +14,7 @@ from ..errors import GamecoreError
 from .bots import resolve
 from .games import rules_for
 from .play import FORFEIT_REASONS, play_game
+from .sandbox import isolation_for
 
 __all__ = ["check_bot"]
 
@@ -49,6 +50,7 @@ def check_bot(
     size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
     bot = resolve(path, game)
     opponent = resolve("random", game)
+    isolation_for(isolation, [bot], out)
     print(
         f"Checking {bot['name']} ({bot['kind']} bot) at {game} {size}, {time_limit:g} s a move "
         f"(+{grace:g} s grace), start-up limit {startup:g} s.",

@@ -23,6 +23,7 @@ from ..errors import GamecoreError
 from .bench import bench
 from .check import check_bot
 from .report import standings, write_reports
+from .sandbox import ISOLATION_MODES
 from .tournament import TournamentConfig, run_tournament
 
 __all__ = ["add_subparser", "main", "run"]
@@ -106,9 +107,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--isolation",
-        choices=("auto", "namespaces", "basic"),
+        choices=ISOLATION_MODES,
         default="auto",
-        help="auto: PID/network/mount namespaces when available (root, unshare), else basic",
+        help="full: the sandbox (root, bwrap, cgroups; see docs/referee.rst); basic: NOT a security "
+        "boundary, trusted bots only (as root: built-in players only); auto (default): full when "
+        "available, else basic (namespaces: old name of full)",
     )
     p.add_argument("--workers", type=_number(int, 1, "a whole number"), help="games at once (default: one per core)")
     p.add_argument(

@@ -1,24 +1,23 @@
 """The bot host: one process per bot and game, between the referee and an untrusted bot.
 
-Started by the referee (``python -m gamecore.referee.host CONFIG_JSON``), usually as the
-first process of fresh PID, network and mount namespaces (see :mod:`gamecore.referee.sandbox`).
-In order, it:
+Started by the referee (``python -m gamecore.referee.host CONFIG_JSON``), in ``full`` isolation
+inside bubblewrap's namespaces and the bot's cgroup (see :mod:`gamecore.referee.sandbox`). In
+order, it:
 
-1. takes the protocol channel away from the bot: requests arrive on fd 0 and replies leave
-   on the pipe fd the referee names (``reply_fd``); the host keeps private copies, points fd 0 at ``/dev/null`` and fds 1 and 2
-   (the bot's prints, also from C code) at ``/dev/null``; ``sys.stdout``/``sys.stderr``
-   become counters that keep the first 2 KB, so a printing bot is never punished and the
-   compliance check can report its noise;
-2. when it runs as root in its own mount namespace: mounts a size-capped tmpfs as the bot's
-   working directory (a full disk is the bot's own problem), copies the bot's files there,
-   hides the paths the referee names (the database, other bots' folders) under empty mounts,
-   remounts everything else read-only, and drops to a uid of its own (no access to root's
-   files, no signals to other bots);
-3. sets ``PR_SET_NO_NEW_PRIVS`` and the resource limits (``RLIMIT_AS`` memory cap,
-   ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, ``RLIMIT_NPROC`` per bot uid, no core files);
-4. loads the bot (a built-in player, a CTU ``player.py``, a UFRJ ``*_player.py`` run with
+1. takes the protocol channel away from the bot: requests arrive on the fd the referee names
+   (``request_fd``) and replies leave on ``reply_fd``; the host keeps private copies and points
+   fds 0, 1 and 2 (the bot's prints, also from C code) at ``/dev/null``;
+   ``sys.stdout``/``sys.stderr`` become counters that keep the first 2 KB, so a printing bot
+   is never punished and the compliance check can report its noise;
+2. unpacks the bot's files from the referee's memfd into its working folder (a private tmpfs,
+   ``/bot``, in ``full`` isolation), creating every file itself (no path of the bot is followed),
+   gives them to the bot's uid, sets ``PR_SET_NO_NEW_PRIVS`` and drops to that uid (never root),
+   then sets the per-process limits (``RLIMIT_AS``, an ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``,
+   no core files). A failure here is the referee's: the host replies
+   ``{"type": "error", "reason": "setup"}`` before any code of the bot has run;
+3. loads the bot (a built-in player, a CTU ``player.py``, a UFRJ ``*_player.py`` run with
    ``exec``) and answers the referee; or, for an external program, ``exec``-s it with the
-   channel left on fds 0 and 3 so that it speaks the protocol itself.
+   channel on fds 0 and 3 so that it speaks the protocol itself.
 
 The protocol (JSON lines) is documented in :mod:`gamecore.referee`.
 """
@@ -29,15 +28,13 @@ import ctypes
 import importlib
 import json
 import os
-import re
 import resource
-import shutil
+import struct
 import sys
 import time
 import traceback
 from typing import Any
 
-# Everything the host needs is imported here, before the sandbox hides paths and drops root.
 from ..adapters.ufrj import BLACK_STONE, WHITE_STONE, board_to_position, position_to_board
 from ..games.othello import Move
 from ..players import make_player
@@ -47,11 +44,7 @@ REQUEST_FD = 0
 REPLY_FD = 3
 _KEEP_PRINTED = 2048
 _PR_SET_NO_NEW_PRIVS = 38
-_MS_RDONLY = 1
-_MS_NOSUID = 2
-_MS_NODEV = 4
-_MS_REMOUNT = 32
-_MS_BIND = 4096
+_ARCHIVE_MAGIC = b"GCBOT1\n"  # gamecore.referee.sandbox.pack_files writes it
 
 
 class _Counter:
@@ -111,97 +104,67 @@ class Channel:
 # -- sandbox set-up (runs as the referee's trusted code, before the bot is loaded) ---------------
 
 
+class SetupError(Exception):
+    """The host could not build the bot's side of the sandbox: the referee's failure."""
+
+
 def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
-    libc = _libc()
-    libc.mount.argtypes = (ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p)
-    result = libc.mount(
-        source.encode(), target.encode(), fstype.encode() if fstype else None, flags, data.encode() if data else None
-    )
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
+def _unpack(fd: int, work: bytes, executable: bytes | None) -> list[bytes]:
+    """Write the files the referee packed into memfd ``fd`` under ``work`` (paths are bytes,
+    relative, without ``..``; nothing is followed: files are created, never opened). Returns
+    the paths written."""
+    with os.fdopen(fd, "rb") as archive:
+        if archive.read(len(_ARCHIVE_MAGIC)) != _ARCHIVE_MAGIC:
+            raise SetupError("the bot's files are not a gamecore archive")
+        written = []
+        while head := archive.read(12):
+            name_size, data_size = struct.unpack(">IQ", head)
+            name = archive.read(name_size)
+            parts = name.split(b"/")
+            if not name or name.startswith(b"/") or b"\0" in name or any(p in (b"", b".", b"..") for p in parts):
+                raise SetupError(f"a bot file has an unsafe path {name[:80]!r}")
+            folder = work
+            for part in parts[:-1]:
+                folder = os.path.join(folder, part)
+                try:
+                    os.mkdir(folder, 0o700)
+                except FileExistsError:
+                    if not os.path.isdir(folder) or os.path.islink(folder):
+                        raise SetupError(f"a bot file's folder is not a folder: {name[:80]!r}") from None
+            mode = 0o700 if name == executable else 0o600
+            out = os.open(os.path.join(work, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+            with os.fdopen(out, "wb") as fh:
+                left = data_size
+                while left:
+                    chunk = archive.read(min(left, 1 << 20))
+                    if not chunk:
+                        raise SetupError("the bot's archive is truncated")
+                    fh.write(chunk)
+                    left -= len(chunk)
+            written.append(name)
+    return written
 
 
-def _inside(path: str, folder: str) -> bool:
-    path, folder = os.path.realpath(path), os.path.realpath(folder)
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def _give_to(work: bytes, uid: int) -> None:
+    """Hand the bot's folder and everything in it to the bot's uid (nothing is a symlink:
+    :func:`_unpack` made every entry)."""
+    for root, dirs, files in os.walk(work):
+        for name in dirs + files:
+            os.lchown(os.path.join(root, name), uid, uid)
+    os.chmod(work, 0o700)  # before the chown: root is then no longer its owner
+    os.chown(work, uid, uid)
 
 
-def _hide(paths: list[str], keep: list[str]) -> None:
-    """Cover each path with an empty read-only mount (files with /dev/null), except paths
-    that hold something the host still needs (Python, gamecore, the bot's own directory)."""
-    for path in paths:
-        if not os.path.lexists(path) or any(_inside(k, path) for k in keep):
-            continue
-        if os.path.isdir(path):
-            _mount("none", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "size=4k,mode=0555")
-        else:
-            _mount("/dev/null", path, None, _MS_BIND, None)
-
-
-def _reopen_for_others(needed: list[str], stash: str) -> None:
-    """Make the paths the host needs after dropping root (Python, gamecore) reachable even when
-    an ancestor is closed to other users (``/root`` with a pyenv Python): in the private mount
-    namespace, cover that ancestor with an empty tmpfs open to all and bind the needed paths
-    back at their places. What else the ancestor held stays out of the bot's sight."""
-    needed = sorted({os.path.realpath(p) for p in needed if os.path.exists(p)})
-    blocked: list[str] = []
-    for path in needed:
-        parts = path.split("/")
-        for i in range(2, len(parts)):
-            ancestor = "/".join(parts[:i])
-            if not os.stat(ancestor).st_mode & 0o001 and ancestor not in blocked:
-                blocked.append(ancestor)
-                break
-    for number, ancestor in enumerate(blocked):
-        inside = [p for p in needed if _inside(p, ancestor)]
-        kept = []
-        for k, path in enumerate(inside):
-            place = os.path.join(stash, f"{number}-{k}")
-            os.makedirs(place, exist_ok=True)
-            _mount(path, place, None, _MS_BIND, None)
-            kept.append((place, path))
-        _mount("none", ancestor, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=64k,mode=0755")
-        for place, path in kept:
-            os.makedirs(path, exist_ok=True)
-            _mount(place, path, None, _MS_BIND, None)
-
-
-def _mount_points() -> list[str]:
-    points = []
-    with open("/proc/self/mountinfo", encoding="utf-8") as fh:
-        for line in fh:
-            field = line.split()[4]
-            points.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field))
-    return points
-
-
-def _read_only_except(writable: str) -> list[str]:
-    """Remount every mount point of this (private) mount namespace read-only, except the
-    bot's working directory: a bot writes nowhere else (``/tmp``, world-writable folders).
-    Returns the mount points that would not turn read-only."""
-    failed = []
-    for point in _mount_points():
-        if _inside(point, writable):
-            continue
-        try:
-            _mount("none", point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
-        except OSError:
-            failed.append(point)
-    return failed
-
-
-def _set_limits(limits: dict, nproc: bool) -> None:
+def _set_limits(limits: dict) -> None:
 
     def put(which: int, soft: int, hard: int | None = None) -> None:
         try:
             resource.setrlimit(which, (soft, soft if hard is None else hard))
         except (ValueError, OSError):
-            pass  # a limit the system will not lower this far: the referee's deadline still holds
+            pass  # a limit the system will not lower this far: the cgroup and the deadline still hold
 
     if limits.get("memory"):
         put(resource.RLIMIT_AS, int(limits["memory"]))
@@ -209,15 +172,23 @@ def _set_limits(limits: dict, nproc: bool) -> None:
         put(resource.RLIMIT_CPU, int(limits["cpu"]), int(limits["cpu"]) + 2)
     if limits.get("fsize"):
         put(resource.RLIMIT_FSIZE, int(limits["fsize"]))
-    if nproc and limits.get("nproc"):
-        put(resource.RLIMIT_NPROC, int(limits["nproc"]))
     put(resource.RLIMIT_CORE, 0)
 
 
+def _drop_privileges(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() == 0 or os.geteuid() == 0 or os.getgid() == 0:  # pragma: no cover - the kernel said yes
+        raise SetupError("could not drop root")
+
+
 def prepare(config: dict) -> dict:
-    """Move the channel off the bot's fds and build its sandbox; returns what the host keeps."""
-    request_fd = os.dup(REQUEST_FD)
+    """Move the channel off the bot's fds, unpack its files, drop to its uid and set its limits;
+    returns what the host keeps. Raises :class:`SetupError` (or OSError) on a failure of its own."""
+    request_fd = os.dup(config["request_fd"])
     reply_fd = os.dup(config["reply_fd"])
+    os.close(config["request_fd"])
     os.close(config["reply_fd"])
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -225,54 +196,34 @@ def prepare(config: dict) -> dict:
     os.close(null)
     for fd in (request_fd, reply_fd):
         os.set_inheritable(fd, config["bot"]["kind"] == "external")
+    return {"request_fd": request_fd, "reply_fd": reply_fd}
 
-    base = config["base"]
-    stage, work = os.path.join(base, "stage"), os.path.join(base, "work")
-    os.makedirs(work, exist_ok=True)
+
+def build(config: dict) -> str:
+    """The bot's side of the sandbox, after :func:`prepare`: its files in its working folder
+    (``/bot``, a private tmpfs, in ``full`` isolation), then its own uid, ``no_new_privs`` and
+    the resource limits. Returns the working folder."""
+    work = os.fsencode(config["work"])
     uid = config.get("uid")
-    private = bool(config.get("private_mounts")) and os.geteuid() == 0
-    notes = []
-    if private:
-        mb = int(config.get("disk_mb") or 64)
-        owner = f",uid={uid},gid={uid}" if uid is not None else ""
-        try:
-            _mount("none", work, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={mb}m,mode=0700{owner}")
-        except OSError as exc:
-            notes.append(f"no private tmpfs: {exc}")
-    if os.path.isdir(stage):
-        shutil.copytree(stage, work, dirs_exist_ok=True)
+    os.makedirs(work, mode=0o700, exist_ok=True)
+    executable = config.get("executable")
+    _unpack(config["archive_fd"], work, os.fsencode(executable) if executable else None)
+    os.chdir(work)  # before the chown: root without CAP_DAC_OVERRIDE may not enter it after
     if uid is not None:
-        for root, dirs, files in os.walk(work):
-            for name in dirs + files:
-                os.lchown(os.path.join(root, name), uid, uid)
-        os.chown(work, uid, uid)
-        os.chmod(work, 0o700)
-    os.chdir(work)
-    if private:
-        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        keep = [work, sys.prefix, sys.base_prefix, package_parent]
-        try:
-            _hide(config.get("hide") or [], keep)
-            if uid is not None:
-                stash = os.path.join(base, "keep")
-                os.makedirs(stash, mode=0o700, exist_ok=True)
-                _reopen_for_others(keep[1:], stash)
-            failed = _read_only_except(work)
-            if failed:
-                notes.append(f"not read-only: {', '.join(failed[:5])}")
-        except OSError as exc:
-            notes.append(f"mounts failed: {exc}")
-    try:
-        _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+        _give_to(work, uid)
+        if config.get("mode") == "full":
+            os.chmod("/tmp", 0o700)
+            os.chown("/tmp", uid, uid)
+    if _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise SetupError("prctl(PR_SET_NO_NEW_PRIVS) failed")
     if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-    os.environ["HOME"] = os.environ["TMPDIR"] = work
-    _set_limits(config.get("limits") or {}, nproc=uid is not None)
-    return {"request_fd": request_fd, "reply_fd": reply_fd, "work": work, "notes": notes}
+        _drop_privileges(uid)
+    elif os.geteuid() == 0:
+        raise SetupError("a bot never runs as root: no uid was given")
+    os.environ["HOME"] = os.fsdecode(work)
+    os.environ["TMPDIR"] = "/tmp" if config.get("mode") == "full" else os.fsdecode(work)
+    _set_limits(config.get("limits") or {})
+    return os.fsdecode(work)
 
 
 # -- the bots -------------------------------------------------------------------------------------
@@ -481,6 +432,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config = json.loads(argv[0])
     kept = prepare(config)
+    try:
+        build(config)
+    except (OSError, SetupError, ValueError, struct.error) as exc:  # the referee's failure, not the bot's
+        Channel(kept["request_fd"], kept["reply_fd"]).send(
+            {"type": "error", "reason": "setup", "detail": f"{type(exc).__name__}: {exc}"[:2000]}
+        )
+        return 1
     if config["bot"]["kind"] == "external":
         os.dup2(kept["request_fd"], REQUEST_FD)
         os.dup2(kept["reply_fd"], REPLY_FD)

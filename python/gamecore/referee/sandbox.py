@@ -1,152 +1,101 @@
 """Starting, talking to and killing a bot host under the referee's isolation.
 
-Every bot of every game gets its own host process (:mod:`gamecore.referee.host`), started in a
-new session (so its own process group) with:
+Every bot of every game gets its own host process (:mod:`gamecore.referee.host`). The threat
+model, and what each isolation mode does and does not protect, are in ``docs/referee.rst``.
 
-- **namespaces** (Linux, root, ``unshare`` found; checked once): ``unshare --pid --fork
-  --kill-child --net --mount --mount-proc``. The host is PID 1 of its own PID namespace, so when
-  the referee kills it *every* process the bot started dies with it, even children that
-  called ``setsid`` or double-forked; it has no network (a fresh network namespace with only a
-  loopback device that is down); its mounts (tmpfs working directory, hidden paths) are private;
-  it runs as a uid of its own with ``RLIMIT_NPROC``.
-- **fallback** (no root, no ``unshare``, or ``isolation="basic"``): the host still gets its own
-  session, scrubbed environment, private temporary directory and resource limits, but no
-  network fence and no uid of its own. Children that leave the process group are caught
-  because the referee process is a *child subreaper* (``PR_SET_CHILD_SUBREAPER``): orphans are
-  re-parented to it and :func:`sweep_orphans` kills every child it did not start after each
-  game. Documented limits of the fallback: the bot can open sockets and read what the
-  referee's user can read (keep the database ``0600``, which the referee does).
+``full`` (root, ``bwrap``, writable cgroups, libseccomp; what ``auto`` picks when it can):
 
-The deadline is the referee's: :meth:`BotProcess.request` waits at most the time it is given
-and, on expiry, the caller kills the whole group with ``os.killpg(..., SIGKILL)``.
+- **one resource group** per bot (:mod:`gamecore.referee.cgroups`): one core's worth of CPU,
+  one memory cap and one process cap for all its processes together. The host is put in the
+  group before it can fork (a ``/bin/sh`` trampoline waits on a pipe until the referee has
+  moved it, then ``exec``-s bubblewrap), and at the end of the game the group is frozen and
+  every process in it killed, whatever session or process group it made for itself;
+- **bubblewrap** (``bwrap``, what Flatpak uses) builds new PID, IPC, UTS, network, mount (and,
+  where possible, cgroup) namespaces. bwrap's own init is PID 1, so the bot host is an
+  ordinary process whose own signals kill it; ``--die-with-parent`` kills the sandbox when
+  the referee's thread that started it dies (SIGKILL included: no bot outlives its referee).
+  The mount view is a fresh tmpfs root holding only the Python runtime and the gamecore
+  package (read-only), a fresh ``/proc``, ``/dev/null``, ``/dev/zero``, ``/dev/urandom``, and
+  two small private tmpfs: ``/bot`` (the bot's files, its working directory) and ``/tmp``.
+  No ``/sys``, ``/run``, ``/etc`` (but the loader's cache), home folders, host sockets or
+  devices. bwrap hands the host only the capabilities it needs to unpack the files and drop
+  to the bot's uid (CAP_CHOWN, CAP_SETUID, CAP_SETGID); the bot runs as a uid of its own
+  with ``no_new_privs`` and the seccomp filter of :mod:`gamecore.referee.seccomp`;
+- **staging** never touches the disk: the referee writes the bot's files into a memfd
+  (:func:`os.memfd_create`, readable by nobody else) that the host unpacks into ``/bot``.
+
+``basic`` (and ``auto`` where ``full`` is not possible) is **not a security boundary**: the
+host gets its own session, a scrubbed environment, a private (0700) folder and rlimits, and
+the referee, a child subreaper, kills re-parented orphans of the bots after each game
+(:func:`sweep_orphans`, which knows the referee's own children by pid). It is for trusted
+bots: as root it runs built-in players only, and drops them to a uid of their own too.
+
+The deadline is the referee's: :meth:`BotProcess.receive` waits at most the time it is given
+and the caller then kills the bot with :meth:`BotProcess.kill`.
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
+import itertools
 import json
+import multiprocessing
 import os
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from typing import Any
+from typing import TextIO
+
+from ..errors import GamecoreError
+from . import cgroups, seccomp
 
 __all__ = [
     "Limits",
     "BotProcess",
+    "SandboxError",
+    "ReplyError",
+    "ISOLATION_MODES",
+    "BASIC_WARNING",
+    "resolve_isolation",
+    "isolation_for",
+    "full_isolation_missing",
     "namespaces_available",
     "sweep_orphans",
+    "sweep_stale",
     "become_subreaper",
-    "ReplyError",
-    "SandboxError",
+    "pack_files",
+    "BOT_UID_BASE",
 ]
+
+#: What ``--isolation`` accepts (``namespaces`` is the old name of ``full``).
+ISOLATION_MODES = ("auto", "full", "basic", "namespaces")
+#: The one line the referee prints when bots run without the sandbox.
+BASIC_WARNING = (
+    "gamecore referee: isolation 'basic' is NOT a security boundary: run trusted bots only "
+    "(untrusted submissions need --isolation full: root, bwrap, writable cgroups)"
+)
+#: Bots run as uids from here on (never root, never a uid of the machine's users).
+BOT_UID_BASE = 1_000_000
 
 _PR_SET_CHILD_SUBREAPER = 36
 _MAX_LINE = 1 << 16
-_UNSHARE = ["unshare", "--pid", "--fork", "--kill-child", "--net", "--mount", "--mount-proc"]
-_namespaces: bool | None = None
+_BOT_DIR = "/bot"
+_ARCHIVE_MAGIC = b"GCBOT1\n"
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Waits for the referee's go (after it has moved this process into the bot's cgroups), then
+# becomes bubblewrap: every process of the bot is born inside the group.
+_TRAMPOLINE = 'read -r _ && exec "$@" </dev/null'
 _live_lock = threading.Lock()
 _live: set[int] = set()  # pids of the hosts this process started and has not reaped yet
-_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class Limits:
-    """Resource limits of a bot host (bytes and seconds)."""
-
-    def __init__(
-        self, memory_mb: int = 1024, cpu_s: int = 600, file_mb: int = 16, disk_mb: int = 64, nproc: int = 64
-    ) -> None:
-        self.memory_mb = memory_mb
-        self.cpu_s = cpu_s
-        self.file_mb = file_mb
-        self.disk_mb = disk_mb
-        self.nproc = nproc
-
-    def as_dict(self) -> dict:
-        return {"memory": self.memory_mb << 20, "cpu": self.cpu_s, "fsize": self.file_mb << 20, "nproc": self.nproc}
-
-
-def namespaces_available() -> bool:
-    """Whether bots can run in their own PID, network and mount namespaces (checked once)."""
-    global _namespaces
-    if _namespaces is None:
-        ok = False
-        if sys.platform.startswith("linux") and os.geteuid() == 0 and shutil.which("unshare"):
-            try:
-                ok = subprocess.run(_UNSHARE + ["true"], capture_output=True, timeout=20).returncode == 0
-            except (OSError, subprocess.SubprocessError):
-                ok = False
-        _namespaces = ok
-    return _namespaces
-
-
-def become_subreaper() -> bool:
-    """Make this process the child subreaper of its descendants (Linux); True on success."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):  # pragma: no cover
-        return False
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
-def sweep_orphans() -> int:
-    """Kill and reap every child of this process that is not a live bot host it started
-    (orphans of killed bots re-parented to this subreaper, e.g. ``setsid`` children).
-    Returns how many it killed."""
-    if not os.path.isdir("/proc"):
-        return 0  # pragma: no cover
-    killed = 0
-    for _ in range(20):  # children of the orphans become orphans in turn
-        with _live_lock:
-            live = set(_live)
-        strays = [pid for pid in _children(os.getpid()) if pid not in live and not _is_ours(pid)]
-        if not strays:
-            break
-        for pid in strays:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except ProcessLookupError:
-                pass
-        for pid in strays:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-    return killed
-
-
-def _is_ours(pid: int) -> bool:
-    """Children the referee started for itself (worker processes, a Dask nanny...), not bots:
-    they are not in a session of a bot host, recognised by the marker in their environment."""
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            return b"GAMECORE_BOT=1" not in fh.read()
-    except OSError:
-        return True
+_own_children: set[int] = set()  # children this process had when it became a subreaper
+_uids = itertools.count()
 
 
 class SandboxError(RuntimeError):
@@ -163,9 +112,219 @@ class ReplyError(Exception):
         self.detail = detail
 
 
+class Limits:
+    """Resource limits of a bot (megabytes, seconds, processes). ``memory_mb`` caps each process
+    (RLIMIT_AS, so a big allocation fails with MemoryError) and, in ``full`` isolation, the
+    whole bot (its cgroup); ``nproc`` caps the bot's processes and threads."""
+
+    def __init__(
+        self, memory_mb: int = 1024, cpu_s: int = 600, file_mb: int = 16, disk_mb: int = 64, nproc: int = 64
+    ) -> None:
+        self.memory_mb = memory_mb
+        self.cpu_s = cpu_s
+        self.file_mb = file_mb
+        self.disk_mb = disk_mb
+        self.nproc = nproc
+
+    def as_dict(self) -> dict:
+        return {"memory": self.memory_mb << 20, "cpu": self.cpu_s, "fsize": self.file_mb << 20, "nproc": self.nproc}
+
+
+# -- which isolation -------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def full_isolation_missing() -> str:
+    """Why ``full`` isolation cannot run here ("" when it can; checked once)."""
+    if not sys.platform.startswith("linux"):
+        return "it needs Linux"
+    if os.geteuid() != 0:
+        return "it needs root"
+    if not shutil.which("bwrap"):
+        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    if not seccomp.seccomp_available():
+        return "libseccomp is not installed (Debian/Ubuntu: apt-get install libseccomp2)"
+    try:
+        seccomp.filter_program()
+        group = cgroups.BotGroup(memory_bytes=64 << 20, pids=8)
+    except OSError as exc:
+        return f"cannot make a cgroup with CPU, memory and process limits ({exc})"
+    try:
+        trial = subprocess.run(
+            ["bwrap", *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc", "true"],
+            capture_output=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bwrap cannot run ({exc})"
+    finally:
+        group.kill()
+        group.remove()
+    if trial.returncode != 0:
+        return f"bwrap cannot make namespaces here: {trial.stderr.decode(errors='replace').strip()[:200]}"
+    return ""
+
+
+def namespaces_available() -> bool:
+    """Whether ``full`` isolation (namespaces, cgroups, seccomp) can run here."""
+    return not full_isolation_missing()
+
+
+def resolve_isolation(requested: str) -> str:
+    """``full`` or ``basic`` for an ``--isolation`` value; raises :class:`SandboxError` when
+    ``full`` (or its old name ``namespaces``) is asked for and cannot run."""
+    if requested not in ISOLATION_MODES:
+        raise SandboxError(f"unknown isolation {requested!r} (one of {', '.join(ISOLATION_MODES)})")
+    if requested == "basic":
+        return "basic"
+    missing = full_isolation_missing()
+    if not missing:
+        return "full"
+    if requested == "auto":
+        return "basic"
+    raise SandboxError(f"isolation 'full' is not available: {missing}")
+
+
+def isolation_for(requested: str, bots: list[dict], stream: TextIO) -> str:
+    """The isolation a run of ``bots`` gets (``full`` or ``basic``), checked before any game:
+    ``basic`` says in one line on ``stream`` that it is no security boundary, and as root it
+    refuses anything but built-in players. Raises :class:`~gamecore.errors.GamecoreError`."""
+    try:
+        mode = resolve_isolation(requested)
+    except SandboxError as exc:
+        raise GamecoreError(str(exc)) from None
+    if mode == "basic":
+        untrusted = sorted(b["name"] for b in bots if b.get("kind") != "builtin")
+        if os.geteuid() == 0 and untrusted:
+            why = full_isolation_missing() if requested == "auto" else "--isolation basic was asked for"
+            raise GamecoreError(
+                f"refusing to run submitted bots ({', '.join(untrusted[:5])}) as root without the sandbox "
+                f"({why}): isolation 'basic' is not a security boundary"
+            )
+        print(BASIC_WARNING, file=stream)
+    return mode
+
+
+# -- staging: a bot's files travel in a memfd, never through a shared folder ------------------
+
+
+def pack_files(files: dict) -> int:
+    """Write ``files`` (relative path -> bytes; paths as str or bytes) into a sealed memfd the
+    host unpacks; returns its fd (inheritable, the caller closes it)."""
+    fd = os.memfd_create("gamecore-bot-files", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        with os.fdopen(os.dup(fd), "wb") as out:
+            out.write(_ARCHIVE_MAGIC)
+            for path, data in files.items():
+                name = os.fsencode(path)
+                out.write(struct.pack(">IQ", len(name), len(data)))
+                out.write(name)
+                out.write(data)
+        seals = 0x0001 | 0x0002 | 0x0004 | 0x0008  # F_SEAL_SEAL | SHRINK | GROW | WRITE
+        import fcntl  # noqa: PLC0415 (POSIX only, like the rest of the sandbox)
+
+        fcntl.fcntl(fd, 1033, seals)  # F_ADD_SEALS: the host reads exactly what the referee wrote
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+# -- full isolation: the bubblewrap command line ------------------------------------------------
+
+_NAMESPACES = [
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--new-session",
+]
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _runtime_paths() -> list[str]:
+    """What the host needs to run, to be bound read-only: the Python installation (and a venv),
+    and the folder holding the gamecore package."""
+    found = {"/usr"}
+    for path in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, _PACKAGE_PARENT):
+        found.add(os.path.realpath(path))
+    found.add(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
+    ordered = sorted(p for p in found if os.path.isdir(p) and p != "/")
+    return [p for p in ordered if not any(q != p and _inside(p, q) for q in ordered)]
+
+
+@functools.lru_cache(maxsize=1)
+def _view() -> tuple[str, ...]:
+    """The bwrap arguments of the mount view (same for every bot)."""
+    args: list[str] = []
+    for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = "/" + top
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]
+    args += ["--proc", "/proc", "--dir", "/dev"]
+    for device in ("null", "zero", "urandom"):
+        args += ["--dev-bind", f"/dev/{device}", f"/dev/{device}"]
+    return tuple(args)
+
+
+def _bwrap(command: list[str], limits: Limits, hide: list[str], fds: dict[str, int]) -> list[str]:
+    size = str(limits.disk_mb << 20)
+    args = ["bwrap", *_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
+    args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _BOT_DIR]
+    runtime = _runtime_paths()
+    made = {"/", "/tmp", _BOT_DIR}
+    for path in runtime:  # after the tmpfs: a venv under /tmp is bound into the private /tmp
+        # bwrap copies the modes of the folders above a bind (/root is 0700): open them to the bot
+        parts = path.split("/")
+        for i in range(2, len(parts)):
+            ancestor = "/".join(parts[:i])
+            if ancestor not in made and not any(_inside(ancestor, p) for p in runtime):
+                args += ["--perms", "0755", "--dir", ancestor]
+                made.add(ancestor)
+        args += ["--ro-bind", path, path]
+    for path in hide:  # what the referee hides that lies inside the runtime (a database in a venv)
+        real = os.path.realpath(path)
+        if os.path.lexists(real) and any(_inside(real, p) for p in runtime):
+            args += ["--tmpfs", real] if os.path.isdir(real) else ["--ro-bind", "/dev/null", real]
+    args += ["--cap-drop", "ALL"]
+    for cap in ("CAP_CHOWN", "CAP_SETUID", "CAP_SETGID"):
+        args += ["--cap-add", cap]
+    args += ["--seccomp", str(fds["seccomp"]), "--chdir", _BOT_DIR, "--"]
+    return args + command
+
+
+def _start_time() -> str:
+    with open("/proc/self/stat", "rb") as fh:
+        return fh.read().rsplit(b")", 1)[1].split()[19].decode()
+
+
+def _bot_uid() -> int:
+    """A uid no user of the machine has, different for every bot host of this referee."""
+    return BOT_UID_BASE + (os.getpid() * 4096 + next(_uids) % 4096) % 2_000_000_000
+
+
+def _memfd_with(data: bytes) -> int:
+    fd = os.memfd_create("gamecore-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
 class BotProcess:
-    """One running bot host and its channel (requests to its fd 0, replies from the fd named in its
-    configuration; an external program gets that channel on fd 3)."""
+    """One running bot host and its channel (requests to the host's request fd, replies from
+    the fd named in its configuration; an external program gets them on fds 0 and 3).
+
+    Raises :class:`SandboxError` when the sandbox cannot be built (the referee's failure)."""
 
     def __init__(
         self,
@@ -177,78 +336,157 @@ class BotProcess:
         uid: int | None = None,
     ) -> None:
         limits = limits or Limits()
-        use_ns = isolation != "basic" and namespaces_available()
-        if isolation == "namespaces" and not use_ns:
-            raise SandboxError("namespaces isolation asked for, but unshare --pid --net --mount is not available here")
-        self.isolated = use_ns
-        self.base = tempfile.mkdtemp(prefix="gamecore-bot-")
-        stage = os.path.join(self.base, "stage")
-        os.makedirs(stage)
-        for rel, data in (bot.get("files") or {}).items():
-            path = os.path.join(stage, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as fh:
-                fh.write(data)
-            if rel == (bot.get("command") or [None])[0]:
-                os.chmod(path, 0o755)
-        if not use_ns:
-            uid = None
-        elif uid is None:
-            uid = 1_000_000 + (os.getpid() * 1024 + next(_uids) % 1024) % 2_000_000_000
-        if uid is not None:
-            os.chmod(self.base, 0o711)  # the bot may enter base/work only
-        bot_for_host = {k: v for k, v in bot.items() if k != "files"}
-        if bot.get("kind") == "external":
-            bot_for_host["command"] = [os.path.join(self.base, "work", bot["command"][0])] + list(bot["command"][1:])
-        config = {
-            "bot": bot_for_host,
-            "base": self.base,
-            "uid": uid,
-            "private_mounts": use_ns,
-            "disk_mb": limits.disk_mb,
-            "limits": limits.as_dict(),
-            "hide": list(hide or []),
-        }
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-            "HOME": self.base,
-            "TMPDIR": self.base,
-            "PYTHONPATH": _PACKAGE_PARENT,
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONHASHSEED": "0",
-            "PYTHONNOUSERSITE": "1",
-            "GAMECORE_BOT": "1",
-            "GAMECORE_REFEREE": str(os.getpid()),  # whose bot it is (tests look for strays by it)
-        }
-        if os.environ.get("GAMECORE_BACKEND"):
-            env["GAMECORE_BACKEND"] = os.environ["GAMECORE_BACKEND"]
-        req_read, self._req_write = os.pipe()
-        self._rep_read, rep_write = os.pipe()
-        config["reply_fd"] = rep_write
-        command = [sys.executable, "-m", "gamecore.referee.host", json.dumps(config)]
-        if use_ns:
-            command = _UNSHARE + command
-        if shutil.which("setpriv"):  # the bot dies with the referee's thread, even if the referee is SIGKILLed
-            command = ["setpriv", "--pdeathsig", "KILL"] + command
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen(
-            command,
-            stdin=req_read,
-            stdout=subprocess.DEVNULL,
-            stderr=None if os.environ.get("GAMECORE_REFEREE_DEBUG") else subprocess.DEVNULL,
-            pass_fds=(rep_write,),
-            start_new_session=True,
-            env=env,
-            cwd=self.base,
-            close_fds=True,
-        )
-        with _live_lock:
-            _live.add(self.proc.pid)
-        os.close(req_read)
-        os.close(rep_write)
+        self.mode = resolve_isolation(isolation)
+        self.isolated = self.mode == "full"
+        self.group: cgroups.BotGroup | None = None
+        self.base: str | None = None
+        root = os.geteuid() == 0
+        if self.mode == "basic" and root and bot.get("kind") != "builtin":
+            raise SandboxError(
+                "isolation 'basic' as root runs built-in players only: untrusted bots need --isolation full"
+            )
+        if root:
+            uid = _bot_uid() if uid is None else uid
+            if uid == 0:
+                raise SandboxError("a bot never runs as root")
+        else:
+            uid = None  # not root: the bot runs as the referee's own user
+        sweep_stale()
+        fds: dict[str, int] = {}
+        to_close: list[int] = []
+        try:
+            fds["archive"] = pack_files(bot.get("files") or {})
+            to_close.append(fds["archive"])
+            if self.isolated:
+                work = _BOT_DIR
+                fds["seccomp"] = _memfd_with(seccomp.filter_program())
+                to_close.append(fds["seccomp"])
+                try:
+                    self.group = cgroups.BotGroup(
+                        memory_bytes=limits.memory_mb << 20, pids=limits.nproc + 8
+                    )  # + bwrap's two processes and the host's own threads
+                except OSError as exc:
+                    raise SandboxError(f"cannot make the bot's cgroup: {exc}") from None
+            else:
+                self.base = tempfile.mkdtemp(prefix=f"gamecore-bot-{os.getpid()}.{_start_time()}-")
+                work = os.path.join(self.base, "work")
+                if uid is not None:
+                    os.chmod(self.base, 0o711)  # the bot may enter base/work only
+            req_read, self._req_write = os.pipe()
+            self._rep_read, rep_write = os.pipe()
+            to_close += [req_read, rep_write]
+            command_of_bot = list(bot.get("command") or [])
+            bot_for_host = {k: v for k, v in bot.items() if k != "files"}
+            if bot.get("kind") == "external":
+                bot_for_host["command"] = [os.path.join(work, command_of_bot[0])] + command_of_bot[1:]
+            config = {
+                "bot": bot_for_host,
+                "mode": self.mode,
+                "work": work,
+                "uid": uid,
+                "limits": limits.as_dict(),
+                "request_fd": req_read,
+                "reply_fd": rep_write,
+                "archive_fd": fds["archive"],
+                "executable": command_of_bot[0] if bot.get("kind") == "external" else None,
+            }
+            env = {
+                "PATH": "/usr/local/bin:/usr/bin:/bin",
+                "LANG": "C.UTF-8",
+                "HOME": work,
+                "TMPDIR": "/tmp" if self.isolated else work,
+                "PYTHONPATH": _PACKAGE_PARENT,
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONHASHSEED": "0",
+                "PYTHONNOUSERSITE": "1",
+                "GAMECORE_BOT": "1",
+                "GAMECORE_REFEREE": str(os.getpid()),  # whose bot it is (tests look for strays by it)
+            }
+            if os.environ.get("GAMECORE_BACKEND"):
+                env["GAMECORE_BACKEND"] = os.environ["GAMECORE_BACKEND"]
+            host = [sys.executable, "-m", "gamecore.referee.host", json.dumps(config)]
+            stderr = None if os.environ.get("GAMECORE_REFEREE_DEBUG") else subprocess.DEVNULL
+            self.started = time.perf_counter()
+            if self.isolated:
+                self.proc = self._start_in_group(
+                    ["/bin/sh", "-c", _TRAMPOLINE, "sh", *_bwrap(host, limits, hide or [], fds)],
+                    fds=(req_read, rep_write, *fds.values()),
+                    env=env,
+                    stderr=stderr,
+                )
+            else:
+                if shutil.which("setpriv"):  # the host dies with the referee's thread (until it drops root)
+                    host = ["setpriv", "--pdeathsig", "KILL"] + host
+                self.proc = subprocess.Popen(
+                    host,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    pass_fds=(req_read, rep_write, fds["archive"]),
+                    start_new_session=True,
+                    env=env,
+                    cwd=self.base,
+                    close_fds=True,
+                )
+                with _live_lock:
+                    _live.add(self.proc.pid)
+        except OSError as exc:
+            self._release()
+            raise SandboxError(f"cannot start the bot's sandbox: {exc}") from None
+        except BaseException:
+            self._release()
+            raise
+        finally:
+            for fd in to_close:
+                os.close(fd)
         self._buffer = b""
         self.printed = 0
+
+    def _start_in_group(self, command: list[str], *, fds: tuple, env: dict, stderr: int | None) -> subprocess.Popen:
+        """Start ``command`` behind the trampoline, move it into the bot's group, then let it go."""
+        assert self.group is not None
+        gate_read, gate_write = os.pipe()
+        try:
+            proc = subprocess.Popen(
+                command,
+                stdin=gate_read,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                pass_fds=fds,
+                start_new_session=True,
+                env=env,
+                cwd="/",
+                close_fds=True,
+            )
+        finally:
+            os.close(gate_read)
+        try:
+            self.group.add(proc.pid)
+            os.write(gate_write, b"go\n")
+        except OSError as exc:
+            proc.kill()
+            proc.wait()
+            raise SandboxError(f"cannot put the bot in its cgroup: {exc}") from None
+        finally:
+            os.close(gate_write)
+        return proc
+
+    def _release(self) -> None:
+        for name in ("_req_write", "_rep_read"):
+            fd = getattr(self, name, None)
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+                setattr(self, name, None)
+        if self.group is not None:
+            self.group.kill()
+            self.group.remove()
+            self.group = None
+        if self.base:
+            shutil.rmtree(self.base, ignore_errors=True)
+            self.base = None
 
     def send(self, message: dict) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
@@ -296,8 +534,10 @@ class BotProcess:
         return f"the bot process exited with status {code}"
 
     def kill(self) -> None:
-        """Kill the host's whole process group (and with the PID namespace everything in it),
-        reap it, sweep orphans and remove its directory."""
+        """Kill every process of the bot (its whole cgroup in ``full`` isolation, its process
+        group and the orphans it left in ``basic``), reap the host and remove what it had."""
+        if self.group is not None:
+            self.group.kill()
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -308,14 +548,9 @@ class BotProcess:
             pass
         with _live_lock:
             _live.discard(self.proc.pid)
-        for fd in (self._req_write, self._rep_read):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
         if not self.isolated:
             sweep_orphans()
-        shutil.rmtree(self.base, ignore_errors=True)
+        self._release()
 
     def close(self, grace: float = 0.0) -> None:
         """Ask the bot to end, then kill whatever is left (always)."""
@@ -331,11 +566,113 @@ class BotProcess:
         self.kill()
 
 
-def _counter() -> Any:
-    n = 0
-    while True:
-        yield n
-        n += 1
+# -- basic isolation: orphans and leftovers --------------------------------------------------------
 
 
-_uids = _counter()
+def become_subreaper() -> bool:
+    """Make this process the child subreaper of its descendants (Linux); True on success. The
+    children it has now are its own (worker processes...), never swept as a bot's orphans."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):  # pragma: no cover
+        return False
+    with _live_lock:
+        _own_children.update(pid for pid in _children(os.getpid()) if pid not in _live)
+    return True
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def _own_processes() -> set[int]:
+    """Children this process started for itself, by pid: those it had when it became a
+    subreaper and those :mod:`multiprocessing` started (never something a bot can claim)."""
+    own = set(_own_children)
+    own.update(p.pid for p in multiprocessing.active_children() if p.pid)
+    tracker = getattr(getattr(multiprocessing, "resource_tracker", None), "_resource_tracker", None)
+    tracker_pid = getattr(tracker, "_pid", None)
+    if tracker_pid:
+        own.add(tracker_pid)
+    return own
+
+
+def sweep_orphans() -> int:
+    """Kill and reap every child of this process that is neither a live bot host it started
+    nor one of its own processes (:func:`_own_processes`): orphans of killed bots re-parented
+    to this subreaper, e.g. ``setsid`` children, whatever their environment. Returns how many."""
+    if not os.path.isdir("/proc"):
+        return 0  # pragma: no cover
+    killed = 0
+    for _ in range(20):  # children of the orphans become orphans in turn
+        with _live_lock:
+            keep = _live | _own_processes()
+        strays = [pid for pid in _children(os.getpid()) if pid not in keep]
+        if not strays:
+            break
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        for pid in strays:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+    return killed
+
+
+_swept = False
+
+
+def sweep_stale() -> None:
+    """Once per referee process: remove what referees killed with -9 left behind, the bots'
+    cgroups (:func:`gamecore.referee.cgroups.sweep_stale`) and ``basic`` folders in the temporary
+    directory."""
+    global _swept
+    with _live_lock:
+        if _swept:
+            return
+        _swept = True
+    if os.geteuid() == 0 and cgroups.hierarchy():
+        try:
+            cgroups.sweep_stale()
+        except OSError:
+            pass
+    folder = tempfile.gettempdir()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith("gamecore-bot-"):
+            continue
+        owner = name[len("gamecore-bot-") :].partition("-")[0]
+        pid, _, started = owner.partition(".")
+        if not pid.isdigit() or not started:
+            continue
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                alive = fh.read().rsplit(b")", 1)[1].split()[19].decode() == started
+        except (OSError, IndexError):
+            alive = False
+        if not alive:
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)

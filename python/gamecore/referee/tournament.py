@@ -34,7 +34,7 @@ from .db import ResultsDB
 from .games import rules_for
 from .play import play_game
 from .report import standings
-from .sandbox import become_subreaper
+from .sandbox import become_subreaper, isolation_for
 
 __all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
 
@@ -220,6 +220,8 @@ def run_tournament(
 ) -> list[dict]:
     """Play every game not yet in the database, then return all records in schedule order."""
     config.resolve()
+    if not config.scheduler:  # on Dask, each worker's machine decides (and refuses) for itself
+        isolation_for(config.isolation, config.bots, stream)
     tasks = schedule(config)
     db = ResultsDB(config.db)
     try:
