@@ -10,7 +10,7 @@ from bits cimport gc_popcount64, gc_ctz64
 from othello cimport Geometry, legal_moves_mask, flips
 
 cdef enum:
-    ROLIT_COLOURS = 4   # red, yellow, green, blue, in play order
+    ROLIT_COLOURS = 4   # red, blue, yellow, green: the handout's play order
     ROLIT_SQUARES = 64
 
 

@@ -1,31 +1,34 @@
-"""A slow, obvious Rolit: the board as an 8x8 grid, rules checked square by square.
+"""A slow, obvious Rolit: the board as an 8x8 grid of letters, rules checked square by square.
 
-Shares no code with gamecore. Cells are -1 (empty) or a colour 0..3 (red, yellow, green,
-blue); ``colours`` are the colours that play, in play order, and ``mover`` is a colour.
+Shares no code with gamecore. Cells are ``"."`` (empty) or a colour's initial (``"R"``,
+``"B"``, ``"Y"``, ``"G"``); ``colours`` is a string of the colours that play, in play order,
+and ``mover`` a colour's initial.
 """
 
 from __future__ import annotations
 
 N = 8
+EMPTY = "."
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 
 
-def start_grid() -> list[list[int]]:
-    grid = [[-1] * N for _ in range(N)]
-    grid[3][3] = 0  # d4 red
-    grid[3][4] = 1  # e4 yellow
-    grid[4][3] = 3  # d5 blue
-    grid[4][4] = 2  # e5 green
+def start_grid() -> list[list[str]]:
+    """DESIGN.md's start, whoever plays: d4 red, e4 yellow, d5 blue, e5 green."""
+    grid = [[EMPTY] * N for _ in range(N)]
+    grid[3][3] = "R"  # d4
+    grid[3][4] = "Y"  # e4
+    grid[4][3] = "B"  # d5
+    grid[4][4] = "G"  # e5
     return grid
 
 
-def captured(grid: list[list[int]], mover: int, row: int, col: int) -> list[tuple[int, int]]:
+def captured(grid: list[list[str]], mover: str, row: int, col: int) -> list[tuple[int, int]]:
     """Balls a ball of ``mover`` on the empty square (row, col) captures."""
     out = []
     for dr, dc in DIRECTIONS:
         run = []
         r, c = row + dr, col + dc
-        while 0 <= r < N and 0 <= c < N and grid[r][c] not in (-1, mover):
+        while 0 <= r < N and 0 <= c < N and grid[r][c] not in (EMPTY, mover):
             run.append((r, c))
             r, c = r + dr, c + dc
         if run and 0 <= r < N and 0 <= c < N and grid[r][c] == mover:
@@ -33,17 +36,17 @@ def captured(grid: list[list[int]], mover: int, row: int, col: int) -> list[tupl
     return out
 
 
-def next_to_a_ball(grid: list[list[int]], row: int, col: int) -> bool:
+def next_to_a_ball(grid: list[list[str]], row: int, col: int) -> bool:
     for dr, dc in DIRECTIONS:
         r, c = row + dr, col + dc
-        if 0 <= r < N and 0 <= c < N and grid[r][c] != -1:
+        if 0 <= r < N and 0 <= c < N and grid[r][c] != EMPTY:
             return True
     return False
 
 
-def legal_moves(grid: list[list[int]], mover: int, compulsory: bool = True) -> list[int]:
+def legal_moves(grid: list[list[str]], mover: str, compulsory: bool = True) -> list[int]:
     """Square indices (row * 8 + col), ascending."""
-    empties = [(r, c) for r in range(N) for c in range(N) if grid[r][c] == -1]
+    empties = [(r, c) for r in range(N) for c in range(N) if grid[r][c] == EMPTY]
     if compulsory:
         captures = [r * N + c for r, c in empties if captured(grid, mover, r, c)]
         if captures:
@@ -51,7 +54,7 @@ def legal_moves(grid: list[list[int]], mover: int, compulsory: bool = True) -> l
     return [r * N + c for r, c in empties if next_to_a_ball(grid, r, c)]
 
 
-def play(grid: list[list[int]], mover: int, square: int) -> list[list[int]]:
+def play(grid: list[list[str]], mover: str, square: int) -> list[list[str]]:
     """A new grid with the move played."""
     row, col = divmod(square, N)
     new = [list(line) for line in grid]
@@ -61,12 +64,12 @@ def play(grid: list[list[int]], mover: int, square: int) -> list[list[int]]:
     return new
 
 
-def counts(grid: list[list[int]]) -> list[int]:
-    """Balls of red, yellow, green, blue."""
-    return [sum(line.count(colour) for line in grid) for colour in range(4)]
+def counts(grid: list[list[str]]) -> dict[str, int]:
+    """Balls of each colour, by initial."""
+    return {colour: sum(line.count(colour) for line in grid) for colour in "RBYG"}
 
 
-def perft(grid: list[list[int]], colours: list[int], player: int, depth: int, compulsory: bool = True) -> int:
+def perft(grid: list[list[str]], colours: str, player: int, depth: int, compulsory: bool = True) -> int:
     """Leaves ``depth`` plies deep; a finished game is one leaf. ``player`` indexes ``colours``."""
     moves = legal_moves(grid, colours[player], compulsory)
     if not moves:
@@ -77,9 +80,10 @@ def perft(grid: list[list[int]], colours: list[int], player: int, depth: int, co
     return sum(perft(play(grid, colours[player], m), colours, following, depth - 1, compulsory) for m in moves)
 
 
-def grid_of(bitboards: tuple[int, int, int, int]) -> list[list[int]]:
-    grid = [[-1] * N for _ in range(N)]
-    for colour, bb in enumerate(bitboards):
+def grid_of(bitboards: tuple[int, ...], initials: str) -> list[list[str]]:
+    """A grid from one bitboard per colour, ``initials[k]`` naming the colour of ``bitboards[k]``."""
+    grid = [[EMPTY] * N for _ in range(N)]
+    for colour, bb in zip(initials, bitboards, strict=True):
         for square in range(64):
             if bb >> square & 1:
                 grid[square // N][square % N] = colour

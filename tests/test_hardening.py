@@ -128,7 +128,7 @@ def test_one_multiplayer_engine_two_threads_is_refused_not_corrupted(backend, al
         f"""
         engine = Engine(algorithm={algorithm!r}, tt_mb=1)
         game = Rolit(backend=BACKEND)
-        for move in ("f4", "c4", "c3", "d3"):
+        for move in ("f4", "d3", "c4", "c3"):  # red, blue, yellow, green
             game.push(move)
         before = game.to_text()
         outcomes = []

@@ -32,8 +32,8 @@ def test_compare_rolit_two_games_writes_all_files(tmp_path, capsys):
     assert sum(int(row["balls"]) for row in games) == 2 * 64
     # Seats rotated: in game 1 every algorithm sits one colour earlier.
     seat = {(row["game"], row["colour"]): row["algorithm"] for row in games}
-    assert [seat["0", c] for c in "RYGB"] == ["maxn", "paranoid", "brs", "mcts"]
-    assert [seat["1", c] for c in "RYGB"] == ["paranoid", "brs", "mcts", "maxn"]
+    assert [seat["0", c] for c in "RBYG"] == ["maxn", "paranoid", "brs", "mcts"]
+    assert [seat["1", c] for c in "RBYG"] == ["paranoid", "brs", "mcts", "maxn"]
     text = (out / "report.md").read_text()
     assert "| Max^n (shallow pruning) | 2 |" in text and "25% is chance" in text
     if not HAVE_MATPLOTLIB:

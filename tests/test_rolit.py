@@ -55,13 +55,38 @@ def test_capturing_moves_of_each_colour_from_the_start(backend, first, captures)
     game = Rolit(first=first, backend=backend.name)
     assert sorted(names(game.legal_moves())) == captures
     grid = oracle.start_grid()
-    assert sorted(names(game.move_from_code(m) for m in oracle.legal_moves(grid, "RYGB".index(first)))) == captures
+    assert sorted(names(game.move_from_code(m) for m in oracle.legal_moves(grid, first))) == captures
+
+
+def test_default_order_is_the_handout_s_red_blue_yellow_green(backend):
+    game = Rolit(backend=backend.name)
+    assert game.colours == (Rolit.RED, Rolit.BLUE, Rolit.YELLOW, Rolit.GREEN)
+    assert [c.initial for c in game.colours] == list("RBYG")
+    order = []
+    for _ in range(8):
+        order.append(game.turn.initial)
+        game.push(game.legal_moves()[0])
+    assert "".join(order) == "RBYGRBYG"
+
+
+def test_after_red_f4_blue_captures_with_d3_f3_f5(backend):
+    # DESIGN.md: after red plays F4 (capturing E4), blue, next in the handout's order,
+    # captures with D3 F3 F5.
+    game = Rolit(backend=backend.name)
+    game.push("f4")
+    assert game.counts() == {Rolit.RED: 3, Rolit.BLUE: 1, Rolit.YELLOW: 0, Rolit.GREEN: 1}
+    assert game.turn is Rolit.BLUE
+    assert names(game.legal_moves()) == ["d3", "f3", "f5"]
+    grid = oracle.play(oracle.start_grid(), "R", 29)
+    assert oracle.legal_moves(grid, "B") == [m.index for m in game.legal_moves()]
 
 
 def test_after_red_f4_yellow_has_no_ball_and_fourteen_adjacency_moves(backend):
-    game = Rolit(backend=backend.name)
+    # DESIGN.md: had yellow been next (the order R, Y, ... given), it would have no ball and
+    # exactly 14 adjacency moves.
+    game = Rolit("RYGB", backend=backend.name)
     game.push("f4")
-    assert game.counts() == {Rolit.RED: 3, Rolit.YELLOW: 0, Rolit.GREEN: 1, Rolit.BLUE: 1}
+    assert game.counts() == {Rolit.RED: 3, Rolit.BLUE: 1, Rolit.YELLOW: 0, Rolit.GREEN: 1}
     assert game.turn is Rolit.YELLOW
     moves = names(game.legal_moves())
     assert len(moves) == 14
@@ -98,16 +123,16 @@ def test_perft_matches_the_oracle_table(backend, colours, compulsory, depth, lea
 @pytest.mark.parametrize("backend", ["cython"], indirect=True)
 def test_perft_depth_seven_compiled(backend):
     table = {(c, k, int(d)): int(n) for c, k, d, n in PERFT}
-    assert Rolit(backend=backend.name).perft(7) == table["RYGB", "1", 7] == 343639
+    assert Rolit(backend=backend.name).perft(7) == table["RBYG", "1", 7]
+    assert Rolit("RYGB", backend=backend.name).perft(7) == table["RYGB", "1", 7] == 343639
     assert Rolit("RG", backend=backend.name).perft(7) == table["RG", "1", 7]
     assert Rolit("RYG", backend=backend.name).perft(7) == table["RYG", "1", 7]
 
 
 def test_perft_equals_the_live_oracle_at_small_depth(backend):
-    for colours in ([0, 1, 2, 3], [0, 2], [1, 2, 3]):
-        text = "".join("RYGB"[c] for c in colours)
+    for colours in ("RBYG", "RYGB", "RG", "YGB", "GBRY"):
         for compulsory in (True, False):
-            game = Rolit(text, compulsory_capture=compulsory, backend=backend.name)
+            game = Rolit(colours, compulsory_capture=compulsory, backend=backend.name)
             assert game.perft(3) == oracle.perft(oracle.start_grid(), colours, 0, 3, compulsory)
     assert Rolit(backend=backend.name).perft(0) == 1
 
@@ -116,7 +141,7 @@ def test_perft_equals_the_live_oracle_at_small_depth(backend):
 
 
 games = st.tuples(
-    st.sampled_from(["RYGB", "RG", "RYG", "YB", "GB", "RYB"]),
+    st.sampled_from(["RBYG", "RYGB", "RGBY", "GR", "RG", "RYG", "YB", "BG", "BYR"]),
     st.integers(0, 3),
     st.booleans(),
     st.lists(st.integers(0, 255), min_size=60, max_size=60),
@@ -124,8 +149,7 @@ games = st.tuples(
 
 
 def _setup(colours, first_pick, compulsory, backend):
-    playing = [c for c in "RYGB" if c in colours]
-    return Rolit(colours, first=playing[first_pick % len(playing)], compulsory_capture=compulsory, backend=backend)
+    return Rolit(colours, first=colours[first_pick % len(colours)], compulsory_capture=compulsory, backend=backend)
 
 
 @given(games)
@@ -152,15 +176,18 @@ def test_backends_and_oracle_agree_after_every_move(backends, spec):
     colours, first, compulsory, picks = spec
     a = _setup(colours, first, compulsory, "python")
     b = _setup(colours, first, compulsory, "cython")
-    playing = [int(c) for c in a.colours]
+    assert "".join(c.initial for c in a.colours) == "".join(c.initial for c in b.colours) == colours
+    playing = colours
     grid = oracle.start_grid()
+    mover_index = first % len(colours)  # the oracle's own turn: round the colours as given
     for pick in picks:
-        mover = int(a.turn)
+        mover = playing[mover_index]
+        assert a.turn.initial == b.turn.initial == mover
         expected = oracle.legal_moves(grid, mover, compulsory)
         assert a.core.legal_moves() == b.core.legal_moves() == expected
         assert a.zobrist_hash() == b.zobrist_hash()
         assert a.core.bitboards() == b.core.bitboards()
-        assert oracle.grid_of(a.core.bitboards()) == grid
+        assert oracle.grid_of(a.core.bitboards(), "RBYG") == grid
         assert a.core.count_history() == b.core.count_history()
         assert a.core.values() == b.core.values() == [oracle.counts(grid)[c] for c in playing]
         for w in ALL_WEIGHTS:
@@ -172,6 +199,7 @@ def test_backends_and_oracle_agree_after_every_move(backends, spec):
             break
         move = expected[pick % len(expected)]
         grid = oracle.play(grid, mover, move)
+        mover_index = (mover_index + 1) % len(playing)
         a.push(move)
         b.push(move)
     assert a.outcome() == b.outcome()
@@ -193,7 +221,7 @@ def test_hash_is_the_position_s_not_the_path_s(backend, spec):
 
 def test_playouts_agree_between_backends(backends):
     py, cy = backends
-    for colours in ((0, 1, 2, 3), (0, 2), (0, 1, 2)):
+    for colours in ((0, 1, 2, 3), (0, 3), (0, 2, 3), (3, 1, 0, 2)):
         a, b = py.rolit.RolitCore(colours), cy.rolit.RolitCore(colours)
         a.push(a.legal_moves()[0])
         b.push(b.legal_moves()[0])
@@ -214,13 +242,51 @@ def test_turn_order_with_any_first_colour(backend):
     assert order == [Rolit.GREEN, Rolit.RED, Rolit.YELLOW] * 2
     assert Rolit(players=2).colours == (Rolit.RED, Rolit.GREEN)
     assert Rolit(players=3).colours == (Rolit.RED, Rolit.YELLOW, Rolit.GREEN)
-    assert Rolit("blue, red").colours == (Rolit.RED, Rolit.BLUE)
-    assert Rolit("BY").turn is Rolit.YELLOW
+    assert Rolit(players=4).colours == Rolit(backend=backend.name).colours
+
+
+@pytest.mark.parametrize(
+    "given, order",
+    [
+        ("RGBY", "RGBYRGBY"),
+        ("blue, red", "BRBRBRBR"),
+        (["Y", Rolit.BLUE], "YBYBYBYB"),
+        ((Rolit.GREEN, Rolit.YELLOW, Rolit.RED), "GYRGYRGY"),
+        ("GBRY", "GBRYGBRY"),
+    ],
+)
+def test_the_order_given_is_the_play_order(backend, given, order):
+    game = Rolit(given, backend=backend.name)
+    assert "".join(c.initial for c in game.colours) == order[: game.num_players]
+    seen = []
+    for _ in range(8):
+        seen.append(game.turn.initial)
+        game.push(game.legal_moves()[0])
+    assert "".join(seen) == order
+    # The start balls stay on their squares whatever the order.
+    assert Rolit(given, backend=backend.name).cells()[3][3:5] == [Rolit.RED, Rolit.YELLOW]
+    assert Rolit(given, backend=backend.name).cells()[4][3:5] == [Rolit.BLUE, Rolit.GREEN]
+
+
+def test_a_text_with_red_to_move_keeps_red_to_move_whoever_plays_first(backend):
+    # Red is colour 0: a false int, once taken for "no colour given" (the first that plays).
+    text = "." * 27 + "RY" + "." * 6 + "BG" + "." * 27 + " R GR"
+    game = Rolit.from_text(text, backend=backend.name)
+    assert game.turn is Rolit.RED and game.colours == (Rolit.GREEN, Rolit.RED)
+    assert Rolit.from_text(text[:-5], colours="GR", backend=backend.name).turn is Rolit.GREEN
+
+
+@pytest.mark.parametrize("bad", ["RGBR", "RBYB", "RXBY", "RBYGP", "R G G", ["R", "red"], [0, 0]])
+def test_a_repeated_or_unknown_colour_is_an_error_not_reordered(backend, bad):
+    with pytest.raises(InvalidPositionError, match="twice|not a Rolit colour|2 to 4"):
+        Rolit(bad, backend=backend.name)
+    with pytest.raises(InvalidPositionError):
+        backend.rolit.RolitCore((0, 2, 0))
 
 
 @given(st.lists(st.integers(0, 255), min_size=60, max_size=60))
 def test_neutral_balls_never_grow_and_never_score(backend, picks):
-    for colours, neutral in (("RG", (1, 3)), ("RYG", (3,))):
+    for colours, neutral in (("RG", (Rolit.BLUE, Rolit.YELLOW)), ("RYG", (Rolit.BLUE,))):
         game = Rolit(colours, backend=backend.name)
         start = {c: game.core.counts()[c] for c in neutral}
         for pick in picks:
@@ -254,7 +320,7 @@ def test_captures_no_chain_reaction_and_every_line(backend):
     assert "f6" in names(game.legal_moves())
     game.push("f6")
     assert game.cells()[4][4] == 0 and game.cells()[5][4] == 0 and game.cells()[5][5] == 0
-    assert game.counts() == {Rolit.RED: 5, Rolit.YELLOW: 0, Rolit.GREEN: 0, Rolit.BLUE: 0}
+    assert game.counts() == {Rolit.RED: 5, Rolit.BLUE: 0, Rolit.YELLOW: 0, Rolit.GREEN: 0}
 
 
 def test_compulsion_can_be_lifted(backend):
@@ -298,11 +364,12 @@ def test_values_respect_the_bounds(backend, spec, weights):
 
 def test_heuristic_shares_the_empties_by_strength(backend):
     game = Rolit(backend=backend.name)
-    game.push("f4")  # red 3, yellow 0, green 1, blue 1; 59 empties
-    assert game.core.heuristic([1, 0, 0, 0, 0]) == [3 + 59 * 3 // 5, 0, 1 + 59 // 5, 1 + 59 // 5]
-    assert game.core.heuristic([0, 0, 0, 0, 0]) == [3 + 14, 0 + 14, 1 + 14, 1 + 14]
+    game.push("f4")  # players red 3, blue 1, yellow 0, green 1; 59 empties
+    assert game.core.heuristic([1, 0, 0, 0, 0]) == [3 + 59 * 3 // 5, 1 + 59 // 5, 0, 1 + 59 // 5]
+    assert game.core.heuristic([0, 0, 0, 0, 0]) == [3 + 14, 1 + 14, 0 + 14, 1 + 14]
     assert game.feature_values("R") == (3, 0, 0, 0, 4)  # red could capture on c6, d6, e6, f6
-    assert game.feature_values() == (0, 0, 0, 0, 0)  # yellow, to move, has nothing
+    assert game.feature_values("Y") == (0, 0, 0, 0, 0)  # yellow has nothing
+    assert game.feature_values() == (1, 0, 0, 0, 3)  # blue, to move, captures on d3, f3, f5
 
 
 def test_two_player_values_are_zero_sum(backend):
@@ -326,7 +393,7 @@ def _one_empty(red: int, green: int, yellow: int, blue: int, mover: str, colours
     fixed = {1: mover, 8: mover, 9: mover}
     pool = {"R": red, "G": green, "Y": yellow, "B": blue}
     pool[mover] -= 3
-    order = [c for c in "RYGB" for _ in range(pool[c])]
+    order = [c for c in "RBYG" for _ in range(pool[c])]
     k = 0
     for square in range(1, 64):
         if square in fixed:
@@ -353,32 +420,34 @@ def test_tie_rule_goes_to_the_colour_that_reached_the_score_first(backend):
 
 
 def test_tie_already_there_when_the_history_starts_is_a_draw(backend):
-    game = _one_empty(20, 12, 20, 11, "B", "RYGB", backend.name)
+    game = _one_empty(20, 12, 20, 11, "B", "RBYG", backend.name)
     game.push("a1")
     outcome = game.outcome()
-    assert outcome.scores == {Rolit.RED: 20, Rolit.YELLOW: 20, Rolit.GREEN: 12, Rolit.BLUE: 12}
+    assert outcome.scores == {Rolit.RED: 20, Rolit.BLUE: 12, Rolit.YELLOW: 20, Rolit.GREEN: 12}
     assert outcome.winner is None and outcome.tied == (Rolit.RED, Rolit.YELLOW)
 
 
-@given(st.integers(0, 2**32))
-def test_tie_rule_against_the_oracle_replay(backend, seed):
-    game = Rolit(backend=backend.name)
+@given(st.integers(0, 2**32), st.sampled_from(["RBYG", "GYBR", "RGB"]))
+def test_tie_rule_against_the_oracle_replay(backend, seed, colours):
+    game = Rolit(colours, backend=backend.name)
     state = seed
     grid = oracle.start_grid()
     history = [oracle.counts(grid)]
+    ply = 0
     while not game.is_game_over():
         state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
         legal = game.legal_moves()
         move = legal[(state >> 33) % len(legal)]
-        grid = oracle.play(grid, int(game.turn), move.index)
+        grid = oracle.play(grid, colours[ply % len(colours)], move.index)
         history.append(oracle.counts(grid))
         game.push(move)
+        ply += 1
     final = history[-1]
-    top = max(final)
-    tied = [c for c in range(4) if final[c] == top]
+    top = max(final[c] for c in colours)
+    tied = [c for c in colours if final[c] == top]
     reached = {c: min(p for p, row in enumerate(history) if row[c] >= top) for c in tied}
     expected = min(tied, key=lambda c: reached[c])
-    assert int(game.outcome().winner) == expected
+    assert game.outcome().winner.initial == expected
     assert len(set(reached.values())) == len(tied)  # only the mover's count grows in a ply
 
 
@@ -429,7 +498,7 @@ def test_pickle_and_copy_within_and_across_backends(backend):
     assert moved.zobrist_hash() == game.zobrist_hash() and moved.move_stack == game.move_stack
 
 
-@pytest.mark.parametrize("colours", ["RYGB", "RYG"])
+@pytest.mark.parametrize("colours", ["RBYG", "RYG"])
 def test_positions_inside_best_reply_search_pickle_and_change_backend(backend, colours):
     """An evaluation inside BRS sees positions whose history holds out-of-turn moves
     (set_turn entries): they pickle and move to the other backend as they are."""
@@ -522,6 +591,7 @@ def test_illegal_move_reasons(backend):
         {"colours": "R"},
         {"colours": "RX"},
         {"colours": "RYGBR"},
+        {"colours": "RBYB"},
         {"colours": 7},
         {"colours": "RG", "first": "Y"},
         {"first": "purple"},

@@ -87,7 +87,7 @@ def test_human_entries_are_checked_and_explained(backend):
         "4 6",  # f4: legal, captures e4
         "quit",
     ]
-    status, output = run(["R", "Y", "--backend", backend.name], "\n".join(entries) + "\n")
+    status, output = run(["R", "B", "--backend", backend.name], "\n".join(entries) + "\n")
     assert status == 0
     assert "Please type a move" in output
     assert "Cannot read 'hello'" in output
@@ -100,11 +100,12 @@ def test_human_entries_are_checked_and_explained(backend):
     assert "Red plays 4 6 (f4)." in output
     assert "Game abandoned" in output
     frames = boards(output)
-    # The board before each of red's prompts (once: the errors do not redraw it), then yellow's.
+    # The board before each of red's prompts (once: the errors do not redraw it), then blue's:
+    # blue is next in the handout's order.
     assert len(frames) == 2
     assert frames[0][4] == "4 . . . R Y . . . 4"
     assert frames[1][4] == "4 . . . R R R . . 4"
-    assert "Move 2: Yellow (human) to play." in output
+    assert "Move 2: Blue (human) to play." in output
 
 
 def test_undo_takes_back_the_computer_replies_too(backend):
@@ -120,10 +121,24 @@ def test_undo_takes_back_the_computer_replies_too(backend):
 
 
 def test_end_of_input_mid_game(backend):
-    status, output = run(["B", "--algorithm", "random", "--backend", backend.name], "")
+    status, output = run(["G", "--algorithm", "random", "--backend", backend.name], "")
     assert status == 1
     assert "The input ended" in output
-    assert output.count("(computer) plays") == 3  # red, yellow and green moved before blue's turn
+    assert output.count("(computer) plays") == 3  # red, blue and yellow moved before green's turn
+
+
+def test_humans_are_asked_in_the_handout_s_order_of_play(backend):
+    # gamecore rolit Y B: red (computer), blue, yellow, green (computer), red, blue, ...
+    moves = "\n".join(["d3", "c4"] + ["quit"]) + "\n"
+    status, output = run(["Y", "B", "--algorithm", "greedy", "--backend", backend.name], moves)
+    assert status == 0
+    assert output.splitlines()[0] == (
+        "Rolit, 4 players: Red (computer), Blue (human), Yellow (human), Green (computer). Red moves first."
+    )
+    prompts = re.findall(r"(\w+), your move", output)
+    assert prompts[:3] == ["Blue", "Yellow", "Blue"]
+    said = re.findall(r"(\w+)(?: \(computer\))? plays ", output)
+    assert said == ["Red", "Blue", "Yellow", "Green", "Red"]
 
 
 @pytest.mark.parametrize(
@@ -169,11 +184,15 @@ def test_cli_dispatch(monkeypatch):
 
 def test_python_entry_point(backend):
     out = io.StringIO()
-    game = gamecore.rolit(
-        "YB", algorithm="random", colours="RYGB", backend=backend.name, input=io.StringIO("quit\n"), output=out
-    )
-    assert isinstance(game, Rolit) and len(game.move_stack) == 1  # red moved, yellow quit
+    game = gamecore.rolit("YB", algorithm="random", backend=backend.name, input=io.StringIO("quit\n"), output=out)
+    assert isinstance(game, Rolit) and len(game.move_stack) == 1  # red moved, blue quit
     assert "Yellow (human)" in out.getvalue() and "Blue (human)" in out.getvalue()
+    assert "Blue, your move" in out.getvalue() and "Yellow, your move" not in out.getvalue()
+    out = io.StringIO()
+    game = gamecore.rolit(
+        Rolit.YELLOW, Rolit.BLUE, algorithm="random", backend=backend.name, input=io.StringIO("d3\nquit\n"), output=out
+    )
+    assert len(game.move_stack) == 2 and re.findall(r"(\w+), your move", out.getvalue()) == ["Blue", "Yellow"]
     with pytest.raises(ValueError):
         gamecore.rolit("Q", output=out)
     with pytest.raises(ValueError, match="two-player games only; this game has 3 players"):
@@ -214,6 +233,7 @@ def test_bench_rolit_prints_both_backends_and_the_ratio(backends):
     bench_rolit(out, runs=1, quick=True)
     lines = out.getvalue().splitlines()
     rows = {line.split()[0]: line.split() for line in lines if line.split()[0] in ("cython", "python")}
-    assert rows["cython"][1:3] == ["6", "44,154"] and rows["python"][1:3] == ["4", "1,366"]
+    # Perft of the default game (red, blue, yellow, green): tests/data/rolit_perft.txt, from the oracle.
+    assert rows["cython"][1:3] == ["6", "42,157"] and rows["python"][1:3] == ["4", "1,332"]
     assert lines[-1].startswith("cython/python: perft ") and "per ply" in lines[-1]
     assert cli.main(["bench", "rolit", "--quick", "--runs", "1", "--backend", "python"]) == 0

@@ -34,10 +34,10 @@ __all__ = [
     "RolitCore",
 ]
 
-COLOURS = "RYGB"
+COLOURS = "RBYG"
 NUM_COLOURS = ROLIT_COLOURS
 NUM_SQUARES = ROLIT_SQUARES
-START = {27: 0, 28: 1, 35: 3, 36: 2}  # d4 red, e4 yellow, d5 blue, e5 green
+START = {27: 0, 28: 2, 35: 1, 36: 3}  # d4 red, e4 yellow, d5 blue, e5 green
 FEATURES = ("balls", "corners", "stable", "edges", "mobility")
 VALUE_BOUNDS = (0, ROLIT_SQUARES)
 
@@ -143,8 +143,8 @@ def _check_colours(colours):
         isinstance(c, int) and not isinstance(c, bool) and 0 <= c < ROLIT_COLOURS for c in colours
     ):
         raise InvalidPositionError(f"colours must be a sequence of colour numbers 0..3, got {colours!r}")
-    ordered = tuple(sorted(set(colours)))
-    if len(ordered) != len(colours) or not 2 <= len(ordered) <= ROLIT_COLOURS:
+    ordered = tuple(colours)  # the order given is the play order
+    if len(set(ordered)) != len(ordered) or not 2 <= len(ordered) <= ROLIT_COLOURS:
         raise InvalidPositionError(f"2 to 4 different colours must play, got {colours!r}")
     return ordered
 
@@ -161,7 +161,7 @@ def _checked_weights(weights):
 cdef class RolitCore(GameCore):
     """Mutable Rolit position with a move stack (the compiled core).
 
-    :param colours: the colour numbers that play (2 to 4 of 0..3; kept in play order).
+    :param colours: the colour numbers that play (2 to 4 of 0..3, in play order).
     :param first: the colour that moves first (default: the first that plays).
     :param compulsory: a capture must be played when one exists (the rules); False lifts it.
     """
@@ -183,7 +183,7 @@ cdef class RolitCore(GameCore):
         # A core made by __new__ alone is a valid (empty, finished) two-player board.
         self.nplayers = 2
         self.player_colour[0] = 0
-        self.player_colour[1] = 2
+        self.player_colour[1] = 3  # red and green
         self.compulsory = True
 
     def __init__(self, colours=(0, 1, 2, 3), first=None, compulsory=True):
@@ -232,11 +232,11 @@ cdef class RolitCore(GameCore):
         return tuple([self.player_colour[i] for i in range(self.nplayers)])
 
     def set_board(self, balls, colour_to_move):
-        """Set the balls (four bitboards, red yellow green blue) and the colour to move;
+        """Set the balls (four bitboards, red blue yellow green) and the colour to move;
         clears the move history. The board must hold at least one ball."""
         cdef uint64_t seen = 0, bb
         if not isinstance(balls, (tuple, list)) or len(balls) != ROLIT_COLOURS:
-            raise InvalidPositionError("balls must be four bitboards: red, yellow, green, blue")
+            raise InvalidPositionError("balls must be four bitboards: red, blue, yellow, green")
         for colour in range(ROLIT_COLOURS):
             value = balls[colour]
             if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value >> ROLIT_SQUARES:
@@ -251,11 +251,11 @@ cdef class RolitCore(GameCore):
         self._set(tuple(balls), colour_to_move)
 
     def bitboards(self):
-        """The balls of red, yellow, green and blue (four bitboards)."""
+        """The balls of red, blue, yellow and green (four bitboards)."""
         return (self.balls[0], self.balls[1], self.balls[2], self.balls[3])
 
     def counts(self):
-        """Balls of red, yellow, green and blue (neutral colours included)."""
+        """Balls of red, blue, yellow and green (neutral colours included)."""
         return tuple([gc_popcount64(self.balls[c]) for c in range(ROLIT_COLOURS)])
 
     def colour_to_move(self):
@@ -474,7 +474,7 @@ cdef class RolitCore(GameCore):
         return "a capture is compulsory and that move captures nothing"
 
     def count_history(self):
-        """Balls of each colour (red, yellow, green, blue) after each ply: entry 0 is the
+        """Balls of each colour (red, blue, yellow, green) after each ply: entry 0 is the
         position the history starts from, the last one the current position (the tie rule)."""
         rows = [tuple([gc_popcount64(self.stack_balls[p][c]) for c in range(ROLIT_COLOURS)]) for p in range(self.sp)]
         rows.append(self.counts())

@@ -1,11 +1,12 @@
 """Rolit (Othello for 2 to 4 players) on 8x8: the pure-Python core (twin of ``_rolit_cy``).
 
-Colours are numbered in play order: 0 red, 1 yellow, 2 green, 3 blue. Bit layout as in
+Colours are numbered in the course handout's play order: 0 red, 1 blue, 2 yellow, 3 green
+(the default order of play; any other may be given). Bit layout as in
 Othello: square ``(row, col)`` is bit ``row * 8 + col``, ``a1`` the top-left corner. The
 start is the same whoever plays: d4 red, e4 yellow, d5 blue, e5 green.
 
-Players and colours. The colours that play are kept in play order; player ``i`` (the
-protocol's player number, ``to_move()``) is the i-th of them. Any playing colour may move
+Players and colours. The colours that play are kept in the order given, which is the play
+order; player ``i`` (the protocol's player number, ``to_move()``) is the i-th of them. Any playing colour may move
 first; the turn then goes round in play order. The balls of the colours that do not play
 are neutral: they can be captured, never move and never score.
 
@@ -59,12 +60,12 @@ __all__ = [
     "RolitCore",
 ]
 
-#: Colour initials in play order (colour numbers 0..3).
-COLOURS = "RYGB"
+#: Colour initials by colour number 0..3 (the handout's play order).
+COLOURS = "RBYG"
 NUM_COLOURS = 4
 NUM_SQUARES = 64
 #: The start position, whatever the number of players: ``{square: colour}``.
-START = {27: 0, 28: 1, 35: 3, 36: 2}  # d4 red, e4 yellow, d5 blue, e5 green
+START = {27: 0, 28: 2, 35: 1, 36: 3}  # d4 red, e4 yellow, d5 blue, e5 green
 #: Per-player heuristic features (each >= 0), in the order of ``evaluate_players``' weights:
 #: own balls, own corners, own balls on an edge held by an own corner through own edge balls,
 #: own balls on the edge, own capturing moves (as if it were to move).
@@ -122,8 +123,8 @@ def _check_colours(colours: object) -> tuple[int, ...]:
         isinstance(c, int) and not isinstance(c, bool) and 0 <= c < NUM_COLOURS for c in colours
     ):
         raise InvalidPositionError(f"colours must be a sequence of colour numbers 0..3, got {colours!r}")
-    ordered = tuple(sorted(set(colours)))
-    if len(ordered) != len(colours) or not 2 <= len(ordered) <= NUM_COLOURS:
+    ordered = tuple(colours)  # the order given is the play order
+    if len(set(ordered)) != len(ordered) or not 2 <= len(ordered) <= NUM_COLOURS:
         raise InvalidPositionError(f"2 to 4 different colours must play, got {colours!r}")
     return ordered
 
@@ -131,7 +132,7 @@ def _check_colours(colours: object) -> tuple[int, ...]:
 class RolitCore(GameCore):
     """Mutable Rolit position with a move stack (the pure-Python core).
 
-    :param colours: the colour numbers that play (2 to 4 of 0..3; kept in play order).
+    :param colours: the colour numbers that play (2 to 4 of 0..3, in play order).
     :param first: the colour that moves first (default: the first that plays).
     :param compulsory: a capture must be played when one exists (the rules); False lifts it.
     """
@@ -165,10 +166,10 @@ class RolitCore(GameCore):
         self._start = (tuple(balls), colour_to_move)
 
     def set_board(self, balls: tuple[int, int, int, int], colour_to_move: int) -> None:
-        """Set the balls (four bitboards, red yellow green blue) and the colour to move;
+        """Set the balls (four bitboards, red blue yellow green) and the colour to move;
         clears the move history. The board must hold at least one ball."""
         if not isinstance(balls, (tuple, list)) or len(balls) != NUM_COLOURS:
-            raise InvalidPositionError("balls must be four bitboards: red, yellow, green, blue")
+            raise InvalidPositionError("balls must be four bitboards: red, blue, yellow, green")
         seen = 0
         for colour, bb in enumerate(balls):
             if isinstance(bb, bool) or not isinstance(bb, int) or bb < 0 or bb >> NUM_SQUARES:
@@ -182,11 +183,11 @@ class RolitCore(GameCore):
         self._set(tuple(balls), colour_to_move)
 
     def bitboards(self) -> tuple[int, int, int, int]:
-        """The balls of red, yellow, green and blue (four bitboards)."""
+        """The balls of red, blue, yellow and green (four bitboards)."""
         return tuple(self._balls)  # type: ignore[return-value]
 
     def counts(self) -> tuple[int, int, int, int]:
-        """Balls of red, yellow, green and blue (neutral colours included)."""
+        """Balls of red, blue, yellow and green (neutral colours included)."""
         return tuple(bb.bit_count() for bb in self._balls)  # type: ignore[return-value]
 
     def colour_to_move(self) -> int:
@@ -383,7 +384,7 @@ class RolitCore(GameCore):
         return "a capture is compulsory and that move captures nothing"
 
     def count_history(self) -> list[tuple[int, int, int, int]]:
-        """Balls of each colour (red, yellow, green, blue) after each ply: entry 0 is the
+        """Balls of each colour (red, blue, yellow, green) after each ply: entry 0 is the
         position the history starts from, the last one the current position (the tie rule)."""
         rows = [tuple(bb.bit_count() for bb in entry[1]) for entry in self._stack]
         rows.append(self.counts())

@@ -1,7 +1,8 @@
 """Rolit positions for users: colours, moves, text and results over a backend core.
 
-Rolit is Othello for two to four players on an 8x8 board. Red, yellow, green and blue
-play in that order; the start is the same whoever plays (d4 red, e4 yellow, d5 blue, e5
+Rolit is Othello for two to four players on an 8x8 board. Red, blue, yellow and green
+play in that order, as the course handout says (any other order may be given); the start
+is the same whoever plays (d4 red, e4 yellow, d5 blue, e5
 green) and the balls of colours that do not play are neutral. A move that captures
 (brackets balls of other colours up to the nearest own ball) is compulsory when one exists;
 otherwise the ball goes on any empty square next to a ball. Nobody passes: a game is 60
@@ -11,18 +12,18 @@ plies. Most balls wins; a tie at the top goes to the colour that first reached t
 >>> game = Rolit()
 >>> [str(m) for m in game.legal_moves()]
 ['f4', 'd6', 'f6']
->>> game.push("f4")                    # red captures e4: yellow has no ball left
+>>> game.push("f4")                    # red captures e4
 >>> game.turn
-Rolit.YELLOW
->>> len(game.legal_moves())            # so it may play next to any ball
-14
->>> game.push("4 3")                   # row 4, column 3 (c4), as the course's players type it
+Rolit.BLUE
+>>> [m.row_col for m in game.legal_moves()]    # blue captures
+['3 4', '3 6', '5 6']
+>>> game.push("3 4")                   # row 3, column 4 (d3), as the course's players type it
 >>> print(game)
   1 2 3 4 5 6 7 8
 1 . . . . . . . . 1
 2 . . . . . . . . 2
-3 . . . . . . . . 3
-4 . . Y R R R . . 4
+3 . . . B . . . . 3
+4 . . . B R R . . 4
 5 . . . B G . . . 5
 6 . . . . . . . . 6
 7 . . . . . . . . 7
@@ -46,19 +47,20 @@ from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionE
 from .base import Color, Outcome, Position, Termination
 from .othello import COLUMNS, parse_square
 
-__all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "YELLOW", "GREEN", "BLUE", "render_rolit"]
+__all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "render_rolit"]
 
 
 class RolitColor(Color):
-    """The four colours, numbered in play order (``Rolit.RED`` ... ``Rolit.BLUE``).
+    """The four colours, numbered in the handout's play order (``Rolit.RED`` 0, ``BLUE`` 1,
+    ``YELLOW`` 2, ``GREEN`` 3).
 
     The number is the colour's, not the player's: with ``colours="RG"`` green is player 1.
     """
 
     RED = 0
-    YELLOW = 1
-    GREEN = 2
-    BLUE = 3
+    BLUE = 1
+    YELLOW = 2
+    GREEN = 3
 
     @property
     def initial(self) -> str:
@@ -66,11 +68,13 @@ class RolitColor(Color):
         return self.name[0]
 
 
-RED, YELLOW, GREEN, BLUE = RolitColor
-#: Default colours for each number of players.
-DEFAULT_COLOURS = {2: "RG", 3: "RYG", 4: "RYGB"}
+RED, BLUE, YELLOW, GREEN = RolitColor
+#: Colour initials by colour number.
+INITIALS = "".join(c.initial for c in RolitColor)
+#: Default colours for each number of players, in play order (the handout's order).
+DEFAULT_COLOURS = {2: "RG", 3: "RYG", 4: "RBYG"}
 SIZE = 8
-_CELL_CHARS = {".": -1, "-": -1, "R": 0, "Y": 1, "G": 2, "B": 3}
+_CELL_CHARS = {".": -1, "-": -1, **{initial: number for number, initial in enumerate(INITIALS)}}
 
 
 def parse_colour(value: Any) -> RolitColor:
@@ -87,12 +91,15 @@ def parse_colour(value: Any) -> RolitColor:
         for colour in RolitColor:
             if text in (colour.initial, colour.name):
                 return colour
-    raise InvalidPositionError(f"not a Rolit colour: {value!r} (red, yellow, green, blue or R, Y, G, B)")
+    raise InvalidPositionError(f"not a Rolit colour: {value!r} (red, blue, yellow, green or R, B, Y, G)")
 
 
 def parse_colours(colours: Any) -> tuple[RolitColor, ...]:
     """Playing colours from ``"RYG"``, ``"red green"``, ``["R", "G"]`` or colours: 2 to 4
-    different ones, returned in play order."""
+    different ones, in the order given, which is the order of play.
+
+    :raises InvalidPositionError: an unknown colour, one named twice, fewer than 2 or more than 4.
+    """
     if isinstance(colours, str):
         tokens = colours.replace(",", " ").split()
         names = {c.name for c in RolitColor}
@@ -101,13 +108,13 @@ def parse_colours(colours: Any) -> tuple[RolitColor, ...]:
     elif isinstance(colours, Iterable):
         items = list(colours)
     else:
-        raise InvalidPositionError(f"colours must be a string like 'RYG' or a list of colours, got {colours!r}")
+        raise InvalidPositionError(f"colours must be a string like 'RBYG' or a list of colours, got {colours!r}")
     parsed = [parse_colour(item) for item in items]
     if len(set(parsed)) != len(parsed):
-        raise InvalidPositionError(f"a colour is named twice in {colours!r}")
+        raise InvalidPositionError(f"a colour is named twice in {colours!r}: each colour plays once")
     if not 2 <= len(parsed) <= 4:
         raise InvalidPositionError(f"Rolit is played by 2 to 4 colours, got {len(parsed)} in {colours!r}")
-    return tuple(sorted(parsed))
+    return tuple(parsed)
 
 
 @dataclass(frozen=True)
@@ -154,11 +161,14 @@ INTERNED_MOVES = tuple(RolitMove(index) for index in range(SIZE * SIZE))
 class Rolit(Position[RolitMove]):
     """A Rolit position with its move history.
 
-    :param colours: the colours that play: ``"RYGB"`` (default, four players), ``"RG"``,
-        ``"RYG"``, any 2 to 4 of them in any order (play order is always red, yellow, green,
-        blue), or a list of colours.
-    :param players: 2, 3 or 4 instead of ``colours``: red-green, red-yellow-green, all four.
-    :param first: the colour that moves first (default the first that plays, red if it does).
+    :param colours: the colours that play, in their order of play: ``"RBYG"`` (default, four
+        players in the handout's order red, blue, yellow, green), ``"RG"``, ``"RYG"``, any 2
+        to 4 different ones in any order (``"RGBY"`` plays red, green, blue, yellow), or a
+        list of colours.
+    :param players: 2, 3 or 4 instead of ``colours``: red-green, red-yellow-green, all four
+        (red, blue, yellow, green).
+    :param first: the colour that moves first (default the first of ``colours``); the turn
+        then goes round in the order of ``colours``.
     :param compulsory_capture: a capture must be played when one exists (the rules);
         ``False`` lifts the compulsion (every empty square next to a ball is legal).
     :param tie_rule: break a tie at the top in favour of the colour that first reached the
@@ -170,9 +180,9 @@ class Rolit(Position[RolitMove]):
     __slots__ = ("_tie_rule",)
 
     RED = RED
+    BLUE = BLUE
     YELLOW = YELLOW
     GREEN = GREEN
-    BLUE = BLUE
     Color = RolitColor
     Move = RolitMove
     #: Built-in evaluations: feature name -> integer weight (see :meth:`features`); each
@@ -325,7 +335,7 @@ class Rolit(Position[RolitMove]):
         return self._core.perft(depth)
 
     def cells(self) -> list[list[int]]:
-        """The board as 8 rows of ``-1`` (empty) or a colour number (0 red .. 3 blue)."""
+        """The board as 8 rows of ``-1`` (empty) or a colour number (0 red, 1 blue, 2 yellow, 3 green)."""
         balls = self._core.bitboards()
         flat = [-1] * (SIZE * SIZE)
         for colour, bb in enumerate(balls):
@@ -385,10 +395,9 @@ class Rolit(Position[RolitMove]):
     # -- text ---------------------------------------------------------------
 
     def to_text(self) -> str:
-        """One line: 64 characters row by row (``R`` ``Y`` ``G`` ``B`` balls, ``.`` empty),
-        the colour to move and the colours that play, e.g. ``'...RY... R RYGB'``."""
-        chars = {-1: ".", 0: "R", 1: "Y", 2: "G", 3: "B"}
-        body = "".join(chars[v] for row in self.cells() for v in row)
+        """One line: 64 characters row by row (``R`` ``B`` ``Y`` ``G`` balls, ``.`` empty),
+        the colour to move and the colours that play in their order, e.g. ``'...RY... R RBYG'``."""
+        body = "".join("." if v < 0 else INITIALS[v] for row in self.cells() for v in row)
         return f"{body} {self.turn.initial} {_initials(self.colours)}"
 
     def render(self, *, status: bool = False) -> str:
@@ -434,9 +443,12 @@ class Rolit(Position[RolitMove]):
             raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
         cells, text_mover, text_colours = _parse_position_text(text)
         if colours is None:
-            colours = text_colours or "RYGB"
+            colours = text_colours or DEFAULT_COLOURS[4]
         playing = parse_colours(colours)
-        mover = parse_colour(to_move) if to_move is not None else text_mover or playing[0]
+        if to_move is not None:
+            mover = parse_colour(to_move)
+        else:  # (not ``text_mover or ...``: red is colour 0, a false int)
+            mover = text_mover if text_mover is not None else playing[0]
         if text_mover is not None and to_move is not None and parse_colour(to_move) != text_mover:
             raise InvalidPositionError(f"the text says {text_mover} to move, to_move says {parse_colour(to_move)}")
         game = cls(playing, first=mover, compulsory_capture=compulsory_capture, tie_rule=tie_rule, backend=backend)
@@ -488,7 +500,7 @@ def render_rolit(cells: list[list[int]], status: str | None = None) -> str:
     header = "  " + " ".join(str(c + 1) for c in range(SIZE))
     lines = [header]
     for r, row in enumerate(cells):
-        body = " ".join("." if v < 0 else "RYGB"[v] for v in row)
+        body = " ".join("." if v < 0 else INITIALS[v] for v in row)
         lines.append(f"{r + 1} {body} {r + 1}")
     lines.append(header)
     if status:
@@ -509,7 +521,7 @@ def _parse_position_text(text: str) -> tuple[list[int], RolitColor | None, str |
         cells = []
         for ch in board:
             if ch.upper() not in _CELL_CHARS:
-                raise InvalidPositionError(f"stray character {ch!r} in the position (use R, Y, G, B or .)")
+                raise InvalidPositionError(f"stray character {ch!r} in the position (use R, B, Y, G or .)")
             cells.append(_CELL_CHARS[ch.upper()])
         if len(cells) != SIZE * SIZE:
             raise InvalidPositionError(f"a Rolit position has 64 squares, got {len(cells)}")
@@ -529,7 +541,7 @@ def _parse_position_text(text: str) -> tuple[list[int], RolitColor | None, str |
             raise InvalidPositionError(f"a board row has 8 cells, got {line!r}")
         for token in tokens:
             if token.upper() not in _CELL_CHARS:
-                raise InvalidPositionError(f"stray cell {token!r} in the board (use R, Y, G, B or .)")
+                raise InvalidPositionError(f"stray cell {token!r} in the board (use R, B, Y, G or .)")
             cells.append(_CELL_CHARS[token.upper()])
     if len(cells) != SIZE * SIZE:
         raise InvalidPositionError(f"the board has 8 rows of 8 cells, got {len(cells)} cells")

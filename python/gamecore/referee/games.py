@@ -1,8 +1,9 @@
 """The games a referee can run, behind one small "table" interface.
 
 A *table* is ``seats`` bots around one game; seat 0 moves first. Othello and Tetralath are
-tables of two, Rolit a table of four (red, yellow, green, blue = seats 0 to 3); another game
-plugs in by adding a :class:`Rules` with its ``seats`` and ``places``. The referee only needs, from a game:
+tables of two, Rolit a table of four (red, blue, yellow, green = seats 0 to 3, the handout's
+order of play); another game plugs in by adding a :class:`Rules` with its ``seats`` and
+``places``. The referee only needs, from a game:
 
 - a new position of a size, whose ``legal_moves()``, ``push()``, ``turn``, ``cells()``,
   ``is_game_over()`` it uses (the gamecore position protocol);

@@ -389,7 +389,8 @@ td.player{text-align:left;font-weight:bold}
 .hex .cell{border-radius:50%;background:#c8b88a}
 .stone{width:28px;height:28px;border-radius:50%}.s0{background:#111}.s1{background:#f5f5f5;border:1px solid #999}
 .hex .s0{background:#fafafa;border:1px solid #777}.hex .s1{background:#222}
-.rolit .s0{background:#d32f2f}.rolit .s1{background:#fdd835}.rolit .s2{background:#388e3c}.rolit .s3{background:#1e88e5}
+#board.rolit{background:#5d4037}.rolit .cell{background:#d7ccc8}.rolit .stone{border:1px solid #333}
+.rolit .s0{background:#d32f2f}.rolit .s1{background:#1e88e5}.rolit .s2{background:#fdd835}.rolit .s3{background:#2e7d32}
 .last{outline:3px solid #e53935}
 #moves span{cursor:pointer;padding:0 .2em}#moves span.now{background:#ffe082}
 </style></head><body>
