@@ -122,7 +122,7 @@ def bad_moves(position):
     if isinstance(position, Tetralath):
         out += [TetralathMove(61), "swap", 62]  # a TetralathMove(62) cannot be built
     if isinstance(position, Rolit):
-        out += [RolitMove(64), RolitMove(-1)]
+        out += ["pass", "4 9", (8, 0), 64]  # a RolitMove(64) cannot be built
     return out
 
 

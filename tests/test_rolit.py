@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rolit_oracle as oracle
-from gamecore import Rolit, search
+from gamecore import Othello, Rolit, search
 from gamecore.errors import (
     EmptyHistoryError,
     GameOverError,
@@ -533,6 +533,71 @@ def test_replay_refuses_bad_entries_and_changes_nothing(backend, bad):
     with pytest.raises((InvalidPositionError, IllegalMoveError, InvalidMoveError)):
         game.core.replay([first, -16 - 1, bad])
     assert (game.to_text(), game.core.history(), game.zobrist_hash()) == before
+
+
+# -- moves: built and read as Othello's and Tetralath's ----------------------------------------
+
+
+def test_move_from_a_name_the_handout_s_row_column_a_tuple_or_an_index(backend):
+    f4 = Rolit.Move("f4")
+    assert f4.index == 29 and (f4.row, f4.col) == (3, 5)
+    assert f4 == Rolit.Move("4 6") == Rolit.Move(" 4, 6 ") == Rolit.Move((3, 5)) == Rolit.Move(29)
+    assert f4 == Rolit.Move("F4") == Rolit.Move.parse("f4") == Rolit.Move(Rolit.Move("f4").index)
+    assert repr(f4) == "Rolit.Move('f4')" and str(f4) == "f4" and f4.row_col == "4 6"
+    assert eval(repr(f4), {"Rolit": Rolit}) == f4
+    game = Rolit(backend=backend.name)
+    assert f4 in game.legal_moves() and Rolit.Move("3 3") not in game.legal_moves()
+    game.push(Rolit.Move("4 6"))
+    assert names(game.move_stack) == ["f4"] and game.move_stack[0] == f4
+
+
+@pytest.mark.parametrize(
+    "square", ["d3", "D3", "h8", "a1", "3 4", "8,8", "1 1", (0, 0), (7, 7), 0, 63, 19, "i1", "a9", "9 1", "0 1", (8, 0)]
+)
+def test_move_reads_squares_as_othello_s_move_does(square):
+    # The same square on 8x8, or the same kind of error, as Othello.Move.
+    try:
+        expected = Othello.Move(square).index
+    except InvalidSquareError:
+        with pytest.raises(InvalidSquareError):
+            Rolit.Move(square)
+    else:
+        assert Rolit.Move(square).index == expected
+
+
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (99, InvalidSquareError),
+        (64, InvalidSquareError),
+        (-1, InvalidSquareError),
+        (10**30, InvalidSquareError),
+        ("z9", InvalidSquareError),
+        ("", InvalidSquareError),
+        ("4 9", InvalidSquareError),
+        ((1, 2, 3), InvalidSquareError),
+        ((3, "5"), InvalidSquareError),
+        (None, InvalidSquareError),
+        (True, InvalidSquareError),
+        (3.0, InvalidSquareError),
+        ([3, 5], InvalidSquareError),
+        (object(), InvalidSquareError),
+        ("pass", InvalidMoveError),
+    ],
+)
+def test_a_bad_move_is_an_error_when_built_and_never_inside_in_or_repr(backend, bad, error):
+    with pytest.raises(error):
+        Rolit.Move(bad)
+    game = Rolit(backend=backend.name)
+    assert (bad in game.legal_moves()) is False  # a comparison, never an error
+    assert game.is_legal(bad) is False
+
+
+def test_every_move_has_a_repr_and_a_name():
+    for index in range(64):
+        move = Rolit.Move(index)
+        assert repr(move) == f"Rolit.Move({move.name!r})" and Rolit.Move(move.name) == move
+        assert Rolit.Move(move.row_col) == move and move.row_col == f"{index // 8 + 1} {index % 8 + 1}"
 
 
 # -- bad input -------------------------------------------------------------------------------

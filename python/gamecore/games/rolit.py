@@ -45,7 +45,7 @@ from typing import Any
 from .. import _backend
 from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
 from .base import Color, Outcome, Position, Termination
-from .othello import COLUMNS, parse_square
+from .othello import _PASS_WORDS, COLUMNS, parse_square
 
 __all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "render_rolit"]
 
@@ -117,11 +117,31 @@ def parse_colours(colours: Any) -> tuple[RolitColor, ...]:
     return tuple(parsed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RolitMove:
-    """A Rolit move: the square ``index = row * 8 + col`` where the ball goes."""
+    """A Rolit move: the square ``index = row * 8 + col`` where the ball goes.
+
+    Built as Othello's and Tetralath's moves are, from a square's name or its index:
+    ``Rolit.Move("f4")``, ``Rolit.Move("4 6")`` (1-based row then column, the handout's way),
+    ``Rolit.Move((3, 5))`` (0-based row, column) or ``Rolit.Move(29)``; ``Move.parse`` too.
+    Moves are equal when their squares are; a move is not equal to its text.
+
+    :raises InvalidSquareError: anything that is not a square of the board (``Rolit.Move(99)``,
+        ``Rolit.Move(None)``), as Othello's.
+    :raises InvalidMoveError: ``"pass"``: there is no passing in Rolit.
+    """
 
     index: int
+
+    def __init__(self, square: int | str | tuple[int, int]) -> None:
+        if isinstance(square, str) and square.strip().lower() in _PASS_WORDS:
+            raise InvalidMoveError("there is no passing in Rolit: every turn puts a ball on the board")
+        object.__setattr__(self, "index", parse_square(square, SIZE))
+
+    @classmethod
+    def parse(cls, text: str) -> RolitMove:
+        """The move written ``text`` (``'f4'``, ``'4 6'``)."""
+        return cls(text)
 
     #: Rolit has no pass (the attribute lets the common players treat every game alike).
     is_pass = False
@@ -151,7 +171,7 @@ class RolitMove:
         return self.name
 
     def __repr__(self) -> str:
-        return f"RolitMove({self.name!r})"
+        return f"Rolit.Move({self.name!r})"
 
 
 #: The moves made once, by square index.
@@ -314,12 +334,8 @@ class Rolit(Position[RolitMove]):
         :raises InvalidMoveError: something that is not a move at all.
         """
         if isinstance(move, RolitMove):
-            return RolitMove(parse_square(move.index, SIZE))
-        if move is None or isinstance(move, bool) or not isinstance(move, (str, int, tuple)):
-            raise InvalidMoveError(f"not a move: {move!r} (expected a square like 'd6', '6 4', (5, 3) or 43)")
-        if isinstance(move, str) and move.strip().lower() in ("pass", "ps", "--"):
-            raise InvalidMoveError("there is no passing in Rolit: every turn puts a ball on the board")
-        return RolitMove(parse_square(move, SIZE))
+            return INTERNED_MOVES[parse_square(move.index, SIZE)]  # (checked again: frozen is not sealed)
+        return INTERNED_MOVES[RolitMove(move).index]
 
     def score(self) -> dict[RolitColor, int]:
         """Balls of each playing colour, in play order."""
