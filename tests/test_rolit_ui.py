@@ -90,8 +90,8 @@ def test_human_entries_are_checked_and_explained(backend):
     status, output = run(["R", "B", "--backend", backend.name], "\n".join(entries) + "\n")
     assert status == 0
     assert "Please type a move" in output
-    assert "Cannot read 'hello'" in output
-    assert "Cannot read '9 9'" in output and "off the 8x8 board" in output
+    assert "Cannot read 'hello': type a row and a column (e.g. 4 6) or a square name (e.g. f4)." in output
+    assert "'9 9' is off the board: rows and columns go from 1 to 8." in output
     assert "4 4 is not a legal move: that square is already taken." in output
     assert "1 1 is not a legal move: a ball must go next to a ball already on the board." in output
     assert "3 3 is not a legal move: you can capture, so you must: 4 6, 6 4, 6 6." in output
@@ -175,11 +175,115 @@ def test_options_first_free_placement_and_tie_rule(backend):
 
 
 def test_cli_dispatch(monkeypatch):
+    # "gamecore rolit" is the handout's short form; "play rolit" is the shared loop.
     calls = []
     monkeypatch.setattr(cli.rolit_ui, "main", lambda argv: calls.append(list(argv)) or 0)
     assert cli.main(["rolit", "Y", "B", "--time", "2"]) == 0
-    assert cli.main(["play", "rolit", "--seed", "3"]) == 0
-    assert calls == [["Y", "B", "--time", "2"], ["--seed", "3"]]
+    assert (
+        cli.main(
+            [
+                "play",
+                "rolit",
+                "--red",
+                "random",
+                "--blue",
+                "random",
+                "--yellow",
+                "random",
+                "--green",
+                "random",
+                "--quiet",
+            ],
+            out=io.StringIO(),
+        )
+        == 0
+    )
+    assert calls == [["Y", "B", "--time", "2"]]
+
+
+# -- gamecore play rolit / game rolit: the shared loop ----------------------------------------
+
+
+def play_cli(argv, text=""):
+    out = io.StringIO()
+    status = cli.main(argv, stdin=io.StringIO(text), out=out)
+    return status, out.getvalue()
+
+
+def test_play_rolit_one_line_per_bad_entry_in_the_form_used(backend):
+    entries = ["hello", "9 9", "i1", "4 4", "1 1", "3 3", "c3", "pass", "quit"]
+    status, output = play_cli(["play", "rolit", "--backend", backend.name], "\n".join(entries) + "\n")
+    assert status == 0
+    prompt = "Red, your move (4 6, 6 4, 6 6): "
+    replies = [line[len(prompt) :] for line in output.splitlines() if line.startswith(prompt)]
+    assert replies == [
+        "Cannot read 'hello': type a row and a column (e.g. 4 6) or a square name (e.g. f4).",
+        "'9 9' is off the board: rows and columns go from 1 to 8.",
+        "'i1' is off the board: columns a to h, rows 1 to 8.",
+        "4 4 is not a legal move: that square is already taken.",
+        "1 1 is not a legal move: a ball must go next to a ball already on the board.",
+        "3 3 is not a legal move: you can capture, so you must: 4 6, 6 4, 6 6.",
+        "c3 is not a legal move: you can capture, so you must: f4, d6, f6.",
+        "There is no passing in Rolit: every turn puts a ball on the board.",
+        "Game stopped.",
+    ]
+    assert "Rolit, 4 players in this order: Red, Blue, Yellow, Green" in output
+    assert "Red (human), Blue (mcts), Yellow (mcts), Green (mcts)." in output
+
+
+def test_play_rolit_undo_goes_back_to_one_s_own_turn_never_the_other_human_s(backend):
+    # Red and blue are people, yellow and green play at random.
+    entries = ["f4", "undo", "d3", "undo", "6 4", "undo", "quit"]
+    argv = ["play", "rolit", "--blue", "human", "--yellow", "random", "--green", "random", "--backend", backend.name]
+    status, output = play_cli(argv, "\n".join(entries) + "\n")
+    assert status == 0
+    assert "Blue, your move (3 4, 3 6, 5 6): There is no move of yours to take back." in output
+    assert "2. Blue (human) plays 3 4" in output
+    # Red, at move 5, takes back its f4 and the three moves after it: the start again, red to play.
+    taken = re.search(r"Red, your move \([^)]*\): Taken back: (.*)\.", output)
+    assert taken and taken.group(1).split(", ")[:2] == ["4 6", "3 4"] and len(taken.group(1).split(", ")) == 4
+    after = output[taken.end() :]
+    assert boards(after)[0] == boards(output)[0] and "Move 1: Red (human) to play." in after
+    # Red plays d6; blue's undo has nothing of blue's to take back and leaves red's move alone.
+    assert "1. Red (human) plays 6 4" in after
+    assert after.rstrip().endswith("Game stopped.")
+    assert after.count("There is no move of yours to take back.") == 1
+
+
+@pytest.mark.parametrize("colours, order", [(None, "Red Blue Yellow Green"), ("RGBY", "Red Green Blue Yellow")])
+def test_play_rolit_computer_game_in_the_order_of_play(backend, colours, order):
+    argv = ["play", "rolit", "--quiet", "--backend", backend.name]
+    argv += [word for c in ("red", "blue", "yellow", "green") for word in (f"--{c}", "random")]
+    argv += ["--colours", colours] if colours else []
+    status, output = play_cli(argv)
+    assert status == 0
+    movers = re.findall(r"^\d+\. (\w+) \(random\) plays [1-8] [1-8]$", output, re.M)
+    assert len(movers) == 60 and " ".join(movers[:4]) == order and movers[:4] * 15 == movers
+    assert len(boards(output)) == 1 and "Game over: " in output
+
+
+def test_game_rolit_is_a_quick_computer_game(backend):
+    status, output = play_cli(["game", "rolit", "--backend", backend.name])
+    assert status == 0
+    assert len(boards(output)) == 1 and "Game over: " in output
+    assert "Red (engine), Blue (random), Yellow (mcts), Green (random)." in output
+
+
+def test_play_rolit_record_and_load(backend, tmp_path):
+    record = tmp_path / "rolit.txt"
+    argv = ["play", "rolit", "--blue", "human", "--yellow", "human", "--green", "human", "--backend", backend.name]
+    status, _ = play_cli(argv + ["--record", str(record)], "f4\nd3\nquit\n")
+    assert status == 0 and record.read_text().split() == ["f4", "d3"]
+    status, output = play_cli(argv + ["--load", str(record)], "quit\n")
+    assert status == 0 and "Loaded 2 moves" in output and "Move 3: Yellow (human) to play." in output
+
+
+@pytest.mark.parametrize("argv", [["--colours", "RR"], ["--colours", "RX"], ["--first", "Y", "--colours", "RG"]])
+def test_play_rolit_bad_settings_are_one_clear_error(argv, capsys):
+    status, output = play_cli(["play", "rolit", *argv])
+    assert status == 1 and output == ""
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("gamecore: error: ")
 
 
 def test_python_entry_point(backend):

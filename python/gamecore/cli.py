@@ -5,6 +5,8 @@
     gamecore play othello                          # you (black) against the engine (white)
     gamecore play othello --size 6 --white mcts --style ufrj --record game.txt
     gamecore play tetralath --lang pt              # Tetralath in Portuguese (short form: gamecore tetralath)
+    gamecore play rolit --blue human               # Rolit: you play red and blue, the computer yellow and green
+    gamecore rolit Y B                             # the course handout's Rolit: you play yellow and blue
     gamecore game                                  # a quick computer game (random vs greedy), final board only
     gamecore perft --depth 8                       # leaves of the Othello game tree, and the speed
     gamecore bench perft                           # leaves/s per backend and size, their ratio
@@ -174,15 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "play",
-        help="play a game in the terminal: " + ", ".join([*GAME_UIS, "rolit"]) + " (default othello)",
+        help="play a game in the terminal: " + ", ".join(GAME_UIS) + " (default othello)",
         description="Play a game in the terminal (Othello when no game is named).",
     )
     games = p.add_subparsers(dest="game", metavar="GAME")
     games.required = True
     for ui in GAME_UIS.values():
         _add_play_parser(games, ui)
-    # Listed for --help only: main() hands "play rolit ..." to the Rolit UI before parsing.
-    games.add_parser("rolit", help="Rolit for 2-4 players (gamecore play rolit --help)", add_help=False)
 
     p = sub.add_parser(
         "game",
@@ -269,13 +269,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_parser(sub)  # gamecore tournament: the referee's own parser (gamecore.referee.cli)
     add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
     # Listed for --help only: main() hands "rolit ..." to the Rolit UI before parsing.
-    sub.add_parser("rolit", help="play Rolit for 2-4 players in the terminal (options: gamecore rolit --help)")
+    sub.add_parser(
+        "rolit",
+        help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue; "
+        "gamecore rolit --help); also 'play rolit'",
+    )
     return parser
 
 
 _QUICK_PLAYERS = {
     "othello": ("--black", "random", "--white", "greedy"),
     "tetralath": ("--white", "random", "--black", "engine:depth=2"),
+    "rolit": ("--red", "engine:depth=2", "--blue", "random", "--yellow", "mcts:iterations=200", "--green", "random"),
 }
 
 
@@ -304,8 +309,6 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     # Everything after "rolit" belongs to the Rolit UI (its own options and loop).
     if argv and argv[0] == "rolit":
         return int(rolit_ui.main(argv[1:]) or 0)
-    if len(argv) >= 2 and argv[0] == "play" and argv[1] == "rolit":
-        return int(rolit_ui.main(argv[2:]) or 0)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

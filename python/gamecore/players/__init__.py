@@ -261,6 +261,8 @@ class HumanPlayer(Player):
     :param explain: ``explain(position, text, error) -> str | None``, a game's own message
         for a move it cannot read or play (``None``: the generic one).
     :param side_name: ``side_name(colour) -> str`` for the prompt (default ``str(colour)``).
+    :param move_name: ``move_name(move) -> str`` for the moves it lists (default ``str(move)``;
+        Rolit: row and column, the handout's way).
     """
 
     name = "human"
@@ -274,6 +276,7 @@ class HumanPlayer(Player):
         texts: dict[str, str] | None = None,
         explain: Callable[[Any, str, Exception | None], str | None] | None = None,
         side_name: Callable[[Any], str] | None = None,
+        move_name: Callable[[Any], str] | None = None,
     ) -> None:
         self._input = input
         self._output = output
@@ -281,6 +284,7 @@ class HumanPlayer(Player):
         self.texts = {**HUMAN_TEXTS, **(texts or {})}
         self.explain = explain
         self.side_name = side_name or str
+        self.move_name = move_name or str
 
     def _say(self, text: str) -> None:
         print(text, file=self._output or sys.stdout, flush=True)
@@ -301,8 +305,8 @@ class HumanPlayer(Player):
 
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
-        names = ", ".join(str(m) for m in moves)
-        example = str(moves[len(moves) // 2])
+        names = ", ".join(self.move_name(m) for m in moves)
+        example = self.move_name(moves[len(moves) // 2])
         shown = names if len(moves) <= 12 else self.texts["many_moves"].format(example=example)
         t = self.texts
         while True:

@@ -2,8 +2,9 @@
 
 from .othello import OthelloUI
 from .play import GAME_UIS, GameUI, Session
+from .rolit import RolitUI
 from .tetralath import TetralathUI
 
 __all__ = ["GAME_UIS", "GameUI", "Session"]
 
-GAME_UIS.update({"othello": OthelloUI(), "tetralath": TetralathUI()})
+GAME_UIS.update({"othello": OthelloUI(), "tetralath": TetralathUI(), "rolit": RolitUI()})

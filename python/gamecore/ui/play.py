@@ -163,6 +163,10 @@ class GameUI:
         """The game's own message for a move it cannot read (``error``) or play; ``None``: generic."""
         return None
 
+    def result_text(self, outcome: Outcome, lang: str) -> str | None:
+        """The game's own words for the result (Rolit's tie rule); ``None``: the loop's."""
+        return None
+
     def format_record(self, position: Position) -> str:
         """The moves played, as the record file holds them."""
         return " ".join(str(m) for m in position.move_stack)
@@ -254,7 +258,7 @@ class Session:
         self.say(self.ui.draw(self.position, self.args, last_move))
         if not self.position.is_game_over():
             colour = self.position.turn
-            alone = self.humans[colour] and not all(self.humans.values())
+            alone = self.humans[colour] and list(self.humans.values()).count(True) == 1
             who = self.m["you"] if alone else self.player_name(colour)
             number = len(self.position.move_stack) + 1
             self.say(self.m["status"].format(number=number, side=self.name(colour), who=who))
@@ -324,6 +328,9 @@ class Session:
         return line + self.m["thinking_note"].format(seconds=elapsed, note=", ".join(parts))
 
     def result_text(self, outcome: Outcome) -> str:
+        own = self.ui.result_text(outcome, self.lang)
+        if own is not None:
+            return own
         if outcome.winner is None:
             head = self.m["draw"]
         else:
@@ -408,6 +415,7 @@ def build_players(
                 texts=HUMAN_TEXTS_PT if lang == "pt" else None,
                 explain=lambda pos, text, error: ui.explain(pos, text, error, lang),
                 side_name=lambda c: ui.colour_name(c, lang),
+                move_name=ui.move_text,
             )
             continue
         players[colour] = make_player(
@@ -438,7 +446,7 @@ def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boa
     session.say(ui.title(position, args))
     versus = ", ".join(session.label(c) for c in playing_colours(position))
     legal = position.legal_moves()
-    example = str(legal[len(legal) // 2]) if legal else "-"
+    example = ui.move_text(legal[len(legal) // 2]) if legal else "-"
     session.say(MESSAGES[lang]["players"].format(players=versus, example=example))
     return session.run()
 

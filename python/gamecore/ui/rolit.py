@@ -1,16 +1,23 @@
-"""``gamecore rolit``: Rolit for 2 to 4 players in the terminal, as the course handout draws it.
+"""Rolit for 2 to 4 players in the terminal, as the course handout draws it.
+
+Two ways in, one loop (``ui/play.py``) and one :class:`RolitUI`:
+
+- ``gamecore play rolit`` (and ``gamecore game rolit``, a quick computer game) with every
+  game's player vocabulary: ``--red human --blue mcts --yellow engine:depth=3 --green random``;
+- ``gamecore rolit``, the handout's short form, below.
 
 The colours named on the command line (``gamecore rolit Y B``) or in Python
 (``gamecore.rolit("Y", "B")``) are played by people at the keyboard, the others by the
 computer; with no colour named the computer plays a whole game by itself. The board is
 drawn as the handout draws it -- ``.`` empty, the colour's initial for a ball, the 1-based
 row and column numbers at both ends -- before every human move, and after the last move of
-every round when nobody at the keyboard plays.
+every round when nobody at the keyboard plays. The humans are asked in the order of play
+(red, blue, yellow, green unless ``colours`` says otherwise).
 
 A person types a move as row and column (``4 6``, the handout's way) or as a square name
-(``f4``). A bad entry is refused with the reason and asked again. Commands: ``undo`` (take
-back your last move and the computer's replies), ``help`` (the rules and your legal
-moves), ``quit``.
+(``f4``). A bad entry gets one line that says what is wrong in the form the player used,
+and the question again. Commands: ``undo`` (take back your last move and every move after
+it: back to your own turn), ``help`` (the rules and your legal moves), ``quit``.
 
 The loop is the shared one of ``ui/play.py`` (undo, quit, end of input, records): this
 module gives it :class:`RolitUI`, a human and a computer player, and the handout's output
@@ -29,19 +36,31 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .. import _backend
 from ..errors import GamecoreError, InvalidMoveError, InvalidPositionError
+from ..games.base import Outcome, Position
+from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
 from ..players import Player, QuitGame, UndoMove, make_player
 from ..search import engine
 from ..search.mcts import MCTS
 from .play import MESSAGES, GameUI, Session
 
-__all__ = ["main", "play", "make_engine", "RolitUI", "ENGINE_ALGORITHMS", "DEFAULT_ALGORITHM", "DEFAULT_TIME"]
+__all__ = [
+    "main",
+    "play",
+    "make_engine",
+    "bad_entry",
+    "RolitUI",
+    "ENGINE_ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "DEFAULT_TIME",
+]
 
 #: Seconds the computer thinks per move unless told otherwise.
 DEFAULT_TIME = 1.0
@@ -140,6 +159,51 @@ def _square(move: RolitMove) -> str:
     return f"{move.row_col} ({move.name})"
 
 
+_NAME_FORM = re.compile(r"^[a-z][0-9]+$", re.I)
+_ROW_COL_FORM = re.compile(r"^[0-9]+[\s,]+[0-9]+$")
+
+
+def bad_entry(position: Rolit, text: str, error: Exception | None) -> str:
+    """One line for an entry that is not a legal move here, in the form the player used:
+    ``error`` is why it could not be read (``None``: read, but the rules forbid it)."""
+    entry = text.strip()
+    as_name = bool(_NAME_FORM.match(entry))
+    if error is not None:
+        if entry.lower() in _PASS_WORDS:
+            return "There is no passing in Rolit: every turn puts a ball on the board."
+        if _ROW_COL_FORM.match(entry):
+            return f"{entry!r} is off the board: rows and columns go from 1 to 8."
+        if as_name:
+            return f"{entry!r} is off the board: columns a to h, rows 1 to 8."
+        return f"Cannot read {entry!r}: type a row and a column (e.g. 4 6) or a square name (e.g. f4)."
+    say = (lambda m: m.name) if as_name else (lambda m: m.row_col)
+    move = position.parse_move(entry)
+    try:
+        position.copy().push(move)
+    except GamecoreError as exc:
+        reason = str(exc)
+    else:  # pragma: no cover - legal moves are exactly the pushable ones
+        reason = "the rules forbid it"
+    if "compulsory" in reason:
+        reason = "you can capture, so you must: " + ", ".join(say(m) for m in position.legal_moves())
+    return f"{say(move)} is not a legal move: {reason}."
+
+
+def result_text(outcome: Outcome) -> str:
+    """The result in words: the winner, or the level colours and who won on the tie rule."""
+    scores = ", ".join(f"{_name(RolitColor(c))} {n}" for c, n in outcome.scores.items())
+    if not outcome.tied:
+        assert outcome.winner is not None  # one colour alone at the top
+        return f"{_name(RolitColor(outcome.winner))} wins with the most balls ({scores})"
+    tied = [RolitColor(c) for c in outcome.tied]
+    level = " and ".join(_name(c) for c in tied)
+    top = outcome.scores[tied[0]]
+    if outcome.winner is None:
+        return f"a draw: {level} share the top with {top} balls ({scores})"
+    winner = RolitColor(outcome.winner)
+    return f"{level} are level at {top} balls; {_name(winner)} reached {top} first and wins on the tie rule ({scores})"
+
+
 class _Human(Player):
     """A person at the keyboard, in the handout's voice: reads row and column (or a square
     name) until the move is legal; ``undo``, ``quit`` and the end of input go to the loop."""
@@ -177,24 +241,15 @@ class _Human(Player):
                 return move
 
     def read_move(self, game: Rolit, text: str) -> RolitMove | None:
-        """The move typed if it is legal, else None after saying why."""
+        """The move typed if it is legal, else None after saying why (one line)."""
         try:
             move = game.parse_move(text)
         except InvalidMoveError as exc:
-            self.write(f"Cannot read {text!r}: {exc}. Type row and column, e.g. 4 6.")
+            self.write(bad_entry(game, text, exc))
             return None
-        legal = game.legal_moves()
-        if move in legal:
+        if move in game.legal_moves():
             return move
-        try:
-            game.copy().push(move)
-        except GamecoreError as exc:
-            reason = str(exc)
-        else:  # pragma: no cover - legal moves are exactly the pushable ones
-            reason = "the rules forbid it"
-        if "compulsory" in reason:
-            reason = "you can capture, so you must: " + ", ".join(m.row_col for m in legal)
-        self.write(f"{move.row_col} is not a legal move: {reason}.")
+        self.write(bad_entry(game, text, None))
         return None
 
 
@@ -213,11 +268,34 @@ class _ComputerPlayer(Player):
 
 
 class RolitUI(GameUI):
-    """Rolit in the shared loop: the handout's board, moves said as row and column."""
+    """Rolit in the shared loop (``gamecore play rolit``): the handout's board, moves said as
+    row and column, the colours in their order of play, the tie rule in the result."""
 
     name = "rolit"
     game = Rolit
     summary = "Rolit (Othello for 2-4 players), as the course handout draws it"
+    default_players = {"red": "human", "blue": "mcts", "yellow": "mcts", "green": "mcts"}
+    default_time = DEFAULT_TIME
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        _add_rule_options(parser)
+
+    def position(self, args: argparse.Namespace) -> Position:
+        return Rolit(
+            args.colours,
+            first=args.first,
+            tie_rule=not args.no_tie_rule,
+            compulsory_capture=not args.free_placement,
+            backend=args.backend,
+        )
+
+    def title(self, position: Position, args: argparse.Namespace) -> str:
+        assert isinstance(position, Rolit)
+        order = ", ".join(_name(c) for c in position.colours)
+        return (
+            f"Rolit, {position.num_players} players in this order: {order} ({position.backend} backend).\n"
+            "Capture when you can; otherwise put the ball next to any ball. Most balls wins."
+        )
 
     def draw(self, position: Any, args: argparse.Namespace, last_move: Any = None) -> str:
         return str(position)
@@ -227,6 +305,37 @@ class RolitUI(GameUI):
 
     def move_text(self, move: Any) -> str:
         return move.row_col
+
+    def explain(self, position: Any, text: str, error: Exception | None, lang: str) -> str | None:
+        return bad_entry(position, text, error)
+
+    def result_text(self, outcome: Outcome, lang: str) -> str | None:
+        return result_text(outcome)
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the game itself, the same for ``gamecore rolit`` and ``play rolit``."""
+    parser.add_argument(
+        "--colours",
+        "--colors",
+        default=None,
+        metavar="RBYG",
+        help="the colours that play, in their order of play (default RBYG: red, blue, yellow, green, "
+        "the handout's order; RG for two players, RYG for three)",
+    )
+    parser.add_argument(
+        "--first", default=None, metavar="COLOUR", help="the colour that moves first (default: the first of --colours)"
+    )
+    parser.add_argument(
+        "--no-tie-rule",
+        action="store_true",
+        help="a tie at the top stays a draw (default: the colour that reached it first wins)",
+    )
+    parser.add_argument(
+        "--free-placement",
+        action="store_true",
+        help="variant: a capture is never compulsory (any empty square next to a ball)",
+    )
 
 
 #: The loop's lines this game words its own way (the rest are the shared loop's).
@@ -287,20 +396,6 @@ class _Session(Session):
         if isinstance(player, _ComputerPlayer):
             return f"{_name(colour)} (computer) plays {_square(move)}: {player.note}."
         return f"{_name(colour)} plays {_square(move)}."
-
-    def result_text(self, outcome: Any) -> str:
-        scores = ", ".join(f"{_name(RolitColor(c))} {n}" for c, n in outcome.scores.items())
-        if not outcome.tied:
-            return f"{_name(RolitColor(outcome.winner))} wins with the most balls ({scores})"
-        tied = [RolitColor(c) for c in outcome.tied]
-        level = " and ".join(_name(c) for c in tied)
-        top = outcome.scores[tied[0]]
-        if outcome.winner is None:
-            return f"a draw: {level} share the top with {top} balls ({scores})"
-        winner = RolitColor(outcome.winner)
-        return (
-            f"{level} are level at {top} balls; {_name(winner)} reached {top} first and wins on the tie rule ({scores})"
-        )
 
 
 def play(
@@ -417,15 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
         "people, the others by the computer; name none to watch the computer play.",
         epilog="Example: gamecore rolit Y B --time 2   (you play yellow and blue against red and green)",
     )
-    p.add_argument("humans", nargs="*", metavar="COLOUR", help="colours played by people: R Y G B (or red, yellow...)")
-    p.add_argument(
-        "--colours",
-        "--colors",
-        default=None,
-        metavar="RYGB",
-        help="the colours that play (default RYGB; RG for two players, RYG for three)",
-    )
-    p.add_argument("--first", default=None, metavar="COLOUR", help="the colour that moves first (default red)")
+    p.add_argument("humans", nargs="*", metavar="COLOUR", help="colours played by people: R B Y G (or red, blue...)")
+    _add_rule_options(p)
     p.add_argument(
         "--algorithm",
         choices=ENGINE_ALGORITHMS,
@@ -440,16 +528,6 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the computer's seconds per move (default {DEFAULT_TIME:g})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the computer's random choices (default 0)")
-    p.add_argument(
-        "--no-tie-rule",
-        action="store_true",
-        help="a tie at the top stays a draw (default: the colour that reached it first wins)",
-    )
-    p.add_argument(
-        "--free-placement",
-        action="store_true",
-        help="variant: a capture is never compulsory (any empty square next to a ball)",
-    )
     p.add_argument("--backend", choices=_backend.BACKENDS, default=None, help="cython or python (default: fastest)")
     return p
 
