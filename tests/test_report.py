@@ -1,51 +1,215 @@
-"""``gamecore compare rolit``: a short run writes every file, the PDF on exactly one page."""
+"""``gamecore compare rolit``: the report's numbers against what the games and searches did."""
 
 from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 import re
+from collections import Counter
 
 import pytest
 
-from gamecore import cli
+from gamecore import Rolit, cli
+from gamecore.report import compare
+from gamecore.report.compare import Budget, pair_seatings, peak_rss, play_game, seatings, wilson
+from gamecore.search.engine import Engine
 
 HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+STATES = 60  # a move: small, so that a whole cycle is quick on either backend
+#: The table searches count the node at which they find their node limit reached (nodes=N
+#: returns N + 1 states); the report shows what they return.
+LIMIT_NODE = 1
 
 
 def _pdf_pages(path):
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", path.read_bytes()))
 
 
-def test_compare_rolit_two_games_writes_all_files(tmp_path, capsys):
-    out = tmp_path / "report"
-    status = cli.main(["compare", "rolit", "--games", "2", "--time", "0.01", "--out", str(out), "--seed", "3"])
+def _rows(path):
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    [
+        # By hand: the bounds are the roots p of (k/n - p)^2 = z^2 p (1 - p) / n, z = 1.96.
+        (28, 48, 0.4428, 0.7115),  # the 0.2 s row of docs/performance.md: 58 %, CI 44-71 %
+        (5, 10, 0.2366, 0.7634),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 24, 0.0074, 0.2024),
+    ],
+)
+def test_wilson_interval_matches_hand_computed_bounds(wins, games, low, high):
+    assert wilson(wins, games) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_a_cycle_seats_each_algorithm_in_each_seat_and_after_each_other_equally():
+    cycle = seatings()
+    assert len(cycle) == 24 and len(set(cycle)) == 24
+    names = set(compare.ALGORITHMS)
+    assert all(set(seating) == names for seating in cycle)
+    in_seat = Counter((seat, name) for seating in cycle for seat, name in enumerate(seating))
+    assert set(in_seat.values()) == {6} and len(in_seat) == 16  # 4 algorithms x 4 seats
+    # The player before seat 0 is the one in seat 3: play goes round.
+    after = Counter((seating[seat - 1], name) for seating in cycle for seat, name in enumerate(seating))
+    assert set(after.values()) == {8} and len(after) == 12  # every ordered pair of different algorithms
+
+
+def test_a_head_to_head_cycle_is_every_seating_of_two_each():
+    cycle = pair_seatings("maxn", "mcts")
+    assert len(set(cycle)) == 6 and all(Counter(s) == {"maxn": 2, "mcts": 2} for s in cycle)
+    assert all(sum(s[seat] == "maxn" for s in cycle) == 3 for seat in range(4))
+
+
+def test_budget_needs_exactly_one_limit():
+    for bad in (
+        {},
+        {"seconds": 0.1, "states": 5},
+        {"seconds": 0},
+        {"states": 0},
+        {"states": 1.5},
+        {"seconds": 1, "clock": "x"},
+    ):
+        with pytest.raises(ValueError):
+            Budget(**bad)
+
+
+@pytest.fixture(scope="module")
+def cycle_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    status = cli.main(
+        ["compare", "rolit", "--states", str(STATES), "--head-to-head", "--no-rss", "--out", str(out), "--seed", "3"]
+    )
     assert status == 0
-    printed = capsys.readouterr().out
-    assert "report written to" in printed
-    summary = list(csv.DictReader((out / "summary.csv").open()))
-    assert [row["algorithm"] for row in summary] == ["maxn", "paranoid", "brs", "mcts"]
-    assert all(int(row["games"]) == 2 for row in summary)
-    assert sum(int(row["wins"]) for row in summary) == 2  # one winner a game by the tie rule
-    games = list(csv.DictReader((out / "games.csv").open()))
-    assert len(games) == 8 and all(int(row["moves"]) == 15 for row in games)  # 60 plies, 4 seats
-    assert sum(int(row["balls"]) for row in games) == 2 * 64
-    # Seats rotated: in game 1 every algorithm sits one colour earlier.
-    seat = {(row["game"], row["colour"]): row["algorithm"] for row in games}
-    assert [seat["0", c] for c in "RBYG"] == ["maxn", "paranoid", "brs", "mcts"]
-    assert [seat["1", c] for c in "RBYG"] == ["paranoid", "brs", "mcts", "maxn"]
-    text = (out / "report.md").read_text()
-    assert "| Max^n (shallow pruning) | 2 |" in text and "25% is chance" in text
+    return out
+
+
+def test_games_csv_holds_the_games_played(cycle_report):
+    games = _rows(cycle_report / "games.csv")
+    assert len(games) == 24 * 4
+    by_game: dict[str, list[dict]] = {}
+    for row in games:
+        by_game.setdefault(row["game"], []).append(row)
+    assert [tuple(r["algorithm"] for r in rows) for rows in by_game.values()] == seatings()
+    for rows in by_game.values():
+        assert sum(int(r["balls"]) for r in rows) == 64
+        assert all(int(r["moves"]) == 15 for r in rows)  # 60 plies, 4 seats
+        assert sum(int(r["won"]) for r in rows) == 1  # one winner a game by the tie rule
+        winner = next(r for r in rows if r["won"] == "1")
+        assert int(winner["balls"]) == max(int(r["balls"]) for r in rows)
+        assert [r["colour"] for r in rows] == [str(c.initial) for c in Rolit().colours]
+
+
+def test_moves_csv_is_every_search_and_sums_to_the_summary(cycle_report):
+    moves = _rows(cycle_report / "moves.csv")
+    games = _rows(cycle_report / "games.csv")
+    seat_of = {(r["game"], r["colour"]): r["algorithm"] for r in games}
+    played = [m for m in moves if m["played"] == "1"]
+    assert Counter(m["game"] for m in played) == {str(g): 60 for g in range(24)}
+    for game in range(24):
+        plies = [int(m["ply"]) for m in played if m["game"] == str(game)]
+        assert plies == list(range(60))
+    assert all(seat_of[m["game"], m["colour"]] == m["algorithm"] for m in played)
+    # Max^n without pruning searched exactly the positions where Max^n moved.
+    shadow = {(m["game"], m["ply"]) for m in moves if m["played"] == "0"}
+    assert all(m["algorithm"] == "maxn-plain" for m in moves if m["played"] == "0")
+    assert shadow == {(m["game"], m["ply"]) for m in played if m["algorithm"] == "maxn"}
+    # Equal states: MCTS never over the budget; the table searches use all of it (and the node
+    # that finds the limit) unless they solved the game.
+    for m in moves:
+        if m["algorithm"] == "mcts":
+            assert STATES - 60 < int(m["states"]) <= STATES  # short of it by less than one playout
+        elif m["exact"] == "0":
+            assert int(m["states"]) in (STATES, STATES + LIMIT_NODE)
+        else:
+            assert 0 < int(m["states"]) <= STATES + LIMIT_NODE
+    summary = {row["algorithm"]: row for row in _rows(cycle_report / "summary.csv")}
+    assert list(summary) == ["maxn", "maxn-plain", "paranoid", "brs", "mcts"]
+    for name, row in summary.items():
+        mine = [int(m["states"]) for m in moves if m["algorithm"] == name]
+        assert int(row["games"]) == 24 and int(row["moves"]) == len(mine) == 24 * 15
+        assert int(row["states_per_game"]) == round(sum(mine) / 24)
+        if name != "maxn-plain":
+            assert sum(int(r["states"]) for r in games if r["algorithm"] == name) == sum(mine)
+            wins = sum(int(r["won"]) for r in games if r["algorithm"] == name)
+            assert int(row["wins"]) == wins
+            assert (float(row["win_low"]), float(row["win_high"])) == pytest.approx(wilson(wins, 24), abs=1e-4)
+    assert sum(int(row["wins"]) for row in summary.values() if row["wins"]) == 24
+    assert summary["maxn-plain"]["wins"] == ""  # not seated
+
+
+def test_states_a_game_are_the_nodes_the_searches_return(cycle_report):
+    """Game 0 replayed from its recorded moves: fresh engines searching its positions return,
+    move by move, the states and moves the report recorded (the table searches are
+    deterministic at a budget of states)."""
+    game0 = [m for m in _rows(cycle_report / "moves.csv") if m["game"] == "0"]
+    seating = seatings()[0]
+    engines = {seat: Engine(algorithm=name) for seat, name in enumerate(seating) if name != "mcts"}
+    plain = Engine(algorithm="maxn-plain")
+    recorded: Counter = Counter()
+    returned: Counter = Counter()
+    for m in game0:
+        recorded[m["algorithm"]] += int(m["states"])
+    position = Rolit()
+    for m in game0:
+        if m["played"] == "0":
+            continue
+        seat = position.player
+        if seat in engines:
+            result = engines[seat].search(position, nodes=STATES)
+            returned[seating[seat]] += result.nodes
+            assert str(result.move) == m["move"]
+            if seating[seat] == "maxn":
+                returned["maxn-plain"] += plain.search(position, nodes=STATES).nodes
+        position.push(m["move"])
+    assert position.is_game_over()
+    for name in ("maxn", "maxn-plain", "paranoid", "brs"):
+        assert returned[name] == recorded[name] > 0
+
+
+def test_head_to_head_counts_the_two_against_two_games(cycle_report):
+    rows = _rows(cycle_report / "head_to_head.csv")
+    assert len(rows) == 12  # ordered pairs of the four seated algorithms
+    table = {(r["algorithm"], r["against"]): (int(r["games"]), int(r["wins"])) for r in rows}
+    for (a, b), (games, wins) in table.items():
+        assert games == 6
+        assert wins + table[b, a][1] == 6  # one of the two teams wins every game
+
+
+def test_report_page_and_markdown(cycle_report):
+    text = (cycle_report / "report.md").read_text()
+    assert "24 games, 60 states a move" in text and "Two against two" in text
+    assert "| Max^n (no pruning) | 24 | not seated |" in text
     if not HAVE_MATPLOTLIB:
-        assert "pip install" in printed
         pytest.skip("matplotlib is not installed: no charts nor PDF")
-    for name in ("charts.png", "win_rate.png"):
-        assert (out / name).read_bytes().startswith(b"\x89PNG")
-    pdf = out / "report.pdf"
-    assert pdf.read_bytes().startswith(b"%PDF")
-    assert _pdf_pages(pdf) == 1
+    assert (cycle_report / "charts.png").read_bytes().startswith(b"\x89PNG")
+    pdf = cycle_report / "report.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF") and _pdf_pages(pdf) == 1
 
 
-def test_compare_rejects_bad_options(capsys):
-    assert cli.main(["compare", "rolit", "--games", "0"]) == 2
+def test_a_timed_game_records_cpu_time_and_states():
+    record = play_game(0, seatings()[5], Budget(seconds=0.002), seed=1)
+    assert len([m for m in record.moves if m.played]) == 60
+    assert all(m.states > 0 and m.cpu_seconds > 0 and m.wall_seconds > 0 for m in record.moves)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak RSS reset is Linux's")
+def test_peak_rss_sees_the_tables_the_searches_were_given():
+    """The compiled Engine makes and touches its 16 MB alpha-beta table when it is made (its
+    docstring), Max^n's included: Max^n's fresh process grows by at least that. The pure table
+    is an anonymous mapping, resident only where written. MCTS's engine is given no table."""
+    record = play_game(0, seatings()[0], Budget(states=STATES), shadows=False)
+    grown = peak_rss(record, Budget(states=STATES))
+    assert grown["maxn"] > grown["mcts"] > 0
+    if Rolit().backend == "cython":
+        assert grown["maxn"] >= 16 * 2**20
+
+
+def test_cli_rejects_bad_options():
+    assert cli.main(["compare", "rolit", "--cycles", "0"]) == 2
+    assert cli.main(["compare", "rolit", "--time", "0.1", "--states", "5"]) == 2
+    assert cli.main(["compare", "rolit", "--time", "inf"]) == 2
     assert cli.main(["compare", "chess"]) == 2

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from .compare import INSTALL_HINT, compare_rolit, pdf
-from .table import LABELS
+from .compare import INSTALL_HINT, Budget, compare_rolit, pdf
+from .table import LABELS, fmt_bytes
 
 __all__ = ["add_subparser"]
 
@@ -21,24 +21,43 @@ def _positive_int(text: str) -> int:
 
 def _positive_float(text: str) -> float:
     value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {value}")
     return value
 
 
 def add_subparser(sub: Any) -> None:
     p = sub.add_parser(
         "compare",
-        help="compare the n-player algorithms in seat-rotated four-player Rolit games (report)",
-        description="Play Max^n, paranoid, Best-Reply Search and MCTS against each other in four-player Rolit, "
-        "seats rotated, and write a Markdown table, CSV, PNG charts and a one-page PDF (charts and PDF need "
-        'matplotlib: pip install "gamecore[report]").',
+        help="compare the n-player algorithms in four-player Rolit: states, space, time, wins (report)",
+        description="Play Max^n, paranoid, Best-Reply Search and MCTS against each other in four-player Rolit "
+        "(all 6 cyclic orders x 4 rotations: 24 games a cycle; Max^n without pruning searches Max^n's positions "
+        "beside it) and write a Markdown table, CSVs, charts and a one-page PDF of the states explored per game, "
+        'the memory and the time they used (charts and PDF need matplotlib: pip install "gamecore[report]").',
     )
     p.add_argument("game", choices=("rolit",), help="the game (rolit)")
-    p.add_argument(
-        "--games", type=_positive_int, default=8, help="games to play (default 8; a multiple of 4 rotates fully)"
+    p.add_argument("--cycles", type=_positive_int, default=1, help="cycles of 24 games (default 1)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--time", type=_positive_float, metavar="S", help="seconds a move for every algorithm (default 0.1)"
     )
-    p.add_argument("--time", type=_positive_float, default=0.2, help="seconds a move for every algorithm (default 0.2)")
+    budget.add_argument(
+        "--states", type=_positive_int, metavar="N", help="instead of time: states explored a move for every algorithm"
+    )
+    p.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="what --time measures: the searching thread's CPU time (default; reproduces on a loaded machine) or wall time",
+    )
+    p.add_argument(
+        "--head-to-head",
+        action="store_true",
+        help="also play every pair two against two (the 6 seatings of two each; 36 games a cycle)",
+    )
+    p.add_argument(
+        "--no-rss", action="store_true", help="skip the peak-RSS cross-check (a fresh process per algorithm)"
+    )
     p.add_argument("--out", default="rolit-report", help="folder for the files (default rolit-report)")
     p.add_argument("--seed", type=int, default=0, help="seed of the MCTS generators (default 0)")
     p.add_argument("--backend", choices=("cython", "python"), help="backend (default: the one in use)")
@@ -48,12 +67,29 @@ def add_subparser(sub: Any) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     if pdf is None:
         print(INSTALL_HINT + "; writing the Markdown and CSV only.", file=out)
-    stats = compare_rolit(args.games, args.time, args.out, seed=args.seed, backend=args.backend, stream=sys.stderr)
-    for entry in stats.values():
-        row = entry.row()
+    if args.states is not None:
+        budget = Budget(states=args.states)
+    else:
+        budget = Budget(seconds=args.time if args.time is not None else 0.1, clock=args.clock)
+    report = compare_rolit(
+        budget,
+        args.out,
+        cycles=args.cycles,
+        seed=args.seed,
+        backend=args.backend,
+        pairs=args.head_to_head,
+        rss=not args.no_rss,
+        stream=sys.stderr,
+    )
+    print(f"{len(report.records)} games, {budget.describe()}", file=out)
+    for entry in report.stats.values():
+        row = entry.row(budget)
+        wins = f"{row['wins']:3d}/{row['games']:<3d} ({row['win_rate']:.0%})" if entry.seated else "  (not seated) "
+        share = f"{row['budget_share_mean']:.0%}" if row["budget_share_mean"] != "" else "-"
         print(
-            f"{LABELS[entry.algorithm]:24s} wins {row['wins']:3d}/{row['games']:<3d} ({row['win_rate']:.0%})  "
-            f"avg balls {row['average_balls']:5.1f}  states/move {row['states_per_move']:>9,}",
+            f"{LABELS[entry.algorithm]:24s} wins {wins}  states/game {row['states_per_game']:>11,}  "
+            f"peak memory {fmt_bytes(row['peak_memory_bytes']):>9}  CPU s/move {row['cpu_seconds_per_move']:.3f}  "
+            f"budget used {share}",
             file=out,
         )
     print(f"report written to {args.out}/", file=out)

@@ -1,32 +1,55 @@
 """``gamecore compare rolit``: the n-player algorithms against each other in four-player Rolit.
 
-Every game seats the four algorithms at the four colours; game ``g`` rotates them by ``g``
-places, so over a multiple of four games every algorithm plays every seat equally. Each
-seat has its own :class:`~gamecore.search.engine.Engine` for the whole game (its table or
-MCTS tree is reused from move to move), searching ``time`` seconds a move. MCTS seeds come
-from ``seed``, game and seat. Per algorithm it counts: states explored (``SearchResult.nodes``)
-per game and per move, the peak memory of its search structures, the time per move and per
-game, wins by the course's tie rule (among tied colours, the first to reach the top score
-wins), plain ties at the top, and the average final balls.
+The course's bonus asks to compare Max^n and MCTS by states explored per whole game, space
+used and execution time. This plays Max^n (shallow pruning), paranoid, Best-Reply Search and
+MCTS in four-player games and measures, per algorithm:
 
-Writes, in ``out``: ``report.md`` (the table), ``summary.csv`` (one row per algorithm),
-``games.csv`` (one row per game and seat), and with matplotlib (``pip install
-"gamecore[report]"``): ``charts.png`` (four panels), ``win_rate.png`` and ``report.pdf``, one
-page that reads as the course's bonus report.
+- states explored: ``SearchResult.nodes`` of every search (positions visited; MCTS: positions
+  played into in selection and simulation), summed over the algorithm's moves of a game;
+- space: the search's own count of its structures (``SearchResult.memory_used`` where the
+  searches give it: table entries filled x entry size and recursion frames, MCTS tree nodes
+  x node size; else ``memory``, the allocated table) at its peak over the game, and, as a
+  cross-check, the growth of the peak resident set of a fresh process that replays one game's
+  positions with that algorithm alone (:func:`peak_rss`);
+- time: the searching thread's CPU time (and the wall time) of every ``Engine.search`` call,
+  measured around the call, per move and per game, and the share of its budget it used.
+
+Max^n without shallow pruning (``maxn-plain``) is not seated: it searches, with the same
+budget, every position where Max^n is to move (its move is not played), so the two are
+measured on the same positions.
+
+A cycle is 24 games: the 6 cyclic orders of the four algorithms x 4 rotations
+(:func:`seatings`), so every algorithm plays every seat, and after every other algorithm,
+equally often. ``head_to_head`` adds, per pair of algorithms, the 6 ways of seating two of
+each (:func:`pair_seatings`). Budgets are CPU seconds a move (``Engine(clock="cpu")``) so
+that figures reproduce on a loaded machine, or states a move (``--states``). Each seat has
+its own :class:`~gamecore.search.engine.Engine` for the whole game (table or tree reused).
+MCTS seeds come from ``seed``, game and seat. Wins follow the course's tie rule (among tied
+colours the first to reach the top score wins); win rates carry 95 % Wilson intervals.
+
+Writes, in ``out``: ``report.md``, ``summary.csv`` (one row per algorithm), ``games.csv``
+(one row per game and seat), ``moves.csv`` (one row per search), ``head_to_head.csv`` (when
+played) and, with matplotlib (``pip install "gamecore[report]"``), ``charts.png`` and
+``report.pdf``, one page.
 """
 
 from __future__ import annotations
 
 import csv
+import inspect
+import itertools
+import math
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
 from typing import Any, TextIO
 
 from ..games.rolit import Rolit
-from ..search.engine import Engine
-from .table import ALGORITHMS, COLUMNS, markdown
+from ..search.engine import Engine, SearchResult
+from .table import ALGORITHMS, MEASURED, SHADOWS, markdown
 
 try:
     from . import pdf
@@ -36,19 +59,81 @@ except ImportError:  # matplotlib is the optional ``report`` extra: Markdown and
 #: What to install for the charts and the PDF.
 INSTALL_HINT = 'PNG charts and the PDF need matplotlib: pip install "gamecore[report]" (or pip install matplotlib)'
 
-__all__ = ["ALGORITHMS", "INSTALL_HINT", "AlgorithmStats", "GameRecord", "compare_rolit", "play_game", "write_report"]
+__all__ = [
+    "ALGORITHMS",
+    "INSTALL_HINT",
+    "AlgorithmStats",
+    "Budget",
+    "GameRecord",
+    "MoveRecord",
+    "compare_rolit",
+    "pair_seatings",
+    "peak_rss",
+    "play_game",
+    "seatings",
+    "wilson",
+]
 
 SEATS = 4
+#: Plies of a four-player Rolit game (60 empty squares, no passes).
+PLIES = 60
+#: The Engine of this checkout takes ``clock=`` (the CPU-time budgets of issue 23).
+CPU_CLOCK = "clock" in inspect.signature(Engine).parameters
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What every search gets a move: ``seconds`` on ``clock`` ("cpu" or "wall"), or ``states``."""
+
+    seconds: float | None = None
+    states: int | None = None
+    clock: str = "cpu"
+
+    def __post_init__(self) -> None:
+        if (self.seconds is None) == (self.states is None):
+            raise ValueError("give a budget of seconds or of states, not both")
+        if self.seconds is not None and not (
+            isinstance(self.seconds, (int, float))
+            and not isinstance(self.seconds, bool)
+            and 0 < self.seconds < math.inf
+        ):
+            raise ValueError(f"seconds must be a positive finite number, got {self.seconds!r}")
+        if self.states is not None and (
+            isinstance(self.states, bool) or not isinstance(self.states, int) or self.states < 1
+        ):
+            raise ValueError(f"states must be an int >= 1, got {self.states!r}")
+        if self.clock not in ("cpu", "wall"):
+            raise ValueError(f"clock must be 'cpu' or 'wall', got {self.clock!r}")
+
+    def describe(self) -> str:
+        if self.states is not None:
+            return f"{self.states:,} states a move"
+        kind = "CPU time of the searching thread" if self.clock == "cpu" else "wall-clock time"
+        return f"{self.seconds:g} s of {kind} a move"
+
+
+@dataclass
+class MoveRecord:
+    """One search: who searched at which ply, what it counted and what it cost."""
+
+    game: int
+    ply: int
+    algorithm: str
+    colour: str
+    states: int
+    cpu_seconds: float
+    wall_seconds: float
+    memory: int  #: the search's own count of its structures' bytes
+    depth: int
+    exact: bool  #: solved to the end of the game (it may stop before its budget)
+    played: bool  #: its move was played (False: a shadow search)
+    move: str  #: the move it chose
 
 
 @dataclass
 class SeatRecord:
     algorithm: str
     colour: str
-    moves: int = 0
-    states: int = 0
-    seconds: float = 0.0
-    peak_memory: int = 0
     balls: int = 0
 
 
@@ -58,71 +143,291 @@ class GameRecord:
     seats: list[SeatRecord]
     winner: str  #: the colour that won by the tie rule
     tied: tuple[str, ...]  #: colours level at the top (empty when one colour had the most balls)
+    moves: list[MoveRecord] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)  #: the move codes, in order
 
 
 @dataclass
 class AlgorithmStats:
     algorithm: str
-    games: int = 0
-    moves: int = 0
-    states: int = 0
-    seconds: float = 0.0
-    peak_memory: int = 0
+    games: int = 0  #: games it sat in (a shadow: games of the algorithm it shadows)
     wins: int = 0
     ties: int = 0
     balls: int = 0
-    seats: dict[str, int] = field(default_factory=dict)
+    moves: list[MoveRecord] = field(default_factory=list)
+    peak_rss: int | None = None  #: bytes the peak resident set grew by (:func:`peak_rss`)
+    seated: bool = True
 
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    def row(self) -> dict[str, Any]:
-        games, moves = max(self.games, 1), max(self.moves, 1)
+    def row(self, budget: Budget) -> dict[str, Any]:
+        games, moves = max(self.games, 1), max(len(self.moves), 1)
+        low, high = wilson(self.wins, self.games)
+        states = sum(m.states for m in self.moves)
+        cpu = sum(m.cpu_seconds for m in self.moves)
+        wall = sum(m.wall_seconds for m in self.moves)
+        shares = budget_shares(self.moves, budget)
         return {
             "algorithm": self.algorithm,
             "games": self.games,
-            "wins": self.wins,
-            "win_rate": round(self.win_rate, 3),
-            "ties_at_top": self.ties,
-            "average_balls": round(self.balls / games, 2),
-            "states_per_game": round(self.states / games),
-            "states_per_move": round(self.states / moves),
-            "peak_memory_bytes": self.peak_memory,
-            "seconds_per_move": round(self.seconds / moves, 4),
-            "seconds_per_game": round(self.seconds / games, 3),
+            "wins": self.wins if self.seated else "",
+            "win_rate": round(self.wins / games, 4) if self.seated else "",
+            "win_low": round(low, 4) if self.seated else "",
+            "win_high": round(high, 4) if self.seated else "",
+            "ties_at_top": self.ties if self.seated else "",
+            "average_balls": round(self.balls / games, 2) if self.seated else "",
+            "moves": len(self.moves),
+            "states_per_game": round(states / games),
+            "states_per_move": round(states / moves),
+            "peak_memory_bytes": max((m.memory for m in self.moves), default=0),
+            "peak_rss_bytes": "" if self.peak_rss is None else self.peak_rss,
+            "cpu_seconds_per_move": round(cpu / moves, 5),
+            "cpu_seconds_per_game": round(cpu / games, 4),
+            "wall_seconds_per_move": round(wall / moves, 5),
+            "wall_seconds_per_game": round(wall / games, 4),
+            "budget_share_mean": round(sum(shares) / len(shares), 4) if shares else "",
+            "budget_share_max": round(max(shares), 4) if shares else "",
+            "average_depth": round(sum(m.depth for m in self.moves) / moves, 2),
         }
 
 
-def play_game(number: int, time_limit: float, seed: int, backend: str | None = None) -> GameRecord:
-    """One four-player game, the algorithms rotated by ``number`` seats."""
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % with the default ``z``); (0, 1) for no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def budget_shares(moves: list[MoveRecord], budget: Budget) -> list[float]:
+    """The share of its budget each search used, on the budget's own measure (CPU seconds,
+    wall seconds or states); searches solved to the end of the game are left out: they stop
+    when the game is solved, not at their budget."""
+    used = []
+    for move in moves:
+        if move.exact:
+            continue
+        if budget.states is not None:
+            used.append(move.states / budget.states)
+        else:
+            assert budget.seconds is not None
+            spent = move.cpu_seconds if budget.clock == "cpu" else move.wall_seconds
+            used.append(spent / budget.seconds)
+    return used
+
+
+def seatings(algorithms: tuple[str, ...] = ALGORITHMS) -> list[tuple[str, ...]]:
+    """Every cyclic order of ``algorithms`` in every rotation: seat ``i`` of a seating moves ``i``-th.
+
+    Four algorithms have 3! = 6 cyclic orders and 4 rotations each: 24 seatings (every
+    permutation), so each algorithm sits in each seat, and right after each other one, equally often.
+    """
+    first, *rest = algorithms
+    orders = [(first, *others) for others in itertools.permutations(rest)]
+    return [order[turn:] + order[:turn] for order in orders for turn in range(len(order))]
+
+
+def pair_seatings(a: str, b: str) -> list[tuple[str, ...]]:
+    """The 6 ways to seat two of ``a`` and two of ``b`` at four seats (a head-to-head cycle)."""
+    return [
+        tuple(a if seat in pair else b for seat in range(SEATS)) for pair in itertools.combinations(range(SEATS), 2)
+    ]
+
+
+def make_engine(algorithm: str, seed: int, budget: Budget) -> Engine:
+    """The engine of one seat; MCTS's gets no transposition table (it uses none)."""
+    tt_mb = 0 if algorithm == "mcts" else 16
+    if CPU_CLOCK:
+        return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb, clock=budget.clock)  # type: ignore[call-arg]
+    return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb)
+
+
+def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchResult, int, float, float]:
+    """``engine`` searches ``game`` within ``budget``: (result, states, CPU seconds, wall seconds),
+    the times measured around the call on this thread's CPU clock and the wall clock.
+
+    With a budget of states, MCTS (whose ``nodes`` limit counts iterations) searches the same
+    root again, its tree kept, with as many iterations as the states left could pay for at one
+    state a remaining ply, until one more iteration could overshoot: it never exceeds the budget.
+    """
+    cpu, wall = time.thread_time(), time.perf_counter()
+    if budget.states is None:
+        result = engine.search(game, time_limit=budget.seconds)
+        states = result.nodes
+    elif engine.algorithm != "mcts":
+        result = engine.search(game, nodes=budget.states)
+        states = result.nodes
+    else:
+        states = 0
+        longest = PLIES + 1 - len(game.move_stack)  # the most states one iteration plays into
+        iterations = max(1, budget.states // longest)
+        while True:
+            result = engine.search(game, nodes=iterations)
+            states += result.nodes
+            iterations = (budget.states - states) // longest
+            if iterations < 1:
+                break
+        result.nodes = states
+    return result, states, time.thread_time() - cpu, time.perf_counter() - wall
+
+
+def _memory(result: SearchResult) -> int:
+    return int(getattr(result, "memory_used", 0) or result.memory)
+
+
+def play_game(
+    number: int,
+    seating: tuple[str, ...],
+    budget: Budget,
+    seed: int = 0,
+    backend: str | None = None,
+    shadows: bool = True,
+) -> GameRecord:
+    """One four-player game, ``seating[i]`` at seat ``i``; with ``shadows``, every algorithm of
+    ``SHADOWS`` searches each position of the algorithm it shadows, its move not played."""
     game = Rolit(backend=backend)
     colours = [str(colour.initial) for colour in game.colours]
-    seats = []
-    engines = []
-    for seat in range(SEATS):
-        algorithm = ALGORITHMS[(seat + number) % len(ALGORITHMS)]
-        seats.append(SeatRecord(algorithm, colours[seat]))
-        engines.append(Engine(algorithm=algorithm, seed=seed * 1000 + number * SEATS + seat))
+    seats = [SeatRecord(algorithm, colours[seat]) for seat, algorithm in enumerate(seating)]
+    engines = [
+        make_engine(algorithm, seed * 1000 + number * SEATS + seat, budget) for seat, algorithm in enumerate(seating)
+    ]
+    shadow_engines = {
+        seat: [(name, make_engine(name, 0, budget)) for name, shadowed in SHADOWS.items() if shadowed == algorithm]
+        for seat, algorithm in enumerate(seating)
+    }
+    record = GameRecord(number, seats, "", ())
+
+    def search(algorithm: str, engine: Engine, played: bool) -> SearchResult:
+        result, states, cpu, wall = timed_search(engine, game, budget)
+        record.moves.append(
+            MoveRecord(
+                number,
+                len(record.played),
+                algorithm,
+                colours[game.player],
+                states,
+                cpu,
+                wall,
+                _memory(result),
+                result.depth,
+                result.exact,
+                played,
+                str(result.move),
+            )
+        )
+        return result
+
     while not game.is_game_over():
         seat = game.player
-        start = time.perf_counter()
-        result = engines[seat].search(game, time_limit=time_limit)
-        record = seats[seat]
-        record.seconds += time.perf_counter() - start
-        record.moves += 1
-        record.states += result.nodes
-        record.peak_memory = max(record.peak_memory, result.memory)
+        if shadows:
+            for name, engine in shadow_engines[seat]:
+                search(name, engine, played=False)
+        result = search(seating[seat], engines[seat], played=True)
         assert result.move is not None  # the game is not over
+        record.played.append(result.move.index)
         game.push(result.move)
     outcome = game.outcome()
     assert outcome is not None
-    counts = list(outcome.scores.values())
-    for seat, record in enumerate(seats):
-        record.balls = counts[seat]
-    # Every colour plays (four players): a colour's seat is its number.
-    winner = colours[int(outcome.winner)] if outcome.winner is not None else ""
-    return GameRecord(number, seats, winner, tuple(colours[int(c)] for c in outcome.tied))
+    order: list[Any] = list(game.colours)
+    for seat, colour in enumerate(order):
+        seats[seat].balls = outcome.scores[colour]
+    record.winner = colours[order.index(outcome.winner)] if outcome.winner is not None else ""
+    record.tied = tuple(colours[order.index(c)] for c in outcome.tied)
+    return record
+
+
+def _rss_kib(field: str) -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        return int(next(line for line in status if line.startswith(field + ":")).split()[1])
+
+
+def _rss_child(algorithm: str, played: list[int], seats: list[int], budget: Budget, backend: str | None) -> int | None:
+    """In a fresh process: replay ``played``, ``algorithm`` searching at its ``seats``' turns;
+    how far the peak resident set rose above the resident set of just before its Engine was
+    made (the peak is reset there: Linux's ``clear_refs``; None where that is not available)."""
+    game = Rolit(backend=backend)
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")  # reset the peak (VmHWM) to the present resident set
+        before = _rss_kib("VmRSS")
+    except OSError:
+        return None
+    engine = make_engine(algorithm, 0, budget)
+    for code in played:
+        if game.player in seats:
+            timed_search(engine, game, budget)
+        game.push(game.move_from_code(code))
+    return (_rss_kib("VmHWM") - before) * 1024
+
+
+def peak_rss(record: GameRecord, budget: Budget, backend: str | None = None) -> dict[str, int | None]:
+    """Per algorithm: how much the peak resident set of a fresh (spawned) process grew while
+    that algorithm alone searched its positions of ``record`` (a shadow: those of the algorithm
+    it shadows), one process after another."""
+    grown: dict[str, int | None] = {}
+    for algorithm in MEASURED:
+        sitting = SHADOWS.get(algorithm, algorithm)
+        seats = [seat for seat, entry in enumerate(record.seats) if entry.algorithm == sitting]
+        if not seats:
+            continue
+        with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+            grown[algorithm] = pool.submit(_rss_child, algorithm, record.played, seats, budget, backend).result()
+    return grown
+
+
+def summarise(records: list[GameRecord]) -> dict[str, AlgorithmStats]:
+    stats = {name: AlgorithmStats(name, seated=name not in SHADOWS) for name in MEASURED}
+    for record in records:
+        for seat in record.seats:
+            entry = stats[seat.algorithm]
+            entry.games += 1
+            entry.balls += seat.balls
+            entry.wins += seat.colour == record.winner
+            entry.ties += seat.colour in record.tied
+            for name, shadowed in SHADOWS.items():
+                if shadowed == seat.algorithm and any(m.algorithm == name for m in record.moves):
+                    stats[name].games += 1
+        for move in record.moves:
+            stats[move.algorithm].moves.append(move)
+    return {name: entry for name, entry in stats.items() if entry.games}
+
+
+def head_to_head(records: list[GameRecord]) -> dict[tuple[str, str], tuple[int, int]]:
+    """Per ordered pair (a, b) of a 2-against-2 game: (games, games a's colours won)."""
+    table: dict[tuple[str, str], tuple[int, int]] = {}
+    for record in records:
+        names = sorted({seat.algorithm for seat in record.seats})
+        winner = next((seat.algorithm for seat in record.seats if seat.colour == record.winner), None)
+        for a in names:
+            for b in names:
+                if a != b:
+                    games, won = table.get((a, b), (0, 0))
+                    table[a, b] = (games + 1, won + (winner == a))
+    return table
+
+
+@dataclass
+class Run:
+    """Everything a report is made of."""
+
+    budget: Budget
+    cycles: int
+    seed: int
+    backend: str
+    stats: dict[str, AlgorithmStats]
+    records: list[GameRecord]
+    pairs: dict[tuple[str, str], tuple[int, int]]
+    load: tuple[float, float]  #: 1-minute load average at the start and the end
+    cpus: int
+    memory_kind: str  #: what ``MoveRecord.memory`` counts
+
+
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # not on Windows
+        return float("nan")
 
 
 def _progress(stream: TextIO, done: int, total: int, started: float) -> None:
@@ -135,94 +440,121 @@ def _progress(stream: TextIO, done: int, total: int, started: float) -> None:
 
 
 def compare_rolit(
-    games: int,
-    time_limit: float,
+    budget: Budget,
     out: str,
+    cycles: int = 1,
     seed: int = 0,
     backend: str | None = None,
+    pairs: bool = False,
+    rss: bool = True,
     stream: TextIO | None = None,
-) -> dict[str, AlgorithmStats]:
-    """Play ``games`` seat-rotated games, write the report into ``out``, return the stats.
+) -> Run:
+    """Play ``cycles`` cycles of 24 seatings (and, with ``pairs``, of the 2-against-2 seatings
+    of every pair), measure, write the report into ``out`` and return what it shows.
 
     A progress bar goes to ``stream`` (default stderr) when it is a terminal.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be an int >= 1, got {games!r}")
-    if not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time must be a number of seconds > 0, got {time_limit!r}")
+    if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
+        raise ValueError(f"cycles must be an int >= 1, got {cycles!r}")
+    if budget.seconds is not None and not CPU_CLOCK:
+        budget = Budget(seconds=budget.seconds, clock="wall")  # this Engine measures wall time only
     stream = sys.stderr if stream is None else stream
     show = hasattr(stream, "isatty") and stream.isatty()
-    records = []
+    plan = [seating for _ in range(cycles) for seating in seatings()]
+    pair_plan = (
+        [s for _ in range(cycles) for a, b in itertools.combinations(ALGORITHMS, 2) for s in pair_seatings(a, b)]
+        if pairs
+        else []
+    )
+    total = len(plan) + len(pair_plan)
+    load_start = _load()
     started = time.perf_counter()
-    for number in range(games):
+    records: list[GameRecord] = []
+    pair_records: list[GameRecord] = []
+    for number, seating in enumerate(plan + pair_plan):
         if show:
-            _progress(stream, number, games, started)
-        records.append(play_game(number, time_limit, seed, backend))
+            _progress(stream, number, total, started)
+        played = play_game(number, seating, budget, seed, backend, shadows=number < len(plan))
+        (records if number < len(plan) else pair_records).append(played)
     if show:
-        _progress(stream, games, games, started)
+        _progress(stream, total, total, started)
         stream.write("\n")
     stats = summarise(records)
-    write_report(stats, records, out, time_limit=time_limit, seed=seed)
-    return stats
+    if rss:
+        for name, grown in peak_rss(records[0], budget, backend).items():
+            stats[name].peak_rss = grown
+    used = "memory_used" in SearchResult.__dataclass_fields__
+    run = Run(
+        budget=budget,
+        cycles=cycles,
+        seed=seed,
+        backend=backend or Rolit().backend,
+        stats=stats,
+        records=records,
+        pairs=head_to_head(pair_records),
+        load=(load_start, _load()),
+        cpus=os.cpu_count() or 1,
+        memory_kind="used" if used else "allocated",
+    )
+    write_report(run, out)
+    return run
 
 
-def summarise(records: list[GameRecord]) -> dict[str, AlgorithmStats]:
-    stats = {name: AlgorithmStats(name) for name in ALGORITHMS}
-    for record in records:
-        for seat in record.seats:
-            entry = stats[seat.algorithm]
-            entry.games += 1
-            entry.moves += seat.moves
-            entry.states += seat.states
-            entry.seconds += seat.seconds
-            entry.peak_memory = max(entry.peak_memory, seat.peak_memory)
-            entry.balls += seat.balls
-            entry.seats[seat.colour] = entry.seats.get(seat.colour, 0) + 1
-            entry.wins += seat.colour == record.winner
-            entry.ties += seat.colour in record.tied
-    return stats
-
-
-def write_report(
-    stats: dict[str, AlgorithmStats], records: list[GameRecord], out: str, time_limit: float, seed: int
-) -> list[str]:
+def write_report(run: Run, out: str) -> list[str]:
     """Write the Markdown, the CSVs and (with matplotlib) the charts and the PDF; return the paths."""
     os.makedirs(out, exist_ok=True)
     paths = []
     path = os.path.join(out, "report.md")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(markdown(stats, time_limit, len(records)))
+        f.write(markdown(run))
     paths.append(path)
     path = os.path.join(out, "summary.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
-        summary = csv.DictWriter(f, fieldnames=[key for key, _ in COLUMNS])
+        summary = csv.DictWriter(f, fieldnames=list(AlgorithmStats(ALGORITHMS[0]).row(run.budget)))
         summary.writeheader()
-        for entry in stats.values():
-            summary.writerow(entry.row())
+        for entry in run.stats.values():
+            summary.writerow(entry.row(run.budget))
     paths.append(path)
     path = os.path.join(out, "games.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(
-            ["game", "colour", "algorithm", "balls", "won", "tied", "moves", "states", "seconds", "peak_memory"]
+            ["game", "seat", "colour", "algorithm", "balls", "won", "tied", "moves", "states", "cpu_seconds"]
         )
-        for record in records:
-            for seat in record.seats:
+        for record in run.records:
+            for seat, sitting in enumerate(record.seats):
+                mine = [m for m in record.moves if m.played and m.colour == sitting.colour]
                 writer.writerow(
                     [
                         record.number,
-                        seat.colour,
-                        seat.algorithm,
-                        seat.balls,
-                        int(seat.colour == record.winner),
-                        int(seat.colour in record.tied),
-                        seat.moves,
-                        seat.states,
-                        round(seat.seconds, 4),
-                        seat.peak_memory,
+                        seat,
+                        sitting.colour,
+                        sitting.algorithm,
+                        sitting.balls,
+                        int(sitting.colour == record.winner),
+                        int(sitting.colour in record.tied),
+                        len(mine),
+                        sum(m.states for m in mine),
+                        round(sum(m.cpu_seconds for m in mine), 5),
                     ]
                 )
     paths.append(path)
+    path = os.path.join(out, "moves.csv")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        moves = csv.DictWriter(f, fieldnames=list(MoveRecord.__dataclass_fields__))
+        moves.writeheader()
+        for record in run.records:
+            for move in record.moves:
+                moves.writerow({**asdict(move), "exact": int(move.exact), "played": int(move.played)})
+    paths.append(path)
+    if run.pairs:
+        path = os.path.join(out, "head_to_head.csv")
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["algorithm", "against", "games", "wins"])
+            for (a, b), (games, won) in sorted(run.pairs.items()):
+                writer.writerow([a, b, games, won])
+        paths.append(path)
     if pdf is not None:
-        paths += pdf.write_charts(stats, out, time_limit=time_limit, games=len(records), seed=seed)
+        paths += pdf.write_charts(run, out)
     return paths

@@ -1,83 +1,159 @@
-"""The table of ``gamecore compare rolit``: its columns, cells, Markdown and findings."""
+"""The tables of ``gamecore compare rolit``: names, cells, Markdown and findings."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ALGORITHMS", "LABELS", "COLUMNS", "cell", "findings", "markdown"]
+__all__ = [
+    "ALGORITHMS",
+    "COLUMNS",
+    "MEASURED",
+    "SHADOWS",
+    "LABELS",
+    "SHORT",
+    "cell",
+    "fmt_bytes",
+    "findings",
+    "markdown",
+    "method",
+]
 
-#: The algorithms compared, and how the report names them.
+#: The algorithms seated in the games.
 ALGORITHMS = ("maxn", "paranoid", "brs", "mcts")
-LABELS = {"maxn": "Max^n (shallow pruning)", "paranoid": "Paranoid", "brs": "Best-Reply Search", "mcts": "MCTS (UCT)"}
+#: Algorithms measured on the positions of a seated one, their moves not played.
+SHADOWS = {"maxn-plain": "maxn"}
+#: Every algorithm the report measures, in the order it shows them.
+MEASURED = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
+LABELS = {
+    "maxn": "Max^n (shallow pruning)",
+    "maxn-plain": "Max^n (no pruning)",
+    "paranoid": "Paranoid",
+    "brs": "Best-Reply Search",
+    "mcts": "MCTS (UCT)",
+}
+SHORT = {"maxn": "Max^n", "maxn-plain": "Max^n plain", "paranoid": "Paranoid", "brs": "BRS", "mcts": "MCTS"}
 
+#: The Markdown table: (summary key, title).
 COLUMNS = (
     ("algorithm", "algorithm"),
     ("games", "games"),
-    ("wins", "wins"),
-    ("win_rate", "win rate"),
-    ("ties_at_top", "ties at top"),
-    ("average_balls", "avg balls"),
-    ("states_per_game", "states/game"),
-    ("states_per_move", "states/move"),
-    ("peak_memory_bytes", "peak memory"),
-    ("seconds_per_move", "s/move"),
-    ("seconds_per_game", "s/game"),
+    ("wins", "wins (95 % CI)"),
+    ("states_per_game", "states per game"),
+    ("states_per_move", "states per move"),
+    ("peak_memory_bytes", "peak search memory"),
+    ("peak_rss_bytes", "peak RSS growth"),
+    ("cpu_seconds_per_move", "CPU s per move"),
+    ("cpu_seconds_per_game", "CPU s per game"),
+    ("budget_share_mean", "budget used (mean, max)"),
+    ("average_depth", "average depth"),
 )
 
 
-def cell(key: str, value: Any) -> str:
+def fmt_bytes(value: Any) -> str:
+    if value == "" or value is None:
+        return "-"
+    value = float(value)
+    for unit in ("B", "KB", "MB"):
+        if abs(value) < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"
+
+
+def cell(key: str, row: dict[str, Any]) -> str:
+    value = row[key]
     if key == "algorithm":
         return LABELS.get(value, value)
-    if key == "win_rate":
-        return f"{value:.0%}"
-    if key == "peak_memory_bytes":
-        return _bytes(value)
+    if key == "wins":
+        if value == "":
+            return "not seated"
+        return f"{value} ({row['win_rate']:.0%}; {row['win_low']:.0%}-{row['win_high']:.0%})"
+    if key in ("peak_memory_bytes", "peak_rss_bytes"):
+        return fmt_bytes(value)
+    if key == "budget_share_mean":
+        return "-" if value == "" else f"{value:.0%}, {row['budget_share_max']:.0%}"
+    if key.startswith("cpu_seconds"):
+        return f"{value:.3f}"
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
 
 
-def _bytes(value: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024  # type: ignore[assignment]
-    return str(value)
-
-
-def findings(stats: dict[str, Any]) -> list[str]:
-    """Three sentences read from the figures."""
-    rows = [s.row() for s in stats.values()]
-    best = max(rows, key=lambda r: (r["win_rate"], r["average_balls"]))
-    busiest = max(rows, key=lambda r: r["states_per_move"])
-    lightest = min(rows, key=lambda r: r["peak_memory_bytes"])
-    games = rows[0]["games"]
+def method(run: Any) -> list[str]:
+    """How each figure was measured (the page's and the Markdown's footnotes)."""
+    budget = run.budget
+    memory = (
+        "the search's own count at its peak over a game: table entries filled x entry size plus recursion "
+        "frames (MCTS: tree nodes x node size)"
+        if run.memory_kind == "used"
+        else "the search's own count at its peak over a game: the table it was given (allocated, not "
+        "only filled) plus recursion frames (MCTS: tree nodes x node size)"
+    )
     return [
-        f"{LABELS[best['algorithm']]} won {best['win_rate']:.0%} of its {games} games "
-        f"(25% is chance) with {best['average_balls']} balls on average.",
-        f"{LABELS[busiest['algorithm']]} explored the most states, {busiest['states_per_move']:,} a move"
+        f"Budget: {budget.describe()} for every algorithm"
         + (
-            ", and won the most."
-            if busiest is best
-            else f", {LABELS[best['algorithm']]} {best['states_per_move']:,}: more states did not by themselves win."
-        ),
-        f"{LABELS[lightest['algorithm']]} needed the least memory ({_bytes(lightest['peak_memory_bytes'])}); "
-        "the table searches carry their transposition table and MCTS its tree.",
+            " (Engine(clock='cpu'): the same work on a loaded machine)."
+            if budget.clock == "cpu" and budget.seconds
+            else "."
+        )
+        + f" Machine: {run.cpus} CPUs, load {run.load[0]:.1f} at the start and {run.load[1]:.1f} at the end "
+        f"(1-minute average); backend {run.backend}; seed {run.seed}.",
+        f"Games: {len(run.records)} ({run.cycles} cycle(s) of 24: the 6 cyclic orders of the four algorithms x 4 "
+        "rotations, so each sits in each seat and after each other one equally). Wins by the course's tie rule; "
+        "95 % Wilson intervals; 25 % is chance.",
+        "States: SearchResult.nodes of every search (positions visited; MCTS: positions played into in "
+        "selection and simulation), summed over the algorithm's moves of a game. Max^n without pruning "
+        "searched every position Max^n searched, with the same budget (its move not played).",
+        f"Space: {memory}. Peak RSS growth: a fresh process replays game 1's positions with that "
+        "algorithm alone searching them; the growth of its peak resident set from just before its Engine was made.",
+        "Time: the searching thread's CPU time around each Engine.search call, per move and summed per game; "
+        "budget used = that time (or the states, with a budget of states) over the budget, mean and "
+        "largest, over the searches not solved to the end of the game.",
     ]
 
 
-def markdown(stats: dict[str, Any], time_limit: float, games: int) -> str:
+def findings(run: Any) -> list[str]:
+    """Sentences read from the figures."""
+    rows = {name: entry.row(run.budget) for name, entry in run.stats.items()}
+    seated = [r for r in rows.values() if r["wins"] != ""]
+    best = max(seated, key=lambda r: (r["win_rate"], r["average_balls"]))
+    most = max(rows.values(), key=lambda r: r["states_per_game"])
+    least = min(rows.values(), key=lambda r: r["peak_memory_bytes"])
     lines = [
-        "# Rolit, four players: Max^n vs paranoid vs Best-Reply Search vs MCTS",
+        f"{LABELS[best['algorithm']]} won most: {best['wins']} of {best['games']} games "
+        f"({best['win_rate']:.0%}, 95 % CI {best['win_low']:.0%}-{best['win_high']:.0%}; 25 % is chance).",
+        f"{LABELS[most['algorithm']]} explored the most states, {most['states_per_game']:,} a game; "
+        f"{LABELS[least['algorithm']]} used the least search memory ({fmt_bytes(least['peak_memory_bytes'])}).",
+    ]
+    if "maxn" in rows and "maxn-plain" in rows:
+        pruned, plain = rows["maxn"], rows["maxn-plain"]
+        lines.append(
+            f"On the same positions Max^n reached depth {pruned['average_depth']} on average with shallow pruning "
+            f"and {plain['average_depth']} without."
+        )
+    return lines
+
+
+def markdown(run: Any) -> str:
+    rows = [entry.row(run.budget) for entry in run.stats.values()]
+    lines = [
+        "# Rolit, four players: Max^n, paranoid, Best-Reply Search and MCTS",
         "",
-        f"{games} games, seats rotated (every algorithm plays every colour in turn), "
-        f"{time_limit:g} s a move, wins by the tie rule.",
+        f"{len(run.records)} games, {run.budget.describe()}.",
         "",
         "| " + " | ".join(title for _, title in COLUMNS) + " |",
         "|" + "|".join("---" for _ in COLUMNS) + "|",
     ]
-    for entry in stats.values():
-        row = entry.row()
-        lines.append("| " + " | ".join(cell(key, row[key]) for key, _ in COLUMNS) + " |")
-    lines += ["", *findings(stats), ""]
+    lines += ["| " + " | ".join(cell(key, row) for key, _ in COLUMNS) + " |" for row in rows]
+    if run.pairs:
+        names = [name for name in run.stats if run.stats[name].seated]
+        lines += ["", "Two against two (row's wins of the games against the column, two seats each):", ""]
+        lines += ["| | " + " | ".join(SHORT[n] for n in names) + " |", "|---" * (len(names) + 1) + "|"]
+        for a in names:
+            cells = []
+            for b in names:
+                games, won = run.pairs.get((a, b), (0, 0))
+                cells.append(f"{won}/{games}" if games else "")
+            lines.append(f"| {SHORT[a]} | " + " | ".join(cells) + " |")
+    lines += ["", *findings(run), "", "How it was measured:", "", *(f"- {line}" for line in method(run)), ""]
     return "\n".join(lines)
