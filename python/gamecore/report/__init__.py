@@ -4,6 +4,6 @@ Markdown and CSV always; PNG charts and a one-page PDF with matplotlib (the ``re
 extra: ``pip install "gamecore[report]"``).
 """
 
-from .compare import compare_rolit
+from .compare import Budget, compare_rolit
 
-__all__ = ["compare_rolit"]
+__all__ = ["Budget", "compare_rolit"]

@@ -36,7 +36,6 @@ played) and, with matplotlib (``pip install "gamecore[report]"``), ``charts.png`
 from __future__ import annotations
 
 import csv
-import inspect
 import itertools
 import math
 import os
@@ -77,8 +76,6 @@ __all__ = [
 SEATS = 4
 #: Plies of a four-player Rolit game (60 empty squares, no passes).
 PLIES = 60
-#: The Engine of this checkout takes ``clock=`` (the CPU-time budgets of issue 23).
-CPU_CLOCK = "clock" in inspect.signature(Engine).parameters
 
 
 @dataclass(frozen=True)
@@ -238,9 +235,7 @@ def pair_seatings(a: str, b: str) -> list[tuple[str, ...]]:
 def make_engine(algorithm: str, seed: int, budget: Budget) -> Engine:
     """The engine of one seat; MCTS's gets no transposition table (it uses none)."""
     tt_mb = 0 if algorithm == "mcts" else 16
-    if CPU_CLOCK:
-        return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb, clock=budget.clock)  # type: ignore[call-arg]
-    return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb)
+    return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb, clock=budget.clock)
 
 
 def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchResult, int, float, float]:
@@ -456,8 +451,6 @@ def compare_rolit(
     """
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
         raise ValueError(f"cycles must be an int >= 1, got {cycles!r}")
-    if budget.seconds is not None and not CPU_CLOCK:
-        budget = Budget(seconds=budget.seconds, clock="wall")  # this Engine measures wall time only
     stream = sys.stderr if stream is None else stream
     show = hasattr(stream, "isatty") and stream.isatty()
     plan = [seating for _ in range(cycles) for seating in seatings()]

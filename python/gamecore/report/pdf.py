@@ -81,8 +81,10 @@ def _panels(figure: Any, run: Any) -> None:
     ax = axes[1][1]
     means = [100 * (rows[n]["budget_share_mean"] or 0) for n in names]
     highs = [100 * (rows[n]["budget_share_max"] or 0) for n in names]
-    _bars(ax, names, means, "budget used (%): mean, dot = largest")
-    ax.plot(range(len(names)), highs, "o", color="black", markersize=3)
+    bars = ax.bar([SHORT[n] for n in names], means, color=[COLOURS[n] for n in names])
+    ax.bar_label(bars, labels=[f"{v:.0f}" for v in means], fontsize=6, label_type="center", color="white")
+    ax.plot(range(len(names)), highs, "_", color="black", markersize=9, markeredgewidth=1.5)
+    _axes(ax, "budget used (%): mean, dash = largest")
     ax.axhspan(90, 100, color="#d5f5e3", zorder=0)
     ax.set_ylim(0, max(110, *highs) * 1.08)
 
@@ -154,7 +156,7 @@ def write_charts(run: Any, out: str) -> list[str]:
             entry.set_text_props(weight="bold")
             entry.set_height(entry.get_height() * 2.2)
 
-    y = 0.365
+    y = 0.35
     if run.pairs:
         names = [name for name in run.stats if run.stats[name].seated]
         page.text(
