@@ -74,7 +74,7 @@ def _panels(figure: Any, run: Any) -> None:
     _bars(ax, names, [rows[n]["cpu_seconds_per_move"] for n in names], "CPU seconds per move")
     if run.budget.seconds is not None:
         ax.axhline(run.budget.seconds, color="grey", linewidth=0.8, linestyle="--")
-        ax.text(len(names) - 0.5, run.budget.seconds, "budget", fontsize=6, ha="right", va="bottom", color="grey")
+        ax.text(-0.5, run.budget.seconds, "budget", fontsize=6, ha="left", va="bottom", color="grey")
 
     _bars(axes[1][0], names, [rows[n]["cpu_seconds_per_game"] for n in names], "CPU seconds per game")
 

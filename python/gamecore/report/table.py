@@ -105,7 +105,9 @@ def method(run: Any) -> list[str]:
         "selection and simulation), summed over the algorithm's moves of a game. Max^n without pruning "
         "searched every position Max^n searched, with the same budget (its move not played).",
         f"Space: {memory}. Peak RSS growth: a fresh process replays game 1's positions with that "
-        "algorithm alone searching them; the growth of its peak resident set from just before its Engine was made.",
+        "algorithm alone searching them; the growth of its peak resident set from just before its Engine was made "
+        "(the compiled Engine touches its 16 MB alpha-beta table when made; Max^n's own table comes on top; "
+        "MCTS's engine is given none).",
         "Time: the searching thread's CPU time around each Engine.search call, per move and summed per game; "
         "budget used = that time (or the states, with a budget of states) over the budget, mean and "
         "largest, over the searches not solved to the end of the game.",
