@@ -138,6 +138,18 @@ def test_moves_csv_is_every_search_and_sums_to_the_summary(cycle_report):
             assert int(row["wins"]) == wins
             assert (float(row["win_low"]), float(row["win_high"])) == pytest.approx(wilson(wins, 24), abs=1e-4)
     assert sum(int(row["wins"]) for row in summary.values() if row["wins"]) == 24
+    # Space used: the peak of the searches' own counts. A table search holds at most one entry
+    # (32 bytes at most) per state it explored so far in the game, besides its recursion frames;
+    # MCTS's tree at most one node (24 bytes and 8 per player) per state, and its root.
+    for name, row in summary.items():
+        assert int(row["peak_memory_bytes"]) == max(int(m["memory"]) for m in moves if m["algorithm"] == name)
+    explored: Counter = Counter()
+    for m in moves:
+        so_far = explored[m["game"], m["algorithm"], m["colour"]] = explored[
+            m["game"], m["algorithm"], m["colour"]
+        ] + int(m["states"])
+        bound = 56 * (so_far + 1) if m["algorithm"] == "mcts" else 32 * so_far + 128 * 2048
+        assert 0 < int(m["memory"]) <= bound
     assert summary["maxn-plain"]["wins"] == ""  # not seated
 
 

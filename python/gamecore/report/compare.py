@@ -6,9 +6,9 @@ MCTS in four-player games and measures, per algorithm:
 
 - states explored: ``SearchResult.nodes`` of every search (positions visited; MCTS: positions
   played into in selection and simulation), summed over the algorithm's moves of a game;
-- space: the search's own count of its structures (``SearchResult.memory_used`` where the
-  searches give it: table entries filled x entry size and recursion frames, MCTS tree nodes
-  x node size; else ``memory``, the allocated table) at its peak over the game, and, as a
+- space: the search's own count of its structures (``SearchResult.memory_used``: table entries
+  filled x entry size and recursion frames, MCTS tree nodes x node size) at its peak over the
+  game, and, as a
   cross-check, the growth of the peak resident set of a fresh process that replays one game's
   positions with that algorithm alone (:func:`peak_rss`);
 - time: the searching thread's CPU time (and the wall time) of every ``Engine.search`` call,
@@ -120,7 +120,7 @@ class MoveRecord:
     states: int
     cpu_seconds: float
     wall_seconds: float
-    memory: int  #: the search's own count of its structures' bytes
+    memory: int  #: bytes its structures hold (``SearchResult.memory_used``)
     depth: int
     exact: bool  #: solved to the end of the game (it may stop before its budget)
     played: bool  #: its move was played (False: a shadow search)
@@ -267,10 +267,6 @@ def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchRes
     return result, states, time.thread_time() - cpu, time.perf_counter() - wall
 
 
-def _memory(result: SearchResult) -> int:
-    return int(getattr(result, "memory_used", 0) or result.memory)
-
-
 def play_game(
     number: int,
     seating: tuple[str, ...],
@@ -304,7 +300,7 @@ def play_game(
                 states,
                 cpu,
                 wall,
-                _memory(result),
+                result.memory_used,
                 result.depth,
                 result.exact,
                 played,
@@ -415,7 +411,6 @@ class Run:
     pairs: dict[tuple[str, str], tuple[int, int]]
     load: tuple[float, float]  #: 1-minute load average at the start and the end
     cpus: int
-    memory_kind: str  #: what ``MoveRecord.memory`` counts
 
 
 def _load() -> float:
@@ -476,7 +471,6 @@ def compare_rolit(
     if rss:
         for name, grown in peak_rss(records[0], budget, backend).items():
             stats[name].peak_rss = grown
-    used = "memory_used" in SearchResult.__dataclass_fields__
     run = Run(
         budget=budget,
         cycles=cycles,
@@ -487,7 +481,6 @@ def compare_rolit(
         pairs=head_to_head(pair_records),
         load=(load_start, _load()),
         cpus=os.cpu_count() or 1,
-        memory_kind="used" if used else "allocated",
     )
     write_report(run, out)
     return run

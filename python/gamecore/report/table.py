@@ -83,11 +83,8 @@ def method(run: Any) -> list[str]:
     """How each figure was measured (the page's and the Markdown's footnotes)."""
     budget = run.budget
     memory = (
-        "the search's own count at its peak over a game: table entries filled x entry size plus recursion "
-        "frames (MCTS: tree nodes x node size)"
-        if run.memory_kind == "used"
-        else "the search's own count at its peak over a game: the table it was given (allocated, not "
-        "only filled) plus recursion frames (MCTS: tree nodes x node size)"
+        "the search's own count at its peak over a game (SearchResult.memory_used): table entries filled "
+        "(the table is kept from move to move) x entry size plus recursion frames; MCTS tree nodes x node size"
     )
     return [
         f"Budget: {budget.describe()} for every algorithm"
