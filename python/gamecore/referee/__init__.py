@@ -5,7 +5,7 @@
 
 - :mod:`~gamecore.referee.bots`: what a player argument names (built-in, CTU, UFRJ, external);
 - :mod:`~gamecore.referee.host`: the process that loads one bot and speaks the protocol;
-- :mod:`~gamecore.referee.sandbox`: isolation (namespaces, limits, killing, orphan sweeping);
+- :mod:`~gamecore.referee.sandbox`: isolation (bubblewrap, cgroups, seccomp; the threat model is in docs/sandbox.rst);
 - :mod:`~gamecore.referee.play`: one game of a table of bots, forfeits and their reasons;
 - :mod:`~gamecore.referee.tournament`: schedule, identity, workers, resume;
 - :mod:`~gamecore.referee.db`: the SQLite results; :mod:`~gamecore.referee.report`: standings,

@@ -2,7 +2,7 @@
 
 Prints, with a trivial bot (the built-in random player, which answers in microseconds):
 
-- start-up: from spawning a bot host to its ``ready`` reply (process, namespaces, imports), per
+- start-up: from spawning a bot host to its ``ready`` reply (process, sandbox, imports), per
   isolation mode, median of ``--runs``;
 - round trip: a move request answered, less the bot's own time (what the referee adds to each
   move), median over ``--moves`` requests on the 8x8 start position;
@@ -75,7 +75,7 @@ def _games_per_second(players: int, workers: int, scheduler: str | None = None) 
 
 
 def bench(out: TextIO, *, runs: int = 5, moves: int = 200, players: int = 5) -> None:
-    modes = (["namespaces"] if namespaces_available() else []) + ["basic"]
+    modes = (["full"] if namespaces_available() else []) + ["basic"]
     print(
         f"Referee overhead with a trivial bot (built-in random), median of {runs} start-ups and {moves} moves:",
         file=out,

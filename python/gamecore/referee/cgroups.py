@@ -27,7 +27,7 @@ import os
 import signal
 import time
 
-__all__ = ["BotGroup", "hierarchy", "sweep_stale", "ROOT"]
+__all__ = ["BotGroup", "hierarchy", "sweep_stale", "start_time", "ROOT"]
 
 ROOT = "/sys/fs/cgroup"
 V1_CONTROLLERS = ("cpu", "memory", "pids", "freezer")
@@ -55,7 +55,9 @@ def _own_path(controller: str | None) -> str:
     raise OSError(f"this process is in no {controller or 'v2'} cgroup")
 
 
-def _start_time(pid: int) -> str | None:
+def start_time(pid: int) -> str | None:
+    """Process ``pid``'s start time (clock ticks since boot; None if it is gone): with the pid,
+    it names a process for good (pids are reused)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
             return fh.read().rsplit(b")", 1)[1].split()[19].decode()
@@ -88,7 +90,7 @@ class BotGroup:
         if version is None:
             raise OSError(f"no usable cgroup hierarchy under {ROOT}")
         self.version = version
-        self.name = f"{os.getpid()}.{_start_time(os.getpid())}.{next(_numbers)}"
+        self.name = f"{os.getpid()}.{start_time(os.getpid())}.{next(_numbers)}"
         self.dirs: list[str] = []
         try:
             for parent in _parents(version):
@@ -228,7 +230,7 @@ def sweep_stale() -> int:
             continue
         for name in names:
             pid, _, rest = name.partition(".")
-            if pid.isdigit() and _start_time(int(pid)) == rest.partition(".")[0]:
+            if pid.isdigit() and start_time(int(pid)) == rest.partition(".")[0]:
                 continue  # its referee is alive
             if os.path.isdir(os.path.join(parent, name)):
                 stale.setdefault(name, [""] * len(parents))[index] = os.path.join(parent, name)

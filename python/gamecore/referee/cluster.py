@@ -4,7 +4,7 @@ Install the extra on the referee's machine and on every worker: ``pip install "g
 Start a scheduler and workers, one thread per worker process so that each game has a core::
 
     dask scheduler                                   # prints tcp://HOST:8786
-    dask worker tcp://HOST:8786 --nworkers 8 --nthreads 1   # on each machine (as root for namespaces)
+    dask worker tcp://HOST:8786 --nworkers 8 --nthreads 1   # on each machine (as root for the sandbox)
     gamecore tournament ... --scheduler tcp://HOST:8786
 
 Each task carries its game's bots (their files travel inside the task, so the workers need no

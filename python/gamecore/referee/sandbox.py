@@ -72,6 +72,7 @@ __all__ = [
     "become_subreaper",
     "pack_files",
     "BOT_UID_BASE",
+    "bot_uids",
 ]
 
 #: What ``--isolation`` accepts (``namespaces`` is the old name of ``full``).
@@ -303,14 +304,15 @@ def _bwrap(command: list[str], limits: Limits, hide: list[str], fds: dict[str, i
     return args + command
 
 
-def _start_time() -> str:
-    with open("/proc/self/stat", "rb") as fh:
-        return fh.read().rsplit(b")", 1)[1].split()[19].decode()
+def bot_uids(referee: int) -> range:
+    """The uids the bots of referee process ``referee`` run as: none a user of the machine has,
+    4096 a referee, so that two referees' bots never share a uid (signals, files)."""
+    start = BOT_UID_BASE + (referee * 4096) % 2_000_000_000
+    return range(start, start + 4096)
 
 
 def _bot_uid() -> int:
-    """A uid no user of the machine has, different for every bot host of this referee."""
-    return BOT_UID_BASE + (os.getpid() * 4096 + next(_uids) % 4096) % 2_000_000_000
+    return bot_uids(os.getpid())[next(_uids) % 4096]
 
 
 def _memfd_with(data: bytes) -> int:
@@ -368,7 +370,7 @@ class BotProcess:
                 except OSError as exc:
                     raise SandboxError(f"cannot make the bot's cgroup: {exc}") from None
             else:
-                self.base = tempfile.mkdtemp(prefix=f"gamecore-bot-{os.getpid()}.{_start_time()}-")
+                self.base = tempfile.mkdtemp(prefix=f"gamecore-bot-{os.getpid()}.{cgroups.start_time(os.getpid())}-")
                 work = os.path.join(self.base, "work")
                 if uid is not None:
                     os.chmod(self.base, 0o711)  # the bot may enter base/work only
@@ -529,8 +531,13 @@ class BotProcess:
             code = self.proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             return "the bot closed its reply channel"
+        if self.isolated and code > 128:  # bwrap exits with 128 + the signal that killed the host
+            code = 128 - code
         if code < 0:
-            return f"the bot process died of signal {signal.Signals(-code).name}"
+            try:
+                return f"the bot process died of signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"the bot process died of signal {-code}"
         return f"the bot process exited with status {code}"
 
     def kill(self) -> None:
@@ -669,10 +676,5 @@ def sweep_stale() -> None:
         pid, _, started = owner.partition(".")
         if not pid.isdigit() or not started:
             continue
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                alive = fh.read().rsplit(b")", 1)[1].split()[19].decode() == started
-        except (OSError, IndexError):
-            alive = False
-        if not alive:
+        if cgroups.start_time(int(pid)) != started:  # its referee is gone
             shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
