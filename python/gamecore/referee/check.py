@@ -1,14 +1,15 @@
 """``gamecore tournament check player.py``: the compliance check a student runs before submitting.
 
 It loads the bot exactly as the tournament does (same host, same sandbox, same limits), plays
-a few games against the built-in random player, taking each colour, and says in plain words
-what would forfeit a match (and what merely deserves a warning, like printing).
+a game in each seat against the built-in random player (Rolit: against three of them, the
+bot red, then blue, yellow and green), and says in plain words what would forfeit a match
+(and what merely deserves a warning, like printing).
 """
 
 from __future__ import annotations
 
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..errors import GamecoreError
 from .bots import resolve
@@ -40,13 +41,17 @@ def check_bot(
     time_limit: float = 5.0,
     grace: float = 0.5,
     startup: float = 20.0,
-    games: int = 2,
+    games: int | None = None,
     isolation: str = "auto",
     memory_mb: int = 1024,
     out: TextIO,
 ) -> int:
-    """Run the check; print the verdict to ``out``. Returns 0 when nothing would forfeit, else 1."""
+    """Run the check; print the verdict to ``out``. Returns 0 when nothing would forfeit, else 1.
+
+    ``games``: how many to play (default one in each seat); game ``g`` seats the bot at ``g``
+    modulo the number of seats, the random player in the others."""
     rules = rules_for(game)
+    games = rules.seats if games is None else games
     size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
     bot = resolve(path, game)
     opponent = resolve("random", game)
@@ -58,9 +63,11 @@ def check_bot(
     )
     problems, warnings = [], []
     slowest = 0.0
+    sides = _seat_names(rules, size)
+    against = "random" if rules.seats == 2 else f"{rules.seats - 1} random players"
     for g in range(games):
-        seats = [bot, opponent] if g % 2 == 0 else [opponent, bot]
-        seat = seats.index(bot)
+        seat = g % rules.seats
+        seats = [bot if k == seat else dict(opponent, name=f"random{k + 1}") for k in range(rules.seats)]
         task = {
             "key": f"check/{size}/g{g}",
             "game": game,
@@ -81,7 +88,7 @@ def check_bot(
         record = play_game(task)
         mine = [m for m in record["moves"] if m["seat"] == seat and m["move"] != "pass"]
         slowest = max([slowest] + [m["time"] for m in mine])
-        side = "first" if seat == 0 else "second"
+        side = sides[seat]
         for f in record["forfeits"]:
             if f["seat"] == seat:
                 problems.append((f["reason"], f["detail"], side))
@@ -96,7 +103,7 @@ def check_bot(
             else ("won" if record["winner"] == bot["name"] else "drew" if record["winner"] is None else "lost")
         )
         print(
-            f"  game {g + 1} ({side}): {len(mine)} moves, {outcome} against random "
+            f"  game {g + 1} ({side}): {len(mine)} moves, {outcome} against {against} "
             f"[{time.perf_counter() - start:.1f} s]",
             file=out,
         )
@@ -117,6 +124,14 @@ def check_bot(
         )
         print(f"  fix: {_ADVICE.get(reason, '')}", file=out)
     return 1
+
+
+def _seat_names(rules: Any, size: int) -> list[str]:
+    """How the verdict names each seat: first and second, or the colour (Rolit's red ... green)."""
+    if rules.seats == 2:
+        return ["first", "second"]
+    colours = getattr(rules.new(size), "colours", None) or range(rules.seats)
+    return [str(c) for c in colours]
 
 
 def describe_error(exc: Exception) -> str:
