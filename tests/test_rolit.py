@@ -498,6 +498,31 @@ def test_pickle_and_copy_within_and_across_backends(backend):
     assert moved.zobrist_hash() == game.zobrist_hash() and moved.move_stack == game.move_stack
 
 
+@pytest.mark.parametrize("colours", ["GBRY", "YR", "RBYG"])
+def test_the_order_of_play_survives_pickling_text_and_a_change_of_backend(backend, colours):
+    game = Rolit(colours, first=colours[1], backend=backend.name)
+    play_picks(game, [4, 1, 7, 2, 9])
+    other = "python" if backend.name == "cython" else "cython"
+    clones = [pickle.loads(pickle.dumps(game)), Rolit.from_text(game.to_text(), backend=backend.name)]
+    try:
+        clones.append(game.with_backend(other))
+    except ImportError:
+        pass
+    for clone in clones:
+        assert "".join(c.initial for c in clone.colours) == colours and clone.turn == game.turn
+        assert clone.zobrist_hash() == game.zobrist_hash()
+        order = []
+        for _ in range(len(colours) + 1):
+            order.append(clone.turn)
+            clone.push(clone.legal_moves()[0])
+        twin = game.copy()
+        expected = []
+        for _ in range(len(colours) + 1):
+            expected.append(twin.turn)
+            twin.push(twin.legal_moves()[0])
+        assert order == expected
+
+
 @pytest.mark.parametrize("colours", ["RBYG", "RYG"])
 def test_positions_inside_best_reply_search_pickle_and_change_backend(backend, colours):
     """An evaluation inside BRS sees positions whose history holds out-of-turn moves
