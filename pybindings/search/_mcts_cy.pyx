@@ -29,11 +29,16 @@ __all__ = [
     "MULTIPLAYER_GREEDY",
     "REWARD_UNIT",
     "greedy_threshold",
+    "history_weight",
+    "MULTIPLAYER_HISTORY",
+    "HISTORY_MOVES",
     "reward_shares",
 ]
 
 DEFAULT_EXPLORATION = 1.4142135623730951
 MULTIPLAYER_GREEDY = 0.25
+MULTIPLAYER_HISTORY = 5.0
+HISTORY_MOVES = 128
 DEFAULT_MAX_NODES = 1_000_000
 REWARD_UNIT = 12
 #: Iteration budgets above this mean the same as this (none is reached).
@@ -43,6 +48,9 @@ cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
     MAX_PATH = 1024
     C_SIGNAL_CHECK_EVERY = 16  # iterations between looks for Ctrl-C
+    C_HISTORY_MOVES = 128
+    # An iteration's (player, move) pairs: its tree path and its playout (no game is longer).
+    MAX_TRAIL = 2 * MAX_PATH
     C_REWARD_UNIT = 12
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
@@ -79,6 +87,22 @@ def greedy_threshold(greedy, players):
     return int(greedy * 9007199254740992.0)
 
 
+def history_weight(history, players):
+    """Progressive history's weight for a search (see the pure twin)."""
+    if history is None:
+        return MULTIPLAYER_HISTORY if players > 2 else 0.0
+    return history
+
+
+def check_history(history):
+    """``history`` checked: None, or a finite number >= 0."""
+    if history is None:
+        return None
+    if isinstance(history, bool) or not isinstance(history, (int, float)) or not 0.0 <= history < math.inf:
+        raise ValueError(f"history must be a finite number >= 0 or None, got {history!r}")
+    return float(history)
+
+
 def reward_shares(values):
     """The reward of each player for a finished game with ``terminal_values() == values``:
     ``REWARD_UNIT`` shared equally among the players with the highest value."""
@@ -96,6 +120,8 @@ cdef class MCTSTree:
         children are always made).
     :param greedy: the share of playout moves taken greedily (see the pure twin); None: 0
         with two players, ``MULTIPLAYER_GREEDY`` with more.
+    :param history: progressive history's weight W (see the pure twin); None: 0 with two
+        players, ``MULTIPLAYER_HISTORY`` with more.
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -109,8 +135,15 @@ cdef class MCTSTree:
     cdef readonly double exploration
     cdef readonly int max_nodes
     cdef readonly object greedy
+    cdef readonly object history
     cdef uint64_t rng
     cdef uint64_t threshold   # of the search under way (greedy_threshold)
+    cdef double history_w     # of the search under way (history_weight)
+    # Progressive history of the search under way: visits and reward per (player, move).
+    cdef long long history_visits[PLAYER_BUFFER * C_HISTORY_MOVES]
+    cdef long long history_reward[PLAYER_BUFFER * C_HISTORY_MOVES]
+    cdef int trail[MAX_TRAIL]  # the iteration's history indexes
+    cdef int trail_len
     cdef readonly int iterations
     cdef readonly int max_depth
     cdef readonly long long reused_visits
@@ -138,12 +171,16 @@ cdef class MCTSTree:
         self.c2 = DEFAULT_EXPLORATION * DEFAULT_EXPLORATION
         self.max_nodes = DEFAULT_MAX_NODES
         self.greedy = None
+        self.history = None
         self.threshold = 0
+        self.history_w = 0.0
         self.add_node(0)
 
-    def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None):
+    def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None,
+                 history=None):
         self.check_idle()
         greedy = check_greedy(greedy)
+        history = check_history(history)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
         exploration = float(exploration)
@@ -157,6 +194,7 @@ cdef class MCTSTree:
         self.exploration = exploration
         self.max_nodes = max_nodes
         self.greedy = greedy
+        self.history = history
         self.c2 = exploration * exploration
         self.rng = <uint64_t>self.seed
         self.iterations = 0
@@ -171,7 +209,7 @@ cdef class MCTSTree:
         free(self.rewards)
 
     def __reduce__(self):
-        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy), self.rng
+        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng
 
     def __setstate__(self, rng):
         self.rng = <uint64_t>(rng & 0xFFFFFFFFFFFFFFFF)
@@ -385,6 +423,9 @@ cdef class MCTSTree:
         cdef int failed = 0
         cdef bint interrupted = False
         self.threshold = greedy_threshold(self.greedy, players)
+        self.history_w = history_weight(self.history, players)
+        memset(self.history_visits, 0, sizeof(self.history_visits))
+        memset(self.history_reward, 0, sizeof(self.history_reward))
         self.players = players
         if root < 0:
             self.clear_tree()
@@ -430,11 +471,13 @@ cdef class MCTSTree:
         cdef int legal[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
         cdef long long result[PLAYER_BUFFER]
-        cdef int node = 0, depth = 0, n, f, child, chosen, i, p, mover, players = self.players
-        cdef double log_n, score, best_score, c2 = self.c2
+        cdef int node = 0, depth = 0, n, f, child, chosen, i, p, mover, players = self.players, index
+        cdef double log_n, score, best_score, c2 = self.c2, weight = self.history_w
+        cdef long long won, v
         cdef Node* nodes
         cdef long long* rewards
         path[0] = 0
+        self.trail_len = 0
         while True:
             nodes = self.nodes
             if nodes[node].first < 0:
@@ -468,6 +511,8 @@ cdef class MCTSTree:
                     chosen = child
                     break
             if chosen >= 0:
+                if weight != 0.0:
+                    self.record(core.to_move(), nodes[chosen].move)
                 core.make_move(nodes[chosen].move)
                 nodes[chosen].key = core.key()
                 depth += 1
@@ -479,7 +524,14 @@ cdef class MCTSTree:
             rewards = self.rewards
             best_score = -1.0
             for child in range(f, f + n):
-                score = <double>rewards[child * players + mover] / (C_REWARD_UNIT * <double>nodes[child].visits) + sqrt(c2 * log_n / <double>nodes[child].visits)
+                v = nodes[child].visits
+                won = rewards[child * players + mover]
+                score = <double>won / (C_REWARD_UNIT * <double>v) + sqrt(c2 * log_n / <double>v)
+                if weight != 0.0:
+                    index = mover * C_HISTORY_MOVES + nodes[child].move + 2
+                    if self.history_visits[index]:
+                        score = score + (weight * <double>self.history_reward[index]) / <double>(
+                            self.history_visits[index] * (C_REWARD_UNIT * (v + 1) - won))
                 if score > best_score:
                     best_score = score
                     chosen = child
@@ -488,6 +540,8 @@ cdef class MCTSTree:
                     core.unmake_move()
                     depth -= 1
                 return FAILED_PATH
+            if weight != 0.0:
+                self.record(mover, nodes[chosen].move)
             core.make_move(nodes[chosen].move)
             depth += 1
             path[depth] = chosen
@@ -507,7 +561,17 @@ cdef class MCTSTree:
             if i:
                 core.unmake_move()
             i -= 1
+        for i in range(self.trail_len):
+            index = self.trail[i]
+            self.history_visits[index] += 1
+            self.history_reward[index] += result[index // C_HISTORY_MOVES]
         return 0
+
+    cdef inline void record(self, int player, int move) noexcept nogil:
+        """Note (player, move) in the iteration's trail for progressive history."""
+        if self.trail_len < MAX_TRAIL:
+            self.trail[self.trail_len] = player * C_HISTORY_MOVES + move + 2
+            self.trail_len += 1
 
     cdef void rollout(self, GameCore core, long long* result) noexcept nogil:
         """Playout moves to the end and back; the reward of each player in `result`."""
@@ -530,6 +594,8 @@ cdef class MCTSTree:
                         move = legal[i]
             else:
                 move = legal[r % <uint64_t>n]
+            if self.history_w != 0.0:
+                self.record(core.to_move(), move)
             core.make_move(move)
             plies += 1
         self.states += plies
@@ -540,6 +606,12 @@ cdef class MCTSTree:
             plies -= 1
 
     # -- reading the tree ----------------------------------------------------------
+
+    def history_table(self):
+        """Progressive history of the last search: ``(visits, reward)``, indexed as in the pure twin."""
+        self.check_idle()
+        cdef int n = self.players * C_HISTORY_MOVES, i
+        return [self.history_visits[i] for i in range(n)], [self.history_reward[i] for i in range(n)]
 
     def root_children(self):
         """``(move, visits, reward)`` of every root child, in move order; ``reward`` is that

@@ -27,7 +27,17 @@ The steps of one iteration
    where ``reward`` is the child's reward of the player to move at the node (the one
    who chooses), and ``c2`` is the square of the exploration constant (written this way
    so that no compiler can fuse a multiply and an add into one FMA instruction and
-   round differently from Python).
+   round differently from Python). With *progressive history* (Nijssen & Winands 2010;
+   weight ``W = history`` > 0, the default with more than two players) a third term is
+   added, the history score of the child's move for the player who makes it, fading as
+   the child gets visits that did not win::
+
+       score += (W * h_reward) / (h_visits * (REWARD_UNIT * (visits + 1) - reward))
+
+   that is ``x_a * W / (n_i * (1 - x_i) + 1)`` with ``x_a = h_reward / (REWARD_UNIT *
+   h_visits)`` the mean reward of every iteration of this search in which that player
+   made that move (in the tree or the playout) and ``x_i`` the child's own mean; 0 while
+   ``h_visits`` is 0. The denominator is an exact integer, converted once.
 2. *Simulation.* From that node, playout moves until the game ends. Each takes the next
    output ``r`` of the splitmix64 generator: when ``r >> 11`` (53 random bits) is below
    the tree's threshold, ``greedy * 2**53``, the move is the greedy one -- the highest
@@ -39,7 +49,10 @@ The steps of one iteration
    whoever comes by, and the greedy half lets MCTS see that corners are kept (measured:
    see docs/performance.md). A node reached that is already terminal is not simulated.
 3. *Backup.* The reward vector of the finished game is added to every node of the
-   path, and each node's visit count goes up by one.
+   path, and each node's visit count goes up by one. With progressive history, every
+   (player, move) of the iteration, tree and playout, adds one visit and that player's
+   reward to the history table (``HISTORY_MOVES`` moves per player, index ``move + 2``),
+   which every search starts empty.
 
 With two players the selection and the counts are those of the classic two-player
 UCT (wins/draws in half points): ``reward / (12 * v)`` is the same double as
@@ -78,6 +91,9 @@ __all__ = [
     "MULTIPLAYER_GREEDY",
     "REWARD_UNIT",
     "greedy_threshold",
+    "history_weight",
+    "MULTIPLAYER_HISTORY",
+    "HISTORY_MOVES",
     "reward_shares",
 ]
 
@@ -85,6 +101,10 @@ __all__ = [
 DEFAULT_EXPLORATION = 1.4142135623730951
 #: The share of greedy playout moves in games of more than two players (``greedy=None``).
 MULTIPLAYER_GREEDY = 0.25
+#: Progressive history's weight W in games of more than two players (``history=None``).
+MULTIPLAYER_HISTORY = 5.0
+#: Moves per player in the history table (move codes -2 to 125).
+HISTORY_MOVES = 128
 #: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
 DEFAULT_MAX_NODES = 1_000_000
 #: Reward units one finished game pays out (divisible by 1, 2, 3 and 4 tied winners).
@@ -102,6 +122,23 @@ def greedy_threshold(greedy: float | None, players: int) -> int:
     if greedy is None:
         greedy = MULTIPLAYER_GREEDY if players > 2 else 0.0
     return int(greedy * 9007199254740992.0)
+
+
+def history_weight(history: float | None, players: int) -> float:
+    """Progressive history's weight for a search: ``history`` (None: 0 with two players,
+    ``MULTIPLAYER_HISTORY`` with more)."""
+    if history is None:
+        return MULTIPLAYER_HISTORY if players > 2 else 0.0
+    return history
+
+
+def check_history(history: Any) -> float | None:
+    """``history`` checked: None, or a finite number >= 0."""
+    if history is None:
+        return None
+    if isinstance(history, bool) or not isinstance(history, (int, float)) or not 0.0 <= history < math.inf:
+        raise ValueError(f"history must be a finite number >= 0 or None, got {history!r}")
+    return float(history)
 
 
 def check_greedy(greedy: Any) -> float | None:
@@ -129,6 +166,8 @@ class MCTSTree:
     :param max_nodes: the largest number of nodes the tree may hold (>= 1).
     :param greedy: the share of playout moves taken greedily (see the module docstring);
         None: 0 with two players, ``MULTIPLAYER_GREEDY`` with more.
+    :param history: progressive history's weight W (see the module docstring); None: 0
+        with two players, ``MULTIPLAYER_HISTORY`` with more.
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -138,7 +177,11 @@ class MCTSTree:
         "exploration",
         "max_nodes",
         "greedy",
+        "history",
         "_threshold",
+        "_history_weight",
+        "_history_visits",
+        "_history_reward",
         "rng_state",
         "iterations",
         "max_depth",
@@ -164,6 +207,7 @@ class MCTSTree:
         exploration: float = DEFAULT_EXPLORATION,
         max_nodes: int = DEFAULT_MAX_NODES,
         greedy: float | None = None,
+        history: float | None = None,
     ) -> None:
         lock = getattr(self, "_lock", None)
         if lock is not None and lock.locked():
@@ -177,7 +221,11 @@ class MCTSTree:
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
             raise ValueError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
         self.greedy = check_greedy(greedy)
+        self.history = check_history(history)
         self._threshold = 0
+        self._history_weight = 0.0
+        self._history_visits = [0] * (2 * HISTORY_MOVES)
+        self._history_reward = [0] * (2 * HISTORY_MOVES)
         self.seed = seed & MASK64
         self.exploration = exploration
         self.max_nodes = max_nodes
@@ -199,7 +247,7 @@ class MCTSTree:
 
     def __reduce__(self) -> tuple:
         # A copy has the same settings and generator state and an empty tree (a cache).
-        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy), self.rng_state
+        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng_state
 
     def __setstate__(self, rng: int) -> None:
         self.rng_state = rng & MASK64
@@ -330,6 +378,9 @@ class MCTSTree:
         root = self._find(core) if players == self._players else -1
         self._players = players
         self._threshold = greedy_threshold(self.greedy, players)
+        self._history_weight = history_weight(self.history, players)
+        self._history_visits = [0] * (players * HISTORY_MOVES)
+        self._history_reward = [0] * (players * HISTORY_MOVES)
         if root < 0:
             self._clear()
         else:
@@ -368,15 +419,19 @@ class MCTSTree:
         node = 0
         path = [0]
         c2 = self._c2
+        weight = self._history_weight
+        history_visits, history_reward = self._history_visits, self._history_reward
+        # (player, move) of the iteration as history indexes (with progressive history only).
+        trail: list[int] | None = [] if weight else None
         while True:
             if first[node] < 0:
                 # The tree full: simulate from here (the root's children are always made).
                 if node and len(move) >= self.max_nodes:
-                    result = self._rollout(core)  # tree full: simulate from here
+                    result = self._rollout(core, trail)  # tree full: simulate from here
                     break
                 legal = core.gen_moves()
                 if node and len(move) + len(legal) > self.max_nodes:
-                    result = self._rollout(core)
+                    result = self._rollout(core, trail)
                     break
                 first[node] = len(move)
                 count[node] = len(legal)
@@ -399,20 +454,31 @@ class MCTSTree:
                     chosen = child
                     break
             if chosen >= 0:
+                if trail is not None:
+                    trail.append(core.to_move() * HISTORY_MOVES + move[chosen] + 2)
                 core.make_move(move[chosen])
                 keys[chosen] = core.key()
                 path.append(chosen)
-                result = self._rollout(core)
+                result = self._rollout(core, trail)
                 break
             log_n = math.log(visits[node])
             mover = core.to_move()
             best_score = -1.0
             for child in range(f, f + n):
                 v = visits[child]
-                score = reward[child * players + mover] / (REWARD_UNIT * v) + math.sqrt(c2 * log_n / v)
+                won = reward[child * players + mover]
+                score = won / (REWARD_UNIT * v) + math.sqrt(c2 * log_n / v)
+                if weight:
+                    index = mover * HISTORY_MOVES + move[child] + 2
+                    if history_visits[index]:
+                        score += (weight * history_reward[index]) / float(
+                            history_visits[index] * (REWARD_UNIT * (v + 1) - won)
+                        )
                 if score > best_score:
                     best_score = score
                     chosen = child
+            if trail is not None:
+                trail.append(mover * HISTORY_MOVES + move[chosen] + 2)
             core.make_move(move[chosen])
             path.append(chosen)
             node = chosen
@@ -429,9 +495,14 @@ class MCTSTree:
                 reward[base + p] += result[p]
             if i:
                 core.unmake_move()
+        if trail is not None:
+            for index in trail:
+                history_visits[index] += 1
+                history_reward[index] += result[index // HISTORY_MOVES]
 
-    def _rollout(self, core) -> list[int]:
-        """Playout moves to the end and back; the reward of each player."""
+    def _rollout(self, core, trail: list[int] | None = None) -> list[int]:
+        """Playout moves to the end and back; the reward of each player. ``trail`` gets
+        each move's history index (progressive history)."""
         plies = 0
         threshold = self._threshold
         while True:
@@ -448,6 +519,8 @@ class MCTSTree:
                         best_key, move = key, other
             else:
                 move = legal[r % len(legal)]
+            if trail is not None:
+                trail.append(core.to_move() * HISTORY_MOVES + move + 2)
             core.make_move(move)
             plies += 1
         self.states += plies
@@ -489,6 +562,11 @@ class MCTSTree:
             node = found
         players = self._players
         return self._visits[node], self._reward[node * players : (node + 1) * players]
+
+    def history_table(self) -> tuple[list[int], list[int]]:
+        """Progressive history of the last search: ``(visits, reward)``, each indexed
+        ``player * HISTORY_MOVES + move + 2`` (all 0 when it was off)."""
+        return list(self._history_visits), list(self._history_reward)
 
     def _best_child(self, node: int) -> int:
         f = self._first[node]

@@ -179,6 +179,8 @@ class Engine:
     :param greedy: MCTS: the share of playout moves that take the game's best move by its
         ordering heuristic instead of a random one; ``None``: 0 (random playouts) with two
         players, 0.25 with more (measured stronger in four-player Rolit: docs/performance.md).
+    :param history: MCTS: progressive history's weight (``MCTS``); ``None``: 0 with two
+        players, 5 with more.
     :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"``
         (the searching thread's CPU time: a budget then buys the same work on a loaded
         machine, and a search may take longer than its limit in wall time). Results'
@@ -210,6 +212,7 @@ class Engine:
         max_nodes: int = 1_000_000,
         greedy: float | None = None,
         clock: str = "wall",
+        history: float | None = None,
     ) -> None:
         self._now = clock_function(clock)  # ValueError for an unknown clock
         if algorithm not in ALGORITHMS:
@@ -236,7 +239,11 @@ class Engine:
         self.clock = clock
         self._searchers: dict[str, Any] = {}
         # Checked here, so that a bad value fails at construction rather than at the first search.
-        self._mcts = MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock) if algorithm == "mcts" else None
+        self._mcts = (
+            MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history)
+            if algorithm == "mcts"
+            else None
+        )
         self._searcher(_backend.selected())
 
     def _searcher(self, backend: Any) -> Any:

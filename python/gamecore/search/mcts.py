@@ -83,6 +83,9 @@ class MCTS:
     :param greedy: the share of greedy playout moves (the game's best move by its ordering
         heuristic instead of a random one); None: 0 with two players, 0.25 with more.
     :param backend: ``"cython"`` or ``"python"``; default: the backend of the first position searched.
+    :param history: progressive history's weight (Nijssen & Winands 2010: a move's mean
+        reward over the search, for the player who makes it, steers selection while its
+        node has few visits); None: 0 with two players, 5 with more.
     :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"`` (the
         searching thread's CPU time, so that a budget means the same work on a loaded
         machine); the result's ``elapsed`` is on the same clock. The search runs until one
@@ -102,6 +105,7 @@ class MCTS:
         backend: str | None = None,
         greedy: float | None = None,
         clock: str = "wall",
+        history: float | None = None,
     ) -> None:
         self._clock = clock_function(clock)
         self.clock = clock
@@ -109,6 +113,7 @@ class MCTS:
         self.exploration = exploration
         self.max_nodes = max_nodes
         self.greedy = _backend.load("python").mcts.check_greedy(greedy)
+        self.history = _backend.load("python").mcts.check_history(history)
         self._backend_name = backend
         self._tree: Any = None
         self._lock = threading.Lock()
@@ -122,12 +127,15 @@ class MCTS:
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("clock", "wall")
+        state.setdefault("history", None)
         self.__dict__.update(state)
         self._clock = clock_function(self.clock)
         self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
-        return _backend.load(backend).mcts.MCTSTree(self.seed, self.exploration, self.max_nodes, self.greedy)
+        return _backend.load(backend).mcts.MCTSTree(
+            self.seed, self.exploration, self.max_nodes, self.greedy, self.history
+        )
 
     @property
     def backend(self) -> str | None:
