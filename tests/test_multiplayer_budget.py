@@ -62,11 +62,11 @@ def test_a_wall_clock_limit_is_used_whole(backend):
 # (algorithm, plies, seed, depth): positions where the next iteration changes its mind, so
 # that some node limits stop it after a better move than the last iteration's was found.
 PARTIAL_CASES = [
-    ("maxn", 9, 1, 2),
-    ("maxn-plain", 9, 1, 2),
-    ("paranoid", 25, 2, 2),
+    ("maxn", 9, 1, 3),
+    ("maxn-plain", 9, 1, 3),
+    ("paranoid", 9, 1, 3),
     ("brs", 25, 2, 3),
-    ("brs", 5, 7, 1),
+    ("brs", 40, 3, 2),
 ]
 
 
