@@ -12,17 +12,18 @@ import time
 from typing import Any, TextIO
 
 from ..errors import GamecoreError
-from .bots import resolve
+from .bots import MAX_BYTES, MAX_FILES, resolve
 from .games import rules_for
 from .play import FORFEIT_REASONS, play_game
-from .sandbox import isolation_for
+from .sandbox import SandboxError, isolation_for
 
 __all__ = ["check_bot"]
 
 _ADVICE = {
     "timeout": "answer within the time per move (measure your search, keep a margin for the grace)",
     "startup_timeout": "load faster: do heavy set-up lazily or keep imports light",
-    "load_error": "the file must load and MyPlayer(my_color, opponent_color, board_size) must construct",
+    "load_error": "the file must load and MyPlayer(my_color, opponent_color) must construct (8x8; "
+    "other sizes pass board_size third when the constructor takes it)",
     "crash": "do not exit the process or kill it; catch your own errors",
     "exception": "move() raised: see the traceback",
     "exit": "never call sys.exit()/exit() inside the bot",
@@ -30,6 +31,7 @@ _ADVICE = {
     "bad_return": "return a tuple of two ints (row, col), or None only when you have no move",
     "illegal_move": "return only legal moves",
     "protocol": "speak the JSON-lines protocol exactly",
+    "refused": "submit regular files only (no links, devices or FIFOs), within the size and file-count limits",
 }
 
 
@@ -44,6 +46,8 @@ def check_bot(
     games: int | None = None,
     isolation: str = "auto",
     memory_mb: int = 1024,
+    max_bytes: int = MAX_BYTES,
+    max_files: int = MAX_FILES,
     out: TextIO,
 ) -> int:
     """Run the check; print the verdict to ``out``. Returns 0 when nothing would forfeit, else 1.
@@ -53,7 +57,7 @@ def check_bot(
     rules = rules_for(game)
     games = rules.seats if games is None else games
     size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
-    bot = resolve(path, game)
+    bot = resolve(path, game, max_bytes=max_bytes, max_files=max_files)
     opponent = resolve("random", game)
     isolation_for(isolation, [bot], out)
     print(
@@ -85,7 +89,10 @@ def check_bot(
             },
         }
         start = time.perf_counter()
-        record = play_game(task)
+        try:
+            record = play_game(task)
+        except SandboxError as exc:
+            raise GamecoreError(f"the referee could not build a bot's sandbox, {exc}") from None
         mine = [m for m in record["moves"] if m["seat"] == seat and m["move"] != "pass"]
         slowest = max([slowest] + [m["time"] for m in mine])
         side = sides[seat]

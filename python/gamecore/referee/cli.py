@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from ..errors import GamecoreError
 from .bench import bench
+from .bots import MAX_BYTES, MAX_FILES
 from .check import check_bot
 from .report import standings, write_reports
 from .sandbox import ISOLATION_MODES
@@ -106,6 +107,20 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="memory cap of a bot (default 1024 MB)",
     )
     p.add_argument(
+        "--submission-mb",
+        type=_number(float, 0.001, "megabytes"),
+        default=MAX_BYTES / (1 << 20),
+        metavar="MB",
+        help=f"a submission's files in all, at most (default {MAX_BYTES >> 20} MB; a bigger one forfeits, 'refused')",
+    )
+    p.add_argument(
+        "--submission-files",
+        type=_number(int, 1, "a whole number"),
+        default=MAX_FILES,
+        metavar="N",
+        help=f"files and folders of a submission, at most (default {MAX_FILES}; more forfeits, 'refused')",
+    )
+    p.add_argument(
         "--isolation",
         choices=ISOLATION_MODES,
         default="auto",
@@ -165,6 +180,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 startup=args.startup,
                 isolation=args.isolation,
                 memory_mb=args.memory,
+                max_bytes=int(args.submission_mb * (1 << 20)),
+                max_files=args.submission_files,
                 out=out,
             )
         return _tournament(args, out)
@@ -199,6 +216,8 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
         db=db,
         out=args.out,
         progress=args.progress,
+        submission_bytes=int(args.submission_mb * (1 << 20)),
+        submission_files=args.submission_files,
     )
     records = run_tournament(config)
     rows = standings(config, records)

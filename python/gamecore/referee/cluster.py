@@ -68,8 +68,16 @@ def run_on_dask(
             client.submit(_play_on_worker, task, key=f"gamecore-game-{task['key']}-{task['seed']}", pure=False)
             for task in tasks
         ]
+        failure: BaseException | None = None
         for future in as_completed(futures):
-            store(future.result())
+            try:
+                record = future.result()
+            except Exception as exc:  # noqa: BLE001 (raised below, once the other games are stored)
+                failure = failure or exc
+                continue
+            store(record)
+        if failure:
+            raise failure
     finally:
         client.close()
         if cluster is not None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import inspect
 import json
 import os
 import resource
@@ -96,9 +97,14 @@ class Channel:
         return json.loads(line)
 
     def send(self, message: dict) -> None:
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
-        while data:
-            data = data[os.write(self._out, data) :]
+        tell(self._out, message)
+
+
+def tell(fd: int, message: dict) -> None:
+    """Write one protocol line to ``fd``."""
+    data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+    while data:
+        data = data[os.write(fd, data) :]
 
 
 # -- sandbox set-up (runs as the referee's trusted code, before the bot is loaded) ---------------
@@ -270,7 +276,11 @@ def _check_ctu_move(value: Any, size: int, legal: list) -> Any:
 
 
 class CTUBot:
-    """``player.py`` with ``MyPlayer(my_color, opponent_color, board_size)``; colours are the seats."""
+    """``player.py`` with ``MyPlayer``; colours are the seats. Constructed as the course framework
+    does: positionally, ``MyPlayer(my_color, opponent_color)`` on 8x8 (the CTU framework's
+    headless_reversi_creator.py calls ``player_module.MyPlayer(p2_color, p1_color)`` and plays
+    size 8), and ``MyPlayer(my_color, opponent_color, board_size)`` on other sizes when the
+    constructor takes a third argument."""
 
     def __init__(self, spec: dict, start: dict) -> None:
 
@@ -282,10 +292,16 @@ class CTUBot:
             raise BotError("load_error", f"{spec['entry']} defines no MyPlayer class")
         seat = start["seat"]
         self.size = start["size"]
+        args: tuple = (seat, 1 - seat)
+        if self.size != 8 and _accepts(cls, args + (self.size,)):
+            args += (self.size,)
+        elif not _accepts(cls, args) and _accepts(cls, args + (self.size,)):
+            args += (self.size,)  # a constructor that needs board_size gets it on 8x8 too
         try:
-            self.player = cls(my_color=seat, opponent_color=1 - seat, board_size=self.size)
+            self.player = cls(*args)
         except TypeError as exc:
-            raise BotError("load_error", f"MyPlayer(my_color, opponent_color, board_size) failed: {exc}") from None
+            shown = "MyPlayer(my_color, opponent_color" + (", board_size)" if len(args) == 3 else ")")
+            raise BotError("load_error", f"{shown} failed: {exc}") from None
         self.method: Any = getattr(self.player, "move", None) or getattr(self.player, "select_move", None)
         if not callable(self.method):
             raise BotError("load_error", "MyPlayer has no move(board) method")
@@ -300,6 +316,17 @@ class CTUBot:
         if not (0 <= row < self.size and 0 <= col < self.size):
             return f"off-board ({row}, {col})"
         return Move(row * self.size + col, self.size).name
+
+
+def _accepts(cls: Any, args: tuple) -> bool:
+    """Whether ``cls(*args)`` binds to its constructor's parameters (True when unknowable)."""
+    try:
+        inspect.signature(cls).bind(*args)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a C type): let the call itself tell
+        return True
+    return True
 
 
 class _FrameworkMove:
@@ -439,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
             {"type": "error", "reason": "setup", "detail": f"{type(exc).__name__}: {exc}"[:2000]}
         )
         return 1
+    # The set-up is done and the bot's code runs from here on: a "setup" error after this line
+    # can only be the bot's forgery (the referee reads this line, see BotProcess.receive).
+    tell(kept["reply_fd"], {"type": "sandboxed"})
     if config["bot"]["kind"] == "external":
         os.dup2(kept["request_fd"], REQUEST_FD)
         os.dup2(kept["reply_fd"], REPLY_FD)

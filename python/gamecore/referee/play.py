@@ -16,6 +16,18 @@ moves that go over ``time``), plus ``grace``: the grace absorbs the referee's ow
 and the scheduler's jitter, it is not thinking time a bot should plan on. Start-up (loading
 the bot, its imports, its constructor) has its own, longer limit ``startup``. A forced pass is
 played by the referee without asking the bot.
+
+Start-up. Every seat's host is started, sent ``start``, and all are awaited together under one
+deadline (``startup`` seconds from the last host's start), so a bot that never answers cannot
+eat into another seat's start-up. A bot whose submission was refused (see
+:mod:`gamecore.referee.bots`) is never started: it forfeits with reason ``refused``.
+
+The referee's own failures. A sandbox the referee cannot build (:class:`SandboxError` from
+:class:`BotProcess`, or a host that reports ``{"type": "error", "reason": "setup"}`` before it
+announced its sandbox with ``{"type": "sandboxed"}``, that is before any code of the bot ran)
+is not the bot's doing: :func:`play_game` raises :class:`SandboxError` naming the game, and
+no record is made. A ``setup`` error after the announcement can only be the bot's own
+forgery: it forfeits (``protocol``).
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ import time
 from typing import Any
 
 from .games import rules_for
-from .sandbox import BotProcess, Limits, ReplyError
+from .sandbox import BotProcess, Limits, ReplyError, SandboxError
 
 __all__ = ["play_game", "FORFEIT_REASONS"]
 
@@ -40,6 +52,7 @@ FORFEIT_REASONS = {
     "bad_return": "the bot returned something that is not a move",
     "illegal_move": "the bot returned a move the rules forbid",
     "protocol": "the bot broke the JSON-lines protocol",
+    "refused": "the submission breaks the rules for submissions (only regular files, within the limits)",
 }
 
 
@@ -63,8 +76,9 @@ class _Forfeit(Exception):
 
 
 def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
+    """Send ``start`` to every seat, then await all of them under one deadline."""
     rules = task["rules"]
-    limit = float(rules.get("startup", 20.0))
+    deadline = max(bot.started for bot in bots) + float(rules.get("startup", 20.0))
     failures: list[_Forfeit | None] = [None] * len(bots)
     for seat, bot in enumerate(bots):
         try:
@@ -84,14 +98,18 @@ def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
     for seat, bot in enumerate(bots):
         if failures[seat]:
             continue
-        try:
-            reply = bot.receive(max(0.0, limit - (time.perf_counter() - bot.started)))
+        try:  # what is already in a pipe is read even once the deadline has passed
+            reply = bot.receive(max(0.0, deadline - time.perf_counter()))
         except ReplyError as exc:
             reason = "startup_timeout" if exc.reason == "timeout" else exc.reason
             failures[seat] = _Forfeit(seat, reason, exc.detail)
             continue
+        if reply.get("type") == "error" and reply.get("reason") == "setup" and not getattr(bot, "sandboxed", False):
+            raise SandboxError(
+                f"seat {seat}: the bot host could not build its sandbox: {str(reply.get('detail', ''))[-500:]}"
+            )
         if reply.get("type") == "error":
-            reason = _known(reply.get("reason"), "load_error")
+            reason = _known(reply.get("reason"), "load_error" if reply.get("reason") != "setup" else "protocol")
             failures[seat] = _Forfeit(
                 seat, "load_error" if reason == "exception" else reason, str(reply.get("detail", ""))[-2000:]
             )
@@ -143,7 +161,11 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
 
 
 def play_game(task: dict, *, on_move: Any = None) -> dict:
-    """Play one game of ``task`` and return its record (the bots are always killed)."""
+    """Play one game of ``task`` and return its record (the bots are always killed).
+
+    :raises SandboxError: the referee could not build a bot's sandbox (the message names the
+        game); nothing of the game is to be stored.
+    """
     rules_of_game = rules_for(task["game"])
     size = rules_of_game.check_size(task["size"])
     position = rules_of_game.new(size)
@@ -157,14 +179,20 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
     bots: list[BotProcess] = []
     moves: list[dict] = []
     forfeits: list[dict] = []
+    forfeits += [
+        {"seat": seat, "reason": "refused", "detail": spec["refused"]}
+        for seat, spec in enumerate(specs)
+        if spec.get("refused")
+    ]
     try:
-        for spec in specs:
-            bots.append(
-                BotProcess(spec, isolation=rules.get("isolation", "auto"), limits=limits, hide=task.get("hide"))
-            )
-        for failure in _start(bots, task):
-            if failure:
-                forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
+        if not forfeits:
+            for spec in specs:
+                bots.append(
+                    BotProcess(spec, isolation=rules.get("isolation", "auto"), limits=limits, hide=task.get("hide"))
+                )
+            for failure in _start(bots, task):
+                if failure:
+                    forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
         banks = [float(rules.get("bank", 0.0))] * seats
         while not forfeits and not position.is_game_over():
             seat = int(position.turn)
@@ -183,6 +211,8 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
             moves.append({"seat": seat, "move": move.name, "time": round(elapsed, 4)})
             if on_move:
                 on_move(moves[-1])
+    except SandboxError as exc:
+        raise SandboxError(f"game {task['key']}: {exc}") from exc
     finally:
         printed = [bot.printed for bot in bots]
         for bot in bots:

@@ -214,6 +214,29 @@ def _fmt(value: float) -> str:
     return f"{round(value, 3):g}"
 
 
+#: Characters a Markdown table cell must not take literally: the cell separator, the escape
+#: character itself, inline code, emphasis, links and raw HTML.
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|`*_[]<>&"})
+
+
+def _md(text: str) -> str:
+    """A name (or any text) for one Markdown table cell: one line, nothing taken as markup."""
+    return " ".join(str(text).split()).translate(_MARKDOWN_SPECIAL)
+
+
+def _csv(text: str) -> str:
+    """A name for a CSV cell: a leading ``= + - @`` (or tab, carriage return) would make a
+    spreadsheet read it as a formula, so such a name gets a leading apostrophe (OWASP's advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _script_json(data: Any) -> str:
+    """JSON to put inside a ``<script>`` element: ``<``, ``>`` and ``&`` as ``\\u`` escapes, so no
+    name can close the element or open a comment (``<!--<script>``) that swallows the page."""
+    text = json.dumps(data, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def markdown(config: Any, records: list[dict]) -> str:
     rows = standings(config, records)
     names = [r["player"] for r in rows]
@@ -229,7 +252,7 @@ def markdown(config: Any, records: list[dict]) -> str:
     for place, r in enumerate(rows, 1):
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["forfeits_by_reason"].items())) or "-"
         lines.append(
-            f"| {place} | {r['player']} | {_fmt(r['points'])} | {r['matches_won']} | {r['matches_drawn']} | "
+            f"| {place} | {_md(r['player'])} | {_fmt(r['points'])} | {r['matches_won']} | {r['matches_drawn']} | "
             f"{r['matches_lost']} | {r['forfeits']} | {reasons} | {r['games_won']}-{r['games_drawn']}-{r['games_lost']} | "
             f"{r['elo']:+.0f} ± {r['elo_95']:.0f} |"
         )
@@ -237,11 +260,11 @@ def markdown(config: Any, records: list[dict]) -> str:
         "",
         "## Crosstable (match points of the row against the column)",
         "",
-        "| | " + " | ".join(names) + " |",
+        "| | " + " | ".join(_md(n) for n in names) + " |",
         "|---" * (len(names) + 1) + "|",
     ]
     for a in names:
-        lines.append(f"| {a} | " + " | ".join("x" if a == b else _fmt(cross[a][b]) for b in names) + " |")
+        lines.append(f"| {_md(a)} | " + " | ".join("x" if a == b else _fmt(cross[a][b]) for b in names) + " |")
     lines += [
         "",
         "## Games",
@@ -251,8 +274,8 @@ def markdown(config: Any, records: list[dict]) -> str:
     ]
     for r in records:
         lines.append(
-            f"| {r['key']} | {r['size']} | {' vs '.join(r['players'])} | "
-            f"{_result_text(r)} | {_reason(r)} | {' '.join(m['move'] for m in r['moves'])} |"
+            f"| {_md(r['key'])} | {r['size']} | {_md(' vs '.join(r['players']))} | "
+            f"{_md(_result_text(r))} | {_md(_reason(r))} | {_md(' '.join(m['move'] for m in r['moves']))} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -313,7 +336,7 @@ def html_page(config: Any, records: list[dict]) -> str:
     if config.game not in _DRAWN_IN_THE_PAGE:  # other rules are not in the page's script: the boards go in
         for game, r in zip(data["games"], records, strict=True):
             game["boards"] = _boards(config.game, r)
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = _script_json(data)
     title = f"Tournament: {config.game}, sizes {', '.join(map(str, config.sizes))}"
     return (
         _HTML.replace("%TITLE%", esc(title))
@@ -339,7 +362,14 @@ def write_reports(config: Any, records: list[dict], out: str) -> list[str]:
         writer.writerow(STANDINGS_COLUMNS)
         for r in rows:
             writer.writerow(
-                [r["player"], _fmt(r["points"]), r["matches_won"], r["matches_drawn"], r["matches_lost"], r["forfeits"]]
+                [
+                    _csv(r["player"]),
+                    _fmt(r["points"]),
+                    r["matches_won"],
+                    r["matches_drawn"],
+                    r["matches_lost"],
+                    r["forfeits"],
+                ]
             )
     with open(path("standings.json"), "w", encoding="utf-8") as fh:
         json.dump(rows, fh, indent=1)
@@ -347,9 +377,9 @@ def write_reports(config: Any, records: list[dict], out: str) -> list[str]:
     names = [r["player"] for r in rows]
     with open(path("crosstable.csv"), "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["player"] + names)
+        writer.writerow(["player"] + [_csv(n) for n in names])
         for a in names:
-            writer.writerow([a] + ["" if a == b else _fmt(cross[a][b]) for b in names])
+            writer.writerow([_csv(a)] + ["" if a == b else _fmt(cross[a][b]) for b in names])
     games = [
         {
             "key": r["key"],

@@ -491,36 +491,56 @@ class BotProcess:
             self.base = None
 
     def send(self, message: dict) -> None:
+        """Queue a request and write what the pipe takes now, never blocking: a bot that
+        stops reading cannot stall the referee; the rest is written by :meth:`receive`,
+        under the reply's deadline."""
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        os.set_blocking(self._req_write, False)
+        self._unsent = getattr(self, "_unsent", b"") + data
+        self._write_some()
+
+    def _write_some(self) -> None:
         try:
-            while data:
-                data = data[os.write(self._req_write, data) :]
-        except (BrokenPipeError, OSError) as exc:
+            while self._unsent:
+                self._unsent = self._unsent[os.write(self._req_write, self._unsent) :]
+        except BlockingIOError:
+            pass
+        except OSError as exc:  # BrokenPipeError included: the bot closed its input
+            self._unsent = b""
             raise ReplyError("crash", f"the bot closed its input ({exc})") from None
 
     def receive(self, timeout: float) -> dict:
-        """The next reply, waiting at most ``timeout`` seconds."""
+        """The next reply, waiting at most ``timeout`` seconds (while finishing the request's
+        write); a reply already in the pipe is taken even when ``timeout`` is 0. The host's
+        ``{"type": "sandboxed"}`` line is not a reply: it sets :attr:`sandboxed` (from then on
+        a ``setup`` error can only be the bot's own)."""
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise ReplyError("timeout", f"no reply within {timeout:.3f} s")
-            ready, _, _ = select.select([self._rep_read], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(self._rep_read, 65536)
-            if not chunk:
-                raise ReplyError("crash", self._exit_detail())
-            self._buffer += chunk
-            if len(self._buffer) > _MAX_LINE:
-                raise ReplyError("protocol", "a reply line over 64 KB")
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            reply = json.loads(line)
-        except (ValueError, RecursionError):
-            raise ReplyError("protocol", f"not a JSON line: {line[:80]!r}") from None
-        if not isinstance(reply, dict):
-            raise ReplyError("protocol", f"not a JSON object: {line[:80]!r}")
+        while True:
+            while b"\n" not in self._buffer:
+                left = max(0.0, deadline - time.monotonic())
+                unsent = bool(getattr(self, "_unsent", b""))
+                readable, writable, _ = select.select([self._rep_read], [self._req_write] if unsent else [], [], left)
+                if writable:
+                    self._write_some()
+                if readable:
+                    chunk = os.read(self._rep_read, 65536)
+                    if not chunk:
+                        raise ReplyError("crash", self._exit_detail())
+                    self._buffer += chunk
+                    if len(self._buffer) > _MAX_LINE:
+                        raise ReplyError("protocol", "a reply line over 64 KB")
+                if b"\n" not in self._buffer and time.monotonic() >= deadline:  # a trickle cannot extend it
+                    raise ReplyError("timeout", f"no reply within {timeout:.3f} s")
+            line, _, self._buffer = self._buffer.partition(b"\n")
+            try:
+                reply = json.loads(line)
+            except (ValueError, RecursionError):
+                raise ReplyError("protocol", f"not a JSON line: {line[:80]!r}") from None
+            if not isinstance(reply, dict):
+                raise ReplyError("protocol", f"not a JSON object: {line[:80]!r}")
+            if reply.get("type") != "sandboxed":
+                break
+            self.sandboxed = True  # the host's set-up is done: the bot's code may run from now on
         printed = reply.get("printed")
         if isinstance(printed, int) and not isinstance(printed, bool):  # a bot's own field: trusted as far as its type
             self.printed = max(self.printed, printed)

@@ -12,6 +12,16 @@ this process, the bots are their own processes). With ``scheduler`` (a Dask addr
 ``"local"`` for a ``LocalCluster``) the games run on Dask workers, see
 :mod:`gamecore.referee.cluster`; either way the results are written here, into the one
 database, as each game ends.
+
+When the referee cannot build a bot's sandbox (:class:`~gamecore.referee.sandbox.SandboxError`:
+its own failure, not the bot's), that game is not stored and no new game is started; the
+games already running finish and are stored (on Dask: every other game is played and
+stored), then :func:`run_tournament` raises one :class:`GamecoreError` naming the game. Fix
+the set-up and run the same command: it resumes with the missing games.
+
+Resuming checks every stored record against the tournament it claims to be (its key
+scheduled, its players the bots of that game, its moves legal from the start position): a
+damaged database stops the referee with one line naming the file and the record.
 """
 
 from __future__ import annotations
@@ -28,13 +38,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..errors import GamecoreError
-from .bots import resolve
+from .bots import MAX_BYTES, MAX_FILES, resolve
 from .cluster import run_on_dask
-from .db import ResultsDB
+from .db import DamagedDatabaseError, ResultsDB
 from .games import rules_for
 from .play import play_game
 from .report import standings
-from .sandbox import become_subreaper, isolation_for
+from .sandbox import SandboxError, become_subreaper, isolation_for
 
 __all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
 
@@ -59,6 +69,8 @@ class TournamentConfig:
     db: str = "tournament.sqlite"
     out: str | None = None
     progress: bool | None = None
+    submission_bytes: int = MAX_BYTES
+    submission_files: int = MAX_FILES
     bots: list[dict] = field(default_factory=list)
 
     def resolve(self) -> None:
@@ -72,7 +84,10 @@ class TournamentConfig:
             self.games = max(2, rules.seats)  # every bot plays every seat of its table
         if self.games < 1:
             raise GamecoreError("a match has at least one game")
-        self.bots = [resolve(p, self.game) for p in self.players]
+        self.bots = [
+            resolve(p, self.game, max_bytes=self.submission_bytes, max_files=self.submission_files)
+            for p in self.players
+        ]
         if len(self.bots) < rules.seats:
             raise GamecoreError(f"a {self.game} tournament needs at least {rules.seats} players")
         names = [b["name"] for b in self.bots]
@@ -203,16 +218,54 @@ def _leader(config: TournamentConfig, records: list[dict]) -> str:
 
 
 def _run_local(tasks: list[dict], workers: int, store: Callable[[dict], None]) -> None:
+    """Play ``tasks``, ``workers`` at once, storing each record as it comes. After a failure
+    no new game starts; the games in flight finish and are stored, then the failure is raised."""
+    failure: BaseException | None = None
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="referee-game") as pool:
         pending = iter(tasks)
         running = {pool.submit(play_game, t) for t in itertools.islice(pending, workers)}
         while running:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                store(future.result())
-                nxt = next(pending, None)
+                try:
+                    record = future.result()
+                except Exception as exc:  # noqa: BLE001 (raised below, once the others are stored)
+                    failure = failure or exc
+                    continue
+                store(record)
+                nxt = None if failure else next(pending, None)
                 if nxt is not None:
                     running.add(pool.submit(play_game, nxt))
+            if failure:
+                for future in running:
+                    future.cancel()
+    if failure:
+        raise failure
+
+
+def _check_stored(config: TournamentConfig, tasks: list[dict], records: list[dict], path: str) -> None:
+    """Every stored record is a game of this tournament, played by its bots, legal move by move."""
+    by_key = {t["key"]: t for t in tasks}
+    rules = rules_for(config.game)
+    for record in records:
+        task = by_key.get(record["key"])
+        problem = None
+        if task is None:
+            problem = "not a game of this tournament"
+        elif record["players"] != [b["name"] for b in task["bots"]] or record["size"] != task["size"]:
+            problem = "not the players or the size this tournament schedules under its key"
+        else:
+            position = rules.new(task["size"])
+            for move in record["moves"]:
+                try:
+                    position.push(move["move"])
+                except (ValueError, TypeError) as exc:
+                    problem = f"the move {move['move'][:20]!r} cannot be played ({exc})"
+                    break
+        if problem:
+            raise DamagedDatabaseError(
+                f"the database {path} is damaged: the game record {record['key'][:80]!r}: {problem}"
+            )
 
 
 def run_tournament(
@@ -226,9 +279,10 @@ def run_tournament(
     db = ResultsDB(config.db)
     try:
         db.claim(identity(config))
-        done = db.done()
-        todo = [t for t in tasks if t["key"] not in done]
         records = list(db.records())
+        _check_stored(config, tasks, records, config.db)
+        done = {r["key"] for r in records}
+        todo = [t for t in tasks if t["key"] not in done]
         progress = Progress(len(tasks), len(done), stream, config.progress)
         progress.update(len(done), lambda: _leader(config, records))
         lock = threading.Lock()
@@ -242,13 +296,19 @@ def run_tournament(
                 if after_game:
                     after_game(record)
 
-        if todo:
-            if config.scheduler:
+        try:
+            if todo and config.scheduler:
                 run_on_dask(todo, config.scheduler, store, workers=config.workers)
-            else:
+            elif todo:
                 become_subreaper()
                 _run_local(todo, config.workers or os.cpu_count() or 1, store)
-        progress.finish()
+        except SandboxError as exc:
+            raise GamecoreError(
+                f"the referee could not build a bot's sandbox, {exc}; that game was not stored "
+                f"({len(records)} of {len(tasks)} games are); fix the set-up and run the same command to resume"
+            ) from None
+        finally:
+            progress.finish()
         return list(db.records())
     finally:
         db.close()
