@@ -33,6 +33,27 @@ Python bots never see the protocol: the host speaks it for them. Requests:
 A reply ``{"type": "error", "reason": "...", "detail": "..."}`` forfeits with that reason
 (the Python host sends ``exception``, ``exit``, ``memory``, ``bad_return``, ``load_error``).
 Optional reply fields ``elapsed`` (seconds) and ``printed`` (characters printed) are recorded.
+
+Between the host and the referee only (a bot never sends them): once the sandbox is built and
+before any code of the bot runs, the host writes ``{"type": "sandboxed"}``; if it cannot build
+it, it writes ``{"type": "error", "reason": "setup", ...}`` instead. That failure is the
+referee's: the game is not stored and the tournament stops with one line (see
+:mod:`~gamecore.referee.tournament`). A ``setup`` error after ``sandboxed`` is a bot's forgery
+and forfeits (``protocol``).
+
+The referee never blocks on a bot: requests are written without blocking and the rest of a
+request is written while the reply is awaited, under the same deadline; a reply already in the
+pipe is read before a timeout is declared; all seats' start-up is awaited under one deadline.
+
+Submissions, results, reports
+-----------------------------
+A submission is data (:mod:`~gamecore.referee.bots`): regular files and folders only, never a
+link followed, at most 1000 files and folders and 16 MB (``--submission-files``,
+``--submission-mb``); a submission that breaks a rule forfeits every game with reason
+``refused`` and a line naming the file and the rule. The database (:mod:`~gamecore.referee.db`)
+is locked for one referee at a time; a damaged one gives one line naming the file and the
+record. Reports escape players' names for HTML (``<``, ``>``, ``&`` also inside the page's
+JSON), Markdown and CSV (a leading ``=``, ``+``, ``-``, ``@`` is quoted with ``'``).
 """
 
 __all__ = ["TournamentConfig", "run_tournament", "play_game", "check_bot"]
