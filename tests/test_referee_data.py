@@ -254,9 +254,7 @@ def test_row8_a_bot_that_never_reads_times_out_and_the_game_is_stored(tmp_path):
     shrinker = tmp_path / "shrinker"
     shrinker.write_text(PIPE_SHRINKER)
     shrinker.chmod(0o755)
-    config = TournamentConfig(
-        [str(shrinker), "random"], sizes=[10], games=1, db=str(tmp_path / "t.sqlite"), **FAST
-    )
+    config = TournamentConfig([str(shrinker), "random"], sizes=[10], games=1, db=str(tmp_path / "t.sqlite"), **FAST)
     records = _finishes(lambda: run_tournament(config), 120)
     [record] = records
     assert [(f["player"], f["reason"]) for f in record["forfeits"]] == [("shrinker", "timeout")]

@@ -226,13 +226,10 @@ class _Damage:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        if exc is None or isinstance(exc, GamecoreError):
-            return False
-        if isinstance(exc, sqlite3.IntegrityError):
-            return False  # a second copy of a game: a bug of the caller, not damage
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if exc is None or isinstance(exc, (GamecoreError, sqlite3.IntegrityError)):
+            return  # (a second copy of a game is the caller's bug, not damage)
         if isinstance(exc, (sqlite3.DatabaseError, ValueError, TypeError, KeyError, RecursionError)):
             raise DamagedDatabaseError(
                 f"the database {self.path} is damaged or not a tournament's: {self.what} cannot be read ({exc})"
             ) from None
-        return False
