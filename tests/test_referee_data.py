@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -491,13 +493,23 @@ def test_row21_markdown_and_csv_escape_hostile_names(tmp_path):
     standings_rows = text.split("## Standings")[1].split("## Crosstable")[0].strip().splitlines()[2:]
     assert len(standings_rows) == len(HOSTILE_NAMES) + 1  # one line each: no name broke a row
     for line in standings_rows:  # every row has its 10 cells: no | of a name split a cell
-        cells = [c for c in __import__("re").split(r"(?<!\\)\|", line)[1:-1]]
+        cells = re.split(r"(?<!\\)\|", line)[1:-1]
         assert len(cells) == 10, line
     assert "| a\\|b |" in text and "| back\\\\slash\\| |" in text and "| two lines |" in text
     assert "\\<!--\\<script\\>" in text and "<!--" not in text.replace("\\<!--", "")
 
 
-CHROMIUM = next((n for n in ("chromium", "chromium-browser", "google-chrome") if __import__("shutil").which(n)), None)
+def test_row14_the_page_data_escapes_names_that_would_end_or_comment_out_its_script(tmp_path):
+    config = _named(tmp_path, ["<!--<script>", "a<b>&amp;"])
+    records = run_tournament(config)
+    write_reports(config, records, str(tmp_path / "out"))
+    page = (tmp_path / "out" / "tournament.html").read_text()
+    payload = page.split('<script id="data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert not {"<", ">", "&"} & set(payload)  # the HTML parser sees no tag, comment or entity
+    assert {"<!--<script>", "a<b>&amp;"} <= {p for g in json.loads(payload)["games"] for p in g["players"]}
+
+
+CHROMIUM = next((n for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)")
@@ -506,9 +518,6 @@ def test_row14_a_player_named_like_a_comment_cannot_empty_the_html_page(tmp_path
     records = run_tournament(config)
     write_reports(config, records, str(tmp_path / "out"))
     page = tmp_path / "out" / "tournament.html"
-    payload = page.read_text().split('<script id="data" type="application/json">', 1)[1].split("</script>", 1)[0]
-    assert not {"<", ">", "&"} & set(payload)
-    assert {"<!--<script>", "a<b>&amp;"} <= {p for g in json.loads(payload)["games"] for p in g["players"]}
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=3000"]
     dom = subprocess.run(
         [CHROMIUM, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
@@ -517,7 +526,7 @@ def test_row14_a_player_named_like_a_comment_cannot_empty_the_html_page(tmp_path
     last = records[0]
     assert f"Move {len(last['moves'])} of {len(last['moves'])}" in dom
     assert dom.count('class="stone s') == sum(last["score"])
-    assert "&lt;!--&lt;script&gt;" in dom  # the standings show the name as text
+    assert "&lt;!--&lt;script&gt;" in dom and "a&lt;b&gt;&amp;amp;" in dom  # the standings show the names as text
     shot = tmp_path / "page.png"
     subprocess.run(
         [CHROMIUM, *flags, f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
