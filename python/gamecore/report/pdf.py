@@ -42,6 +42,7 @@ def _bars(ax: Any, names: list[str], values: Sequence[float], title: str, log: b
     bars = ax.bar([SHORT[n] for n in names], values, color=[COLOURS[n] for n in names])
     if log and min(values) > 0 and max(values) > 20 * min(values):
         ax.set_yscale("log")
+        title += " (log)"
     _axes(ax, title)
     ax.bar_label(bars, labels=[short_number(v) for v in values], fontsize=6, padding=1)
     ax.margins(y=0.2)
@@ -52,7 +53,7 @@ def _panels(figure: Any, run: Any) -> None:
     names = list(run.stats)
     rows = {name: entry.row(run.budget) for name, entry in run.stats.items()}
     axes = figure.subplots(2, 3)
-    _bars(axes[0][0], names, [rows[n]["states_per_game"] for n in names], "states explored per game (log)", log=True)
+    _bars(axes[0][0], names, [rows[n]["states_per_game"] for n in names], "states explored per game", log=True)
 
     ax = axes[0][1]
     width = 0.4
@@ -133,10 +134,10 @@ def write_charts(run: Any, out: str) -> list[str]:
         size=9.5,
     )
     charts: Any = page.subfigures(1, 1)
-    charts.subplots_adjust(left=0.08, right=0.98, top=0.915, bottom=0.565, wspace=0.35, hspace=0.55)
+    charts.subplots_adjust(left=0.08, right=0.98, top=0.915, bottom=0.585, wspace=0.35, hspace=0.6)
     _panels(charts, run)
 
-    table_ax = page.add_axes((0.03, 0.39, 0.94, 0.11))
+    table_ax = page.add_axes((0.03, 0.415, 0.94, 0.11))
     table_ax.axis("off")
     cells = [
         [SHORT[name]] + [cell(key, entry.row(run.budget)) for key, _ in COLUMNS[1:]]
@@ -156,7 +157,7 @@ def write_charts(run: Any, out: str) -> list[str]:
             entry.set_text_props(weight="bold")
             entry.set_height(entry.get_height() * 2.2)
 
-    y = 0.35
+    y = 0.378
     if run.pairs:
         names = [name for name in run.stats if run.stats[name].seated]
         page.text(
@@ -166,7 +167,7 @@ def write_charts(run: Any, out: str) -> list[str]:
             size=8,
             va="top",
         )
-        pair_ax = page.add_axes((0.2, y - 0.095, 0.6, 0.08))
+        pair_ax = page.add_axes((0.2, y - 0.088, 0.6, 0.075))
         pair_ax.axis("off")
         grid = [
             [SHORT[a]] + [(lambda g: f"{g[1]}/{g[0]}" if g[0] else "")(run.pairs.get((a, b), (0, 0))) for b in names]
@@ -175,15 +176,15 @@ def write_charts(run: Any, out: str) -> list[str]:
         pairs = pair_ax.table(cellText=grid, colLabels=[""] + [SHORT[n] for n in names], loc="center", cellLoc="center")
         pairs.auto_set_font_size(False)
         pairs.set_fontsize(6.5)
-        y -= 0.11
+        y -= 0.1
 
     page.text(0.06, y, "Findings", size=10, va="top", weight="bold")
     text = "\n".join(textwrap.fill(sentence, 120) for sentence in findings(run))
     page.text(0.06, y - 0.018, text, size=7.5, va="top")
-    y -= 0.075
+    y -= 0.07
     page.text(0.06, y, "How each figure was measured", size=10, va="top", weight="bold")
-    text = "\n".join(textwrap.fill(line, 125, initial_indent="- ", subsequent_indent="  ") for line in method(run))
-    page.text(0.06, y - 0.018, text, size=7, va="top", linespacing=1.35)
+    text = "\n".join(textwrap.fill(line, 135, initial_indent="- ", subsequent_indent="  ") for line in method(run))
+    page.text(0.06, y - 0.018, text, size=6.5, va="top", linespacing=1.3)
     path = os.path.join(out, "report.pdf")
     with PdfPages(path) as pdf:
         pdf.savefig(page)
