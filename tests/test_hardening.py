@@ -299,7 +299,7 @@ def test_heuristic_scores_never_look_proven(backend):
     for r, c in ((0, 0), (0, 7), (7, 0), (7, 7), (3, 3), (4, 4)):
         cells[r][c] = 0
     cells[3][4] = cells[4][3] = 1
-    game = Othello.from_cells(cells, 0, backend=backend.name)
+    game = Othello.from_cells(cells, turn=0, backend=backend.name)
     heavy = {name: 10_000 for name in game.features()}
     raw = game.core.evaluate([10_000] * len(game.features())) if backend.name == "python" else None
     if raw is not None:
@@ -497,7 +497,7 @@ def test_mcts_reuses_a_tree_only_for_the_same_game_size_and_position(backend):
     for index, value in enumerate(v for row in small.cells() for v in row):
         if value >= 0:
             cells[index // 8][index % 8] = value
-    large = Othello.from_cells(cells, small.turn, backend=backend.name)
+    large = Othello.from_cells(cells, turn=small.turn, backend=backend.name)
     assert large.zobrist_hash() == small.zobrist_hash()
     mcts = MCTS(seed=1)
     mcts.search(small, iterations=300)
@@ -511,7 +511,7 @@ def test_mcts_reuses_a_tree_only_for_the_same_game_size_and_position(backend):
     othello_cells = [[-1] * 8 for _ in range(8)]
     othello_cells[3][3] = 0  # square 27, black: colour 0 as Tetralath's white
     othello_cells[3][4] = 1  # square 28
-    twin = Othello.from_cells(othello_cells, 0, backend=backend.name)
+    twin = Othello.from_cells(othello_cells, turn=0, backend=backend.name)
     assert twin.zobrist_hash() == tetra.zobrist_hash()
     mcts = MCTS(seed=1)
     mcts.search(tetra, iterations=200)

@@ -346,7 +346,7 @@ def test_text_round_trips(backend, game):
         assert again.to_text() == position.to_text()
         assert again.zobrist_hash() == position.zobrist_hash()
         assert again.legal_moves() == position.legal_moves()
-    assert Othello.from_cells(position.cells(), position.turn, backend=backend.name) == position
+    assert Othello.from_cells(position.cells(), turn=position.turn, backend=backend.name) == position
     # The readable form names whose turn it is and the score.
     black, white = position.score()
     assert f"X: {black}  O: {white}" in str(position)
@@ -610,7 +610,7 @@ def test_bad_cells(backend):
             Othello.from_cells(rows, backend=backend.name)
     for turn in (2, -1, None, True, "X", 0.0):
         with pytest.raises(InvalidPositionError):
-            Othello.from_cells(good, turn, backend=backend.name)
+            Othello.from_cells(good, turn=turn, backend=backend.name)
 
 
 def test_error_classes():

@@ -91,7 +91,7 @@ def board_to_position(
                 )
             out.append(mapping[int(v)])
         cells.append(out)
-    return Othello.from_cells(cells, BLACK, backend=backend)
+    return Othello.from_cells(cells, turn=BLACK, backend=backend)
 
 
 def position_to_board(position: Othello, colors: tuple[int, int] = (0, 1)) -> list[list[int]]:

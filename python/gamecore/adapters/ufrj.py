@@ -103,7 +103,7 @@ def board_to_position(board: Any, color: Any, *, backend: str | None = None) -> 
             else:
                 raise InvalidBoardError(f"unexpected {v!r} at row {r}, column {c} of the UFRJ board")
         cells.append(row)
-    return Othello.from_cells(cells, side, backend=backend)
+    return Othello.from_cells(cells, turn=side, backend=backend)
 
 
 def position_to_board(position: Othello) -> list[list[str]]:

@@ -195,6 +195,28 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """How many players take turns: 2 here (Othello, Tetralath); Rolit says its own."""
         return 2
 
+    @property
+    def player(self) -> int:
+        """The player to move as a number: 0 moves first (the index of :attr:`turn` in the
+        order of play)."""
+        return int(self._core.turn)
+
+    def scores(self) -> dict[_Color, int]:
+        """Discs, stones or balls of each colour that plays, in the order of play; when the
+        game is over, equal to ``outcome().scores``."""
+        return dict(zip(self._interned_colors(), self._core.counts()))
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the game tree ``depth`` plies deep, counted by the backend's core (a pass
+        is a ply where the game has one; a finished game is one leaf).
+
+        :raises ValueError: a depth that is not an int from 0 to 2**31 - 1 (a depth past the
+            longest game counts the same leaves as the longest game, and takes as long).
+        """
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < 2**31:
+            raise ValueError(f"perft depth must be an int from 0 to 2**31 - 1, got {depth!r}")
+        return int(self._core.perft(depth))
+
     def _interned_colors(self) -> tuple:
         """``turn`` of each player number (the position layer looks the colour up here)."""
         return tuple(self.Color)
@@ -210,6 +232,12 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     # copy.copy and copy.deepcopy are the position layer's (an independent copy); a pickle
     # holds the game's starting board and its moves, nothing of the backend, so it loads on
     # either backend (on the same one when it is there).
+    def with_backend(self: P, backend: str) -> P:
+        """The same position and history on another backend (``"cython"`` or ``"python"``)."""
+        _backend.load(backend)  # a clear error for an unknown or missing backend (unpickling falls back)
+        restore, (cls, _, state) = self.__reduce__()
+        return restore(cls, backend, state)
+
     def __reduce__(self) -> tuple:
         core = self._core.copy()
         moves = core.history()

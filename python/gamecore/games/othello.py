@@ -244,7 +244,8 @@ class Othello(Position[OthelloMove]):
         return Move(move, size)
 
     def score(self) -> tuple[int, int]:
-        """``(black discs, white discs)``."""
+        """``(black discs, white discs)``: the older form of :meth:`scores`, kept for the
+        course adapters and existing code."""
         return self._core.counts()
 
     def outcome(self) -> Outcome | None:
@@ -271,10 +272,6 @@ class Othello(Position[OthelloMove]):
             for r in range(n)
         ]
 
-    def perft(self, depth: int) -> int:
-        """Leaves of the game tree ``depth`` plies deep (a pass is a ply; a finished game is one leaf)."""
-        return self._core.perft(depth)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Othello):
             return NotImplemented
@@ -288,7 +285,7 @@ class Othello(Position[OthelloMove]):
         body = "".join(chars[v] for row in self.cells() for v in row)
         return f"{body} {'XO'[self.turn]}"
 
-    def render(self, style: str = "letters", last_move: OthelloMove | None = None) -> str:
+    def render(self, last_move: OthelloMove | None = None, *, style: str = "letters") -> str:
         """The readable board with coordinates (``str(position)``); see :func:`render_othello`."""
         return render_othello(self, style=style, last_move=last_move)
 
@@ -315,7 +312,7 @@ class Othello(Position[OthelloMove]):
         return game
 
     @classmethod
-    def from_moves(cls, moves: str | Iterable[Any], size: int = 8, *, backend: str | None = None) -> Othello:
+    def from_moves(cls, moves: str | Iterable[Any], *, size: int = 8, backend: str | None = None) -> Othello:
         """The position after a game record: ``'f5d6c3'`` (spaces, commas and ``pass`` allowed; a
         pass the record leaves out is played when it is forced) or an iterable of moves.
 
@@ -331,7 +328,7 @@ class Othello(Position[OthelloMove]):
         return game
 
     @classmethod
-    def from_cells(cls, rows: Iterable[Iterable[int]], turn: int = BLACK, *, backend: str | None = None) -> Othello:
+    def from_cells(cls, rows: Iterable[Iterable[int]], *, turn: int = BLACK, backend: str | None = None) -> Othello:
         """A position from rows of ``-1``/``0``/``1`` (as :meth:`cells` returns) and the side to move."""
         try:
             grid = [list(row) for row in rows]

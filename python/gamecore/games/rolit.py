@@ -346,10 +346,6 @@ class Rolit(Position[RolitMove]):
         """Balls of all four colours (neutral ones included)."""
         return {colour: n for colour, n in zip(RolitColor, self._core.counts(), strict=True)}
 
-    def perft(self, depth: int) -> int:
-        """Leaves of the game tree ``depth`` plies deep (a finished game is one leaf)."""
-        return self._core.perft(depth)
-
     def cells(self) -> list[list[int]]:
         """The board as 8 rows of ``-1`` (empty) or a colour number (0 red, 1 blue, 2 yellow, 3 green)."""
         balls = self._core.bitboards()
@@ -474,6 +470,46 @@ class Rolit(Position[RolitMove]):
                 balls[v] |= 1 << square
         game._core.set_board(tuple(balls), int(mover))
         return game
+
+    @classmethod
+    def from_cells(
+        cls,
+        rows: Iterable[Iterable[int]],
+        *,
+        colours: Any = None,
+        to_move: Any = None,
+        compulsory_capture: bool = True,
+        tie_rule: bool = True,
+        backend: str | None = None,
+    ) -> Rolit:
+        """A position from 8 rows of ``-1`` (empty) or a colour number (as :meth:`cells`
+        returns), with the options of :meth:`from_text` and its checks."""
+        try:
+            grid = [list(row) for row in rows]
+        except TypeError as exc:
+            raise InvalidPositionError(f"rows must be iterables of cells: {exc}") from exc
+        if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
+            raise InvalidPositionError(f"the board has {SIZE} rows of {SIZE} squares")
+        if any(
+            isinstance(v, bool) or not hasattr(type(v), "__index__") or v not in (-1, 0, 1, 2, 3)
+            for row in grid
+            for v in row
+        ):
+            raise InvalidPositionError("cells must be -1 (empty) or a colour number 0-3")
+        text = "".join("." if v < 0 else INITIALS[int(v)] for row in grid for v in row)
+        return cls.from_text(
+            text,
+            colours=colours,
+            to_move=to_move,
+            compulsory_capture=compulsory_capture,
+            tie_rule=tie_rule,
+            backend=backend,
+        )
+
+    def scores(self) -> dict[RolitColor, int]:  # type: ignore[override]
+        """Balls of each colour that plays, in the order of play (neutral colours left out);
+        when the game is over, equal to ``outcome().scores``."""
+        return self.score()
 
     @classmethod
     def from_moves(cls, moves: str | Iterable[Any], **options: Any) -> Rolit:

@@ -318,8 +318,13 @@ class Tetralath(Position[TetralathMove]):
             {WHITE: white, BLACK: black},
         )
 
+    @property
+    def size(self) -> int:
+        """The number of cells, 61: Tetralath has one board (the referee records its size so)."""
+        return NUM_CELLS
+
     def counts(self) -> tuple[int, int]:
-        """``(white stones, black stones)``."""
+        """``(white stones, black stones)``: the older form of :meth:`scores`."""
         return self._core.counts()
 
     def cell(self, cell: Any) -> int:
@@ -397,6 +402,29 @@ class Tetralath(Position[TetralathMove]):
         black = sum(1 << i for i, v in enumerate(cells) if v == 1)
         game._core.set_board(white, black, int(turn))
         return game
+
+    @classmethod
+    def from_cells(
+        cls, rows: Iterable[Iterable[int]], *, turn: int = 0, swap: bool = False, backend: str | None = None
+    ) -> Tetralath:
+        """A position from 9 rows (``a`` to ``i``, of 5 to 9 cells) of ``-1``/``0``/``1`` (as
+        :meth:`cells` returns) and the side to move (``0`` white, ``1`` black); checked as
+        :meth:`from_text` checks a text."""
+        try:
+            grid = [list(row) for row in rows]
+        except TypeError as exc:
+            raise InvalidPositionError(f"rows must be iterables of cells: {exc}") from exc
+        if [len(row) for row in grid] != list(ROW_LENGTHS):
+            raise InvalidPositionError(f"the board has 9 rows of {', '.join(map(str, ROW_LENGTHS))} cells")
+        if any(
+            isinstance(v, bool) or not hasattr(type(v), "__index__") or v not in (-1, 0, 1) for row in grid for v in row
+        ):
+            raise InvalidPositionError("cells must be -1 (empty), 0 (white) or 1 (black)")
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn not in (0, 1):
+            raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        chars = {-1: ".", 0: "W", 1: "B"}
+        text = "/".join("".join(chars[int(v)] for v in row) for row in grid) + " " + "WB"[turn]
+        return cls.from_text(text, swap=swap, backend=backend)
 
     @classmethod
     def from_moves(cls, moves: str | Iterable[Any], *, swap: bool = False, backend: str | None = None) -> Tetralath:
