@@ -353,6 +353,10 @@ def test_row3_spinning_children_share_one_core_in_the_bots_group(tmp_path, clean
     spinning = [cap for count, cap in samples if count >= 7]
     assert spinning, samples
     assert set(spinning) == {"100000/100000"}
+    # all bots together weigh as one process per core against the rest of the machine
+    if cgroups.hierarchy() == "v1":
+        parent = cgroups._parents("v1")[cgroups.V1_CONTROLLERS.index("cpu")]
+        assert int(Path(parent, "cpu.shares").read_text()) == 1024 * (os.cpu_count() or 1)
 
 
 @needs_full

@@ -82,6 +82,21 @@ def _parents(version: str) -> list[str]:
     return [os.path.join(ROOT, c, _own_path(c), _FOLDER) for c in V1_CONTROLLERS]
 
 
+def _weigh(version: str, parent: str) -> None:
+    """Give the ``gamecore`` folder of the CPU hierarchy the weight of one process per core: all
+    bots share it, and with the default weight of one process they would together get no more
+    CPU than any single process of the machine (a loaded machine would starve them)."""
+    if version == "v2":
+        name, value = "cpu.weight", min(10_000, 100 * (os.cpu_count() or 1))
+    elif parent.startswith(os.path.join(ROOT, "cpu") + "/"):
+        name, value = "cpu.shares", 1024 * (os.cpu_count() or 1)
+    else:
+        return
+    path = os.path.join(parent, name)
+    if os.path.exists(path):
+        _write(path, str(value))
+
+
 class BotGroup:
     """The cgroup(s) of one bot. Raises ``OSError`` when a group cannot be made or limited."""
 
@@ -99,6 +114,7 @@ class BotGroup:
                     _write(os.path.join(os.path.dirname(parent), "cgroup.subtree_control"), "+cpu +memory +pids")
                     _write(os.path.join(parent, "cgroup.subtree_control"), "+cpu +memory +pids")
                 os.makedirs(parent, exist_ok=True)
+                _weigh(version, parent)
                 path = os.path.join(parent, self.name)
                 os.mkdir(path)
                 self.dirs.append(path)
