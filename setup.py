@@ -99,6 +99,6 @@ setup(
     cmdclass={"build_ext": build_ext_with_report},
     package_dir={"": "python"},
     packages=find_packages("python"),
-    package_data={"gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf"]},
+    package_data={"gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf", "data/*.txt", "data/*.patterns", "data/*.json"]},
     ext_modules=extensions,
 )

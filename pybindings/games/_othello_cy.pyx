@@ -9,8 +9,8 @@ with that layout. A 10x10 board is kept in the kernel's interleaved layout inste
 ``Geometry.square_bit``/``bit_square`` map squares inside.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, realloc
-from libc.string cimport memcpy
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
                    gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
@@ -21,6 +21,7 @@ from gamecore._game_cy cimport GameCore
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
+from gamecore.games import _othello_patterns as patterns
 from gamecore.errors import (
     GameOverError,
     IllegalMoveError,
@@ -36,16 +37,23 @@ __all__ = [
     "square_weight",
     "legal_moves_mask",
     "flips",
+    "pattern_indices",
+    "pattern_score",
+    "set_pattern_weights",
     "OthelloCore",
 ]
 
 PASS = -1
 MIN_SIZE = 4
 MAX_SIZE = 10
-FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity")
+FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity", "patterns")
 
 cdef enum:
     C_PASS = -1
+    # The learned evaluation (_othello_patterns): at most this many instances, this long.
+    MAX_INSTANCES = 64
+    MAX_INSTANCE_SQUARES = 12
+    MAX_PATTERN_SCORE = 100_000  # _othello_patterns.MAX_PATTERN_SCORE (checked at import)
     # perft hands subtrees this many plies deep to the kernel in one call (a few ms each on
     # the largest boards) and looks for Ctrl-C between two calls: the kernel keeps its speed.
     PERFT_KERNEL_DEPTH = 6
@@ -56,6 +64,137 @@ cdef uint64_t FLIP_KEY[128]      # SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]: a disc c
 cdef uint64_t TURN_KEY[2]
 cdef Geometry GEOMETRIES[11]
 cdef uint64_t MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+# The learned evaluation of one board size, copied from _othello_patterns (the pure twin
+# reads the same instances and weights there): see pattern_score.
+ctypedef struct PatternTable:
+    int instances
+    int stride
+    int stage_width
+    int last_stage
+    int offset[MAX_INSTANCES]         # where the instance's shape table starts in a stage
+    int length[MAX_INSTANCES]
+    signed char squares[MAX_INSTANCES][MAX_INSTANCE_SQUARES]
+    short* weights                    # stride weights per stage, stage after stage
+
+cdef PatternTable* PATTERN_TABLES[11]  # NULL: no weights for that size (or not looked yet)
+cdef PatternTable* PATTERN_STORE[11]   # the allocation, kept while a size has no weights
+cdef bint PATTERNS_LOOKED[11]
+
+
+cdef int load_patterns(int n) except -1:
+    """Copy the shipped weights of an n x n board into PATTERN_TABLES[n] (once per size;
+    a size without a file keeps NULL: its pattern score is 0)."""
+    if not PATTERNS_LOOKED[n]:
+        install_patterns(n, patterns.load_table(n))
+    return 0
+
+
+cdef int install_patterns(int n, weights) except -1:
+    """Make ``weights`` (None: none) the pattern table of an n x n board. The table is
+    allocated once per size and overwritten in place: a search running in another thread
+    reads old or new weights, never freed memory."""
+    cdef PatternTable* t = PATTERN_STORE[n]
+    cdef int i, k
+    PATTERNS_LOOKED[n] = True
+    if weights is None:
+        PATTERN_TABLES[n] = NULL
+        return 0
+    ps = patterns.pattern_set(n)
+    if len(weights) != ps.stride * ps.stages:
+        raise ValueError(f"an {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(weights)}")
+    if t == NULL:
+        if patterns.EXTRA_WEIGHTS != 4:
+            raise ValueError("the compiled pattern score reads four extra weights a stage")
+        if len(ps.instances) > MAX_INSTANCES or max(ps.lengths) > MAX_INSTANCE_SQUARES:
+            raise ValueError(f"the {n}x{n} pattern set does not fit the compiled table")
+        t = <PatternTable*>malloc(sizeof(PatternTable))
+        if t == NULL:
+            raise MemoryError("no memory for the pattern table")
+        t.weights = <short*>malloc(len(weights) * sizeof(short))
+        if t.weights == NULL:
+            free(t)
+            raise MemoryError("no memory for the pattern table")
+        t.instances = len(ps.instances)
+        t.stride = ps.stride
+        t.stage_width = patterns.STAGE_WIDTH[n]
+        t.last_stage = ps.stages - 1
+        for i, (shape, squares) in enumerate(ps.instances):
+            t.offset[i] = ps.offsets[shape]
+            t.length[i] = len(squares)
+            for k in range(len(squares)):
+                t.squares[i][k] = squares[k]
+        PATTERN_STORE[n] = t
+    for i in range(len(weights)):
+        t.weights[i] = weights[i]
+    PATTERN_TABLES[n] = t
+    return 0
+
+
+def set_pattern_weights(size, weights):
+    """Use ``weights`` (a table of ``_othello_patterns.pattern_set(size)``'s layout, int16
+    values; None for none) as the learned evaluation of ``size`` boards in this process,
+    instead of the shipped one: for training."""
+    cdef const Geometry* g = geometry_of(size)
+    if weights is not None:
+        weights = patterns.checked_table(weights, g.n)
+    install_patterns(g.n, weights)
+
+
+cdef inline void fill_cells(gc_u128 me, gc_u128 opp, const Geometry* g, unsigned char* cells) noexcept nogil:
+    """cells[square] = 0 empty, 1 ``me``, 2 ``opp``."""
+    cdef uint64_t half
+    memset(cells, 0, g.nsq)
+    half = gc_u128_lo(me)
+    while half:
+        cells[g.bit_square[gc_ctz64(half)]] = 1
+        half &= half - 1
+    half = gc_u128_hi(me)
+    while half:
+        cells[g.bit_square[64 + gc_ctz64(half)]] = 1
+        half &= half - 1
+    half = gc_u128_lo(opp)
+    while half:
+        cells[g.bit_square[gc_ctz64(half)]] = 2
+        half &= half - 1
+    half = gc_u128_hi(opp)
+    while half:
+        cells[g.bit_square[64 + gc_ctz64(half)]] = 2
+        half &= half - 1
+
+
+cdef inline int instance_index(const unsigned char* cells, const PatternTable* t, int i) noexcept nogil:
+    cdef int k, index = 0
+    for k in range(t.length[i]):
+        index = index * 3 + cells[t.squares[i][k]]
+    return index
+
+
+cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
+    cdef const PatternTable* t = PATTERN_TABLES[g.n]
+    cdef unsigned char cells[128]
+    cdef int i, total, mobility, discs, empties, stage
+    cdef const short* w
+    if t == NULL:
+        return 0
+    empties = g.nsq - gc_popcount128(me | opp)
+    stage = (empties - 1 if empties > 0 else 0) // t.stage_width
+    if stage > t.last_stage:
+        stage = t.last_stage
+    w = t.weights + stage * t.stride
+    mobility = gc_popcount128(moves_of(me, opp, g)) - gc_popcount128(moves_of(opp, me, g))
+    discs = gc_popcount128(me) - gc_popcount128(opp)
+    total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
+             + w[t.stride - 1] * (1 if empties % 2 else -1))
+    fill_cells(me, opp, g, cells)
+    for i in range(t.instances):
+        total += w[t.offset[i] + instance_index(cells, t, i)]
+    if total > MAX_PATTERN_SCORE:
+        return MAX_PATTERN_SCORE
+    if total < -MAX_PATTERN_SCORE:
+        return -MAX_PATTERN_SCORE
+    return total
 
 
 def _init_tables():
@@ -71,6 +210,8 @@ def _init_tables():
 
 
 _init_tables()
+if MAX_PATTERN_SCORE != patterns.MAX_PATTERN_SCORE:
+    raise ImportError("the compiled pattern score bound differs from _othello_patterns")
 
 cdef inline gc_u128 to_board(object x, const Geometry* g):
     """A Python bitboard (plain layout) as a kernel board of this size's layout."""
@@ -180,6 +321,32 @@ def flips(player, opponent, square, size):
     return from_board(flips_of(p, o, square, g), g)
 
 
+def pattern_indices(player, opponent, size):
+    """The base-3 index of every pattern instance (``_othello_patterns.pattern_set(size)``),
+    for ``player`` to move: a square counts 0 empty, 1 ``player``'s, 2 ``opponent``'s."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
+    cdef unsigned char cells[128]
+    cdef int k, index
+    fill_cells(p, o, g, cells)
+    indices = []
+    for _, squares in patterns.pattern_set(g.n).instances:
+        index = 0
+        for k in squares:
+            index = index * 3 + cells[k]
+        indices.append(index)
+    return indices
+
+
+def pattern_score(player, opponent, size):
+    """The learned evaluation for ``player`` to move, in hundredths of a disc (0 for a size
+    without shipped weights)."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
+    load_patterns(g.n)
+    return _pattern_score(p, o, g)
+
+
 cdef class OthelloCore(GameCore):
     """Mutable Othello position with a move stack (the compiled core).
 
@@ -216,6 +383,8 @@ cdef class OthelloCore(GameCore):
     def __init__(self, size=8):
         self.g = geometry_of(size)
         self.size = int(size)
+        if not PATTERNS_LOOKED[self.size]:
+            load_patterns(self.size)  # the searches evaluate without the GIL: read them now
         cdef int half = self.size // 2, n = self.size
         cdef const Geometry* g = self.g
         self._set(g.square_bit[(half - 1) * n + half] | g.square_bit[half * n + half - 1],
@@ -345,9 +514,14 @@ cdef class OthelloCore(GameCore):
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        cdef int total
         if self.g.nsq <= 64:
-            return kernel.evaluate[uint64_t](<uint64_t>me, <uint64_t>opp, self.g, weights)
-        return kernel.evaluate[gc_u128](me, opp, self.g, weights)
+            total = kernel.evaluate[uint64_t](<uint64_t>me, <uint64_t>opp, self.g, weights)
+        else:
+            total = kernel.evaluate[gc_u128](me, opp, self.g, weights)
+        if weights[6]:
+            total += weights[6] * _pattern_score(me, opp, self.g)
+        return total
 
     cdef int order_key(self, int move) noexcept nogil:
         return 0 if move == C_PASS else self.g.square_weight[move]

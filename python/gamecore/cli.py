@@ -31,11 +31,13 @@ from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
 from .bench import rolit as bench_rolit
+from .bench import strength as bench_strength
 from .errors import GamecoreError
 from .games.othello import Othello
 from .players import player_names
 from .referee.cli import add_subparser as add_tournament_parser
 from .report.cli import add_subparser as add_compare_parser
+from .train.othello import add_subparser as add_train_parser
 from .ui import GAME_UIS
 from .ui import play as play_ui
 from .ui import rolit as rolit_ui
@@ -209,7 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "bench", help="benchmarks: perft, search, endgame, mcts, tetralath, api, multiplayer or rolit speed per backend"
     )
-    p.add_argument("what", choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit"))
+    p.add_argument(
+        "what",
+        choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit", "strength"),
+        help="strength has options of its own: gamecore bench strength --help",
+    )
     p.add_argument("--size", type=board_size, default=8, help="board size of the MCTS benchmark (default 8)")
     p.add_argument(
         "--depth",
@@ -268,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_tournament_parser(sub)  # gamecore tournament: the referee's own parser (gamecore.referee.cli)
     add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
+    add_train_parser(sub, board_size)  # gamecore train othello (gamecore.train.othello)
     # Listed for --help only: main() hands "rolit ..." to the Rolit UI before parsing.
     sub.add_parser(
         "rolit",
@@ -309,6 +316,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     # Everything after "rolit" belongs to the Rolit UI (its own options and loop).
     if argv and argv[0] == "rolit":
         return int(rolit_ui.main(argv[1:]) or 0)
+    if argv[:2] == ["bench", "strength"]:  # its own options (gamecore.bench.strength)
+        return bench_strength.main(argv[2:], out)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -330,6 +339,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return args.referee_handler(args, out)
         if args.command == "compare":
             return args.report_handler(args, out)
+        if args.command == "train":
+            return int(args.run(args, out))
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

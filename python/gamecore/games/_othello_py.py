@@ -24,6 +24,7 @@ from ..errors import (
     InvalidPositionError,
     InvalidSizeError,
 )
+from . import _othello_patterns as patterns
 
 __all__ = [
     "PASS",
@@ -33,6 +34,9 @@ __all__ = [
     "square_weight",
     "legal_moves_mask",
     "flips",
+    "pattern_indices",
+    "pattern_score",
+    "set_pattern_weights",
     "OthelloCore",
 ]
 
@@ -41,8 +45,9 @@ PASS = -1
 _TURN_CHANGE = TURN_KEYS[0] ^ TURN_KEYS[1]
 MIN_SIZE = 4
 MAX_SIZE = 10
-#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
-FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity")
+#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``; "patterns" is
+#: the learned evaluation (``_othello_patterns``), in hundredths of a disc.
+FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity", "patterns")
 
 
 def square_weight(row: int, col: int, size: int) -> int:
@@ -114,7 +119,15 @@ class _Geometry:
         self.squares = self.move_lister(tuple(range(self.nsq)))  # bitboard -> square indices
 
     def __reduce__(self) -> tuple:
-        return geometry_of, (self.n,)  # one per size (its generated functions do not pickle)
+        return geometry_of, (self.n,)
+
+    @functools.cached_property
+    def pattern_table(self) -> PatternTable | None:
+        """The learned evaluation's table, None when no weights are shipped for this size
+        (read on first use; ``set_pattern_weights`` replaces it)."""
+        return _pattern_table(
+            self.n, patterns.load_table(self.n)
+        )  # one per size (its generated functions do not pickle)
 
     def move_lister(self, table: tuple) -> Callable[[int], list]:
         """A function from a move bitboard to ``[table[square] ...]`` in ascending order, one
@@ -272,6 +285,68 @@ def stable_edges(own: int, g: _Geometry) -> int:
         if grown == stable:
             return stable
         stable = grown
+
+
+#: ``(instances as (table offset, squares), stride, weights)``
+PatternTable = tuple[tuple[tuple[int, tuple[int, ...]], ...], int, list[int]]
+
+
+def _pattern_table(n: int, weights: object) -> PatternTable | None:
+    if weights is None:
+        return None
+    ps = patterns.pattern_set(n)
+    instances = tuple((ps.offsets[shape], squares) for shape, squares in ps.instances)
+    return instances, ps.stride, list(weights)  # type: ignore[call-overload]  # a list indexes fastest
+
+
+def set_pattern_weights(size: int, weights: object) -> None:
+    """Use ``weights`` (a table of ``_othello_patterns.pattern_set(size)``'s layout, int16
+    values; None for none) as the learned evaluation of ``size`` boards in this process,
+    instead of the shipped one: for training."""
+    if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
+        raise InvalidSizeError(f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+    if weights is not None:
+        weights = patterns.checked_table(weights, size)
+    geometry_of(size).pattern_table = _pattern_table(size, weights)
+
+
+def pattern_indices(player: int, opponent: int, size: int) -> list[int]:
+    """The base-3 index of every pattern instance (``_othello_patterns.pattern_set(size)``),
+    for ``player`` to move: a square counts 0 empty, 1 ``player``'s, 2 ``opponent``'s."""
+    return [_instance_index(player, opponent, squares) for _, squares in patterns.pattern_set(size).instances]
+
+
+def _instance_index(player: int, opponent: int, squares: tuple[int, ...]) -> int:
+    index = 0
+    for square in squares:
+        index = index * 3 + (1 if player >> square & 1 else 2 if opponent >> square & 1 else 0)
+    return index
+
+
+def pattern_score(player: int, opponent: int, size: int) -> int:
+    """The learned evaluation for ``player`` to move, in hundredths of a disc (0 for a size
+    without shipped weights)."""
+    return _pattern_score(player, opponent, geometry_of(size))
+
+
+def _pattern_score(player: int, opponent: int, g: _Geometry) -> int:
+    table = g.pattern_table
+    if table is None:
+        return 0
+    instances, stride, weights = table
+    empties = g.nsq - (player | opponent).bit_count()
+    base = patterns.stage_of(empties, g.n) * stride
+    mobility = g.moves(player, opponent).bit_count() - g.moves(opponent, player).bit_count()
+    discs = player.bit_count() - opponent.bit_count()
+    total = (
+        weights[base + stride - 4]
+        + weights[base + stride - 3] * mobility
+        + weights[base + stride - 2] * discs
+        + weights[base + stride - 1] * (1 if empties % 2 else -1)
+    )
+    for offset, squares in instances:
+        total += weights[base + offset + _instance_index(player, opponent, squares)]
+    return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))
 
 
 def _perft(player: int, opponent: int, depth: int, g: _Geometry) -> int:
@@ -491,6 +566,8 @@ class OthelloCore(GameCore):
             total += weights[4] * (stable_edges(me, g).bit_count() - stable_edges(opp, g).bit_count())
         if weights[5]:
             total += weights[5] * (1 if self.num_empty() % 2 else -1)
+        if weights[6]:
+            total += weights[6] * _pattern_score(me, opp, g)
         return total
 
     def order_key(self, move: int) -> int:

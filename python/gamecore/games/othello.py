@@ -194,6 +194,9 @@ class Othello(Position[OthelloMove]):
         "stability": {"stability": 1},
         "parity": {"parity": 1},
         "standard": {"positional": 2, "mobility": 12, "stability": 15, "parity": 3},
+        # the learned pattern evaluation (gamecore/data/othello{size}.json says how it was
+        # trained), in hundredths of a disc; 0 on a size without shipped weights
+        "learned": {"patterns": 1},
     }
 
     def __init__(self, size: int = 8, *, backend: str | None = None) -> None:
@@ -206,7 +209,7 @@ class Othello(Position[OthelloMove]):
         """Names of the evaluation features, in the order the weights are given to the core:
         disc difference, positional square weights, mobility (own moves minus the
         opponent's), corners, stable edge discs, parity (+1 when the side to move
-        would make the last move)."""
+        would make the last move), the learned pattern evaluation (hundredths of a disc)."""
         return self._backend.othello.FEATURES
 
     def exact_solver(self) -> Callable[..., tuple]:

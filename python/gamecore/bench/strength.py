@@ -1,0 +1,227 @@
+"""``gamecore bench strength``: a player against an opponent from balanced openings.
+
+::
+
+    gamecore bench strength --player engine:time=0.2,eval=learned --opponent engine:v1 --games 40
+
+Each shipped opening (``gamecore/data/openings{size}.txt``) is played twice, the players
+swapping colours, in the order of the file: ``--games 40`` plays the first 20 openings.
+The report gives the player's wins, draws and losses, its mean disc margin, its score and
+the Elo difference that score means, with a 95 % interval (normal approximation of the
+mean game score: ``elo = -400 log10(1 / score - 1)``; the interval is the Elo of
+``score +- 1.96 * sqrt(var / games)``, ``var`` the variance of the single game scores 1,
+1/2, 0).
+
+Player specs are those of ``gamecore play`` (``engine:time=0.2``, ``engine:depth=6,eval=learned``,
+``mcts:time=1``, ``random``); ``engine:v1`` is today's engine with the evaluation of
+version 1 (``standard``) whatever the default becomes, with the options after it
+(``engine:v1,time=0.2``).
+
+The openings were made by :func:`make_openings` (the header of each file records how):
+random plies from the start, kept when a search of today's engine finds them near balance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, TextIO
+
+from ..games.othello import Othello
+from ..players import make_player
+from ..search.engine import Engine
+
+__all__ = ["StrengthResult", "elo", "elo_interval", "load_openings", "make_openings", "play_match", "main"]
+
+#: The evaluation of gamecore 1's engine.
+V1_EVALUATION = "standard"
+
+
+def elo(score: float) -> float:
+    """The Elo difference a mean game score (0..1) stands for (+-inf at 1 and 0)."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(scores: Sequence[float]) -> tuple[float, float, float]:
+    """``(elo, low, high)``: the Elo of the mean of the game ``scores`` and its 95 % interval."""
+    if not scores:
+        raise ValueError("no games")
+    mean = sum(scores) / len(scores)
+    variance = sum((s - mean) ** 2 for s in scores) / len(scores)
+    half = 1.96 * math.sqrt(variance / len(scores))
+    return elo(mean), elo(mean - half), elo(mean + half)
+
+
+@dataclass
+class StrengthResult:
+    """The games of a match, from the player's side."""
+
+    margins: list[int] = field(default_factory=list)  #: player's disc margin per game
+
+    @property
+    def wins(self) -> int:
+        return sum(m > 0 for m in self.margins)
+
+    @property
+    def draws(self) -> int:
+        return sum(m == 0 for m in self.margins)
+
+    @property
+    def losses(self) -> int:
+        return sum(m < 0 for m in self.margins)
+
+    @property
+    def scores(self) -> list[float]:
+        return [1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in self.margins]
+
+    def summary(self) -> str:
+        n = len(self.margins)
+        if not n:
+            return "no games played"
+        rating, low, high = elo_interval(self.scores)
+        return (
+            f"W-D-L {self.wins}-{self.draws}-{self.losses} in {n} games, score {100 * sum(self.scores) / n:.1f} %, "
+            f"mean disc margin {sum(self.margins) / n:+.2f}, Elo {_signed(rating)} (95 %: {_signed(low)} .. {_signed(high)})"
+        )
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+
+def opening_file(size: int) -> str:
+    return f"data/openings{size}.txt"
+
+
+def load_openings(size: int) -> list[str]:
+    """The shipped balanced openings of a board size, as move lists (``"f5d6c3"``)."""
+    try:
+        text = resources.files("gamecore").joinpath(opening_file(size)).read_text()
+    except (FileNotFoundError, OSError):
+        raise ValueError(f"no balanced openings are shipped for {size}x{size}") from None
+    return [line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def make_openings(
+    size: int, count: int, *, seed: int = 1, plies: tuple[int, int] = (4, 8), depth: int = 8, within: int = 40
+) -> tuple[str, list[tuple[str, int]]]:
+    """``count`` openings of ``plies`` random plies whose value by a ``depth``-ply search of
+    today's engine (the ``standard`` evaluation, its own units) lies within ``within`` of 0;
+    and the header recording how (the openings file is the header, then one line each)."""
+    rng = random.Random(seed)
+    engine = Engine(V1_EVALUATION, tt_mb=16)
+    found: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    tried = 0
+    while len(found) < count:
+        tried += 1
+        game = Othello(size)
+        for _ in range(rng.randint(*plies)):
+            moves = game.legal_moves()
+            if not moves or game.is_game_over():
+                break
+            game.push(rng.choice(moves))
+        text = "".join(str(m) for m in game.move_stack)
+        if text in seen or game.is_game_over():
+            continue
+        seen.add(text)
+        engine.clear()
+        score = engine.search(game, depth=depth).score
+        if abs(score) <= within:
+            found.append((text, score))
+    header = (
+        f"# {count} balanced {size}x{size} openings: {plies[0]}-{plies[1]} random plies (random.Random({seed})), "
+        f"kept when a depth-{depth} search of gamecore 1's engine ({V1_EVALUATION} evaluation) scores them within "
+        f"+-{within} of 0 for the side to move ({len(found)} of {tried} tried).\n"
+        f"# Made by gamecore.bench.strength.make_openings({size}, {count}, seed={seed}, plies={plies}, "
+        f"depth={depth}, within={within}); each line: the moves, then that score."
+    )
+    return header, found
+
+
+def player_from_spec(spec: str) -> Any:
+    """A player from a ``gamecore play`` spec, ``engine:v1`` being today's engine."""
+    name, _, rest = spec.partition(":")
+    options = [part.strip() for part in rest.split(",") if part.strip()]
+    if name.strip().lower() == "engine" and "v1" in options:
+        options.remove("v1")
+        options.append(f"eval={V1_EVALUATION}")
+        spec = "engine:" + ",".join(options)
+    return make_player(spec, game="othello")
+
+
+def play_game(opening: str, black: Any, white: Any, size: int, backend: str | None = None) -> int:
+    """Black's final disc margin (empties to the winner) of a game from ``opening``."""
+    game = Othello.from_moves(opening, size, backend=backend)
+    for player in (black, white):
+        new_game = getattr(player, "new_game", None)
+        if new_game is not None:
+            new_game()
+    while not game.is_game_over():
+        mover = black if game.turn == 0 else white
+        game.push(mover.choose_move(game))
+    black_discs, white_discs = game.score()
+    empties = size * size - black_discs - white_discs
+    diff = black_discs - white_discs
+    return diff + (empties if diff > 0 else -empties if diff < 0 else 0)
+
+
+def play_match(
+    player: str, opponent: str, *, size: int = 8, games: int = 40, backend: str | None = None, out: TextIO | None = None
+) -> StrengthResult:
+    """``games`` games from the shipped openings, each opening twice with colours swapped."""
+    openings = load_openings(size)
+    if games > 2 * len(openings):
+        raise ValueError(f"{len(openings)} openings are shipped for {size}x{size}: at most {2 * len(openings)} games")
+    me, them = player_from_spec(player), player_from_spec(opponent)
+    result = StrengthResult()
+    for number in range(games):
+        opening = openings[number // 2]
+        as_black = number % 2 == 0
+        margin = (
+            play_game(opening, me, them, size, backend) if as_black else -play_game(opening, them, me, size, backend)
+        )
+        result.margins.append(margin)
+        if out is not None:
+            colour = "black" if as_black else "white"
+            print(f"game {number + 1:3d}: {opening:<18} player {colour}: {margin:+d}", file=out, flush=True)
+    return result
+
+
+def main(argv: Sequence[str], out: TextIO) -> int:
+    """``gamecore bench strength [options]``."""
+    parser = argparse.ArgumentParser(
+        prog="gamecore bench strength",
+        description="Play a player against an opponent from the shipped balanced openings, both colours; "
+        "print W-D-L, the mean disc margin and the Elo difference with its 95 %% interval.",
+    )
+    parser.add_argument("--player", default="engine:time=1", help="player spec (default engine:time=1)")
+    parser.add_argument("--opponent", default="engine:v1,time=1", help="opponent spec (default engine:v1,time=1)")
+    parser.add_argument("--size", type=int, default=8, choices=(6, 8, 10))
+    parser.add_argument("--games", type=int, default=40, help="games (two per opening; default 40)")
+    parser.add_argument("--backend", choices=("cython", "python"))
+    parser.add_argument("--quiet", action="store_true", help="no line per game")
+    try:
+        args = parser.parse_args(list(argv))
+        if args.games < 1:
+            parser.error("--games must be at least 1")
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    result = play_match(
+        args.player,
+        args.opponent,
+        size=args.size,
+        games=args.games,
+        backend=args.backend,
+        out=None if args.quiet else out,
+    )
+    print(f"{args.player} against {args.opponent}, {args.size}x{args.size}: {result.summary()}", file=out)
+    return 0

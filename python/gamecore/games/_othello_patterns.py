@@ -1,0 +1,216 @@
+"""The learned Othello evaluation's patterns and weight tables, shared by both backends.
+
+A *pattern* is an ordered list of squares (the Logistello/Edax family: Buro, "Experiments
+with Multi-ProbCut and a new high-quality evaluation function for Othello", 1997). Each
+shape below is placed on the board under its eight symmetries; each distinct square set is
+one *instance*. An instance reads its squares in order as a base-3 number (0 empty, 1 a disc
+of the side to move, 2 an opponent disc, the first square the most significant digit), and
+the evaluation is, for the side to move, the sum over the instances of
+``weights[stage][shape][index]``, plus the stage's bias and its weights times the mobility
+difference, the disc difference and the parity: in hundredths of a disc (``SCALE``). The stage is the number of empty
+squares, ``(empties - 1) // STAGE_WIDTH`` (clamped to the last stage).
+
+The compiled backend copies the instances and the table into C arrays
+(``pybindings/games/_othello_cy.pyx``); the pure one reads them from here
+(``_othello_py.pattern_score``): both compute the same integer.
+
+Weights are stored per size in ``gamecore/data/othello{size}.patterns`` (zlib-compressed
+little-endian int16, every stage's table in turn) with ``othello{size}.json`` beside it (how
+they were trained: sources, seeds, error per stage, the file's SHA-256). A size without a
+file has no learned evaluation: its pattern score is 0.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import sys
+import zlib
+from array import array
+from dataclasses import dataclass
+from importlib import resources
+
+__all__ = [
+    "SCALE",
+    "STAGE_WIDTH",
+    "SHAPES",
+    "PatternSet",
+    "pattern_set",
+    "stage_of",
+    "load_table",
+    "table_bytes",
+    "MAX_PATTERN_SCORE",
+]
+
+#: Evaluation units per disc.
+SCALE = 100
+#: Empty squares per stage.
+STAGE_WIDTH = {4: 4, 6: 4, 8: 6, 10: 10}
+#: The pattern score is clamped to +-this (a weighted sum of features stays inside a C int).
+MAX_PATTERN_SCORE = 100_000
+#: Extra weights after the patterns, per stage: a bias, and the weights of the mobility
+#: difference, the disc difference and the parity (+1 with an odd number of empties, else -1).
+EXTRA_WEIGHTS = 4
+
+
+def _edge_2x(n: int) -> list[tuple[int, int]]:
+    return [(0, c) for c in range(n)] + [(1, 1), (1, n - 2)]
+
+
+def _corner(rows: int, cols: int) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(rows) for c in range(cols)]
+
+
+def _row(r: int, n: int) -> list[tuple[int, int]]:
+    return [(r, c) for c in range(n)]
+
+
+def _diagonal(length: int) -> list[tuple[int, int]]:
+    return [(i, length - 1 - i) for i in range(length)]
+
+
+def _shapes(n: int) -> dict[str, list[tuple[int, int]]]:
+    """The shapes of an n x n board, none longer than 10 squares (3**10 weights a stage)."""
+    shapes: dict[str, list[tuple[int, int]]] = {}
+    shapes["edge+2x" if n + 2 <= 10 else "edge"] = _edge_2x(n) if n + 2 <= 10 else _row(0, n)
+    shapes["corner3x3"] = _corner(3, 3)
+    if n >= 6:
+        shapes["corner2x5"] = _corner(2, 5)
+    for r in range(1, n // 2):
+        shapes[f"row{r + 1}"] = _row(r, n)
+    for length in range(4, n + 1):
+        shapes[f"diagonal{length}"] = _diagonal(length)
+    return shapes
+
+
+SHAPES = {n: tuple(_shapes(n)) for n in (4, 6, 8, 10)}
+
+
+def _symmetries(n: int) -> list:
+    m = n - 1
+    return [
+        lambda r, c: (r, c),
+        lambda r, c: (r, m - c),
+        lambda r, c: (m - r, c),
+        lambda r, c: (m - r, m - c),
+        lambda r, c: (c, r),
+        lambda r, c: (c, m - r),
+        lambda r, c: (m - c, r),
+        lambda r, c: (m - c, m - r),
+    ]
+
+
+@dataclass(frozen=True)
+class PatternSet:
+    """The instances of one board size: ``instances[i] = (shape, squares)``; ``offsets[shape]``
+    is where the shape's table starts inside a stage's table of ``stride`` weights (the
+    ``EXTRA_WEIGHTS`` are its last ones); ``mirrors[shape]`` lists, for a shape a
+    symmetry maps onto itself in another order, that order (training ties the two indices)."""
+
+    size: int
+    shapes: tuple[str, ...]
+    lengths: tuple[int, ...]
+    instances: tuple[tuple[int, tuple[int, ...]], ...]
+    offsets: tuple[int, ...]
+    stride: int
+    stages: int
+    mirrors: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@functools.cache
+def pattern_set(n: int) -> PatternSet:
+    """The pattern instances of an n x n board (computed once per size)."""
+    shapes = _shapes(n)
+    instances: list[tuple[int, tuple[int, ...]]] = []
+    mirrors: list[tuple[tuple[int, ...], ...]] = []
+    for shape_id, cells in enumerate(shapes.values()):
+        first_order: dict[frozenset, tuple[int, ...]] = {}
+        self_maps: set[tuple[int, ...]] = set()
+        for transform in _symmetries(n):
+            squares = tuple(r * n + c for r, c in (transform(*cell) for cell in cells))
+            seen = first_order.get(frozenset(squares))
+            if seen is None:
+                first_order[frozenset(squares)] = squares
+                instances.append((shape_id, squares))
+            elif seen != squares:
+                self_maps.add(tuple(seen.index(sq) for sq in squares))
+        mirrors.append(tuple(sorted(self_maps)))
+    lengths = tuple(len(cells) for cells in shapes.values())
+    offsets = []
+    total = 0
+    for length in lengths:
+        offsets.append(total)
+        total += 3**length
+    return PatternSet(
+        size=n,
+        shapes=tuple(shapes),
+        lengths=lengths,
+        instances=tuple(instances),
+        offsets=tuple(offsets),
+        stride=total + EXTRA_WEIGHTS,
+        stages=(n * n - 5) // STAGE_WIDTH[n] + 1,
+        mirrors=tuple(mirrors),
+    )
+
+
+def stage_of(empties: int, n: int) -> int:
+    """The stage of a position with ``empties`` empty squares."""
+    return min(max(empties - 1, 0) // STAGE_WIDTH[n], (n * n - 5) // STAGE_WIDTH[n])
+
+
+def data_name(n: int, suffix: str) -> str:
+    return f"othello{n}.{suffix}"
+
+
+def table_bytes(weights: array) -> bytes:
+    """A table as stored: zlib-compressed little-endian int16."""
+    raw = array("h", weights)
+    if sys.byteorder != "little":
+        raw.byteswap()
+    return zlib.compress(raw.tobytes(), 9)
+
+
+def decode_table(blob: bytes, n: int) -> array:
+    """The int16 table of a stored blob, checked against the size's pattern set."""
+    raw = array("h")
+    raw.frombytes(zlib.decompress(blob))
+    if sys.byteorder != "little":
+        raw.byteswap()
+    return checked_table(raw, n)
+
+
+def checked_table(weights: object, n: int) -> array:
+    """``weights`` as an int16 table of the n x n layout, or ValueError."""
+    try:
+        table = array("h", weights)  # type: ignore[call-overload]
+    except (TypeError, OverflowError) as error:
+        raise ValueError(f"pattern weights must be int16 values: {error}") from None
+    ps = pattern_set(n)
+    if len(table) != ps.stride * ps.stages:
+        raise ValueError(f"an {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(table)}")
+    return table
+
+
+@functools.cache
+def load_table(n: int) -> array | None:
+    """The shipped weights of an n x n board (``None`` when none are shipped)."""
+    try:
+        blob = resources.files("gamecore").joinpath("data/" + data_name(n, "patterns")).read_bytes()
+    except (FileNotFoundError, OSError):
+        return None
+    return decode_table(blob, n)
+
+
+def shipped_info(n: int) -> dict | None:
+    """The training record shipped beside the weights of an n x n board, if any."""
+    try:
+        text = resources.files("gamecore").joinpath("data/" + data_name(n, "json")).read_text()
+    except (FileNotFoundError, OSError):
+        return None
+    info: dict = json.loads(text)
+    return info
+
+
+def sha256(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()

@@ -1,0 +1,347 @@
+"""Training the learned Othello evaluation (``gamecore train othello``).
+
+The pipeline, all of it gamecore's own code and reproducible from its seed:
+
+1. **Positions**: self-play games of today's engine (the ``standard`` evaluation, a shallow
+   fixed depth), each opened by a random number of random plies and with a share of random
+   moves after that, so that the positions are varied. Every position with a move to play
+   is kept once.
+2. **Labels, bootstrapped from the end of the game** (as Logistello was): stage 0 (the
+   fewest empty squares) first. A position with at most ``exact`` empty squares is labelled
+   by the exact solver (its final disc margin); a later one by a fixed-depth search with
+   the learned evaluation as fitted so far, whose leaves lie ``depth`` plies closer to the
+   end, in stages already fitted (the stage width is at most ``depth``).
+3. **Fit** of each stage by stochastic gradient descent on the squared error (plain Python:
+   no numpy needed), on the positions of the stage and of the stage before it (neighbouring
+   stages share their data, so that the weights change smoothly). Configurations a symmetry
+   of the board maps onto each other share one weight; a configuration never seen keeps 0.
+   The error (root mean square, in discs) on a held-out tenth is recorded per stage.
+
+The weights go to ``OUT/othello{size}.patterns``, the record (options, seed, counts, error
+per stage, timings, the weights' SHA-256) to ``OUT/othello{size}.json``, and the labelled
+positions to ``OUT/othello{size}-positions.txt``. Both files are rewritten after each stage:
+a run stopped early leaves the stages fitted so far, and the record says which (a stage not
+fitted takes the weights of the nearest fitted one and is listed as copied).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, TextIO
+
+from .. import _backend
+from ..games import _othello_patterns as patterns
+from ..games.othello import Othello
+from ..search.engine import WIN, Engine, solve
+
+__all__ = ["TrainOptions", "train", "fit_stage", "canonical_tables"]
+
+
+@dataclass
+class TrainOptions:
+    """What a training run does; every field is recorded beside the weights."""
+
+    size: int = 8
+    games: int = 2000  #: self-play games
+    per_stage: int = 3000  #: positions labelled per stage (at most)
+    random_plies: int = 10  #: each game opens with 0..random_plies random plies
+    random_share: float = 0.1  #: share of random moves after the opening
+    play_depth: int = 2  #: depth of the self-play engine
+    depth: int = 6  #: depth of the labelling search
+    exact: int = 14  #: positions with at most this many empties are solved exactly
+    epochs: int = 30
+    learning_rate: float = 0.004
+    seed: int = 1
+    backend: str = ""  #: "" picks the compiled backend when it loads
+
+
+Position = tuple[int, int, int]  # (black, white, side to move)
+
+
+def self_play_positions(options: TrainOptions, rng: random.Random, backend: str) -> list[Position]:
+    """Distinct positions (with a move to play) from ``options.games`` self-play games."""
+    engine = Engine("standard", tt_mb=1)
+    seen: set[Position] = set()
+    positions: list[Position] = []
+    for _ in range(options.games):
+        game = Othello(options.size, backend=backend)
+        opening = rng.randint(0, options.random_plies)
+        plies = 0
+        while not game.is_game_over():
+            moves = game.legal_moves()
+            if plies < opening or rng.random() < options.random_share:
+                chosen = rng.choice(moves)
+            else:  # (a search of a game not over always has a move)
+                chosen = engine.search(game, depth=options.play_depth).move or rng.choice(moves)
+            game.push(chosen)
+            plies += 1
+            black, white = game.core.bitboards()
+            key = (black, white, int(game.turn))
+            if key not in seen and not game.is_game_over():
+                seen.add(key)
+                positions.append(key)
+        engine.clear()
+    return positions
+
+
+def empties_of(position: Position, size: int) -> int:
+    return size * size - (position[0] | position[1]).bit_count()
+
+
+def label(position: Position, options: TrainOptions, engine: Engine, backend: str) -> int:
+    """The position's value for the side to move, in hundredths of a disc."""
+    game = Othello(options.size, backend=backend)
+    game.core.set_board(*position)
+    if empties_of(position, options.size) <= options.exact:
+        return solve(game).score * patterns.SCALE
+    score = engine.search(game, depth=options.depth).score
+    if score > WIN:
+        return (score - WIN) * patterns.SCALE
+    if score < -WIN:
+        return (score + WIN) * patterns.SCALE
+    return score
+
+
+def canonical_tables(n: int) -> list[list[int]]:
+    """Per shape, the index each configuration shares its weight with (the smallest of the
+    configurations a symmetry of the board maps it to)."""
+    ps = patterns.pattern_set(n)
+    tables = []
+    for length, mirrors in zip(ps.lengths, ps.mirrors):
+        table = list(range(3**length))
+        for perm in mirrors:
+            for index in range(3**length):
+                digits = [index // 3 ** (length - 1 - k) % 3 for k in range(length)]
+                mirrored = 0
+                for k in range(length):
+                    mirrored = mirrored * 3 + digits[perm[k]]
+                if mirrored < table[index]:
+                    table[index] = mirrored
+        tables.append(table)
+    return tables
+
+
+Sample = tuple[list[int], tuple[int, ...], float]  # (weight slots, extra features, target in discs)
+
+
+def features(position: Position, n: int, othello: Any, canonical: list[list[int]]) -> tuple[list[int], tuple[int, ...]]:
+    """The weight slots (inside one stage's table) a position uses, and its extra features
+    (1 for the bias, the mobility difference, the disc difference, the parity)."""
+    black, white, turn = position
+    me, opp = (black, white) if turn == 0 else (white, black)
+    ps = patterns.pattern_set(n)
+    indices = othello.pattern_indices(me, opp, n)
+    slots = [ps.offsets[shape] + canonical[shape][index] for (shape, _), index in zip(ps.instances, indices)]
+    mobility = othello.legal_moves_mask(me, opp, n).bit_count() - othello.legal_moves_mask(opp, me, n).bit_count()
+    empties = n * n - (me | opp).bit_count()
+    return slots, (1, mobility, me.bit_count() - opp.bit_count(), 1 if empties % 2 else -1)
+
+
+def fit_stage(
+    samples: list[Sample], stride: int, options: TrainOptions, rng: random.Random
+) -> tuple[list[float], float]:
+    """Weights of one stage (``stride`` floats, in discs; the extra weights last: bias,
+    mobility, discs, parity) fitted to ``samples`` by stochastic gradient descent; and the
+    root mean square error on a held-out tenth (on the training samples when there are too
+    few)."""
+    weights = [0.0] * stride
+    order = samples[:]
+    rng.shuffle(order)
+    held = len(order) // 10
+    test, learn = (order[:held], order[held:]) if held >= 5 else (order, order)
+    rate = options.learning_rate
+    for _ in range(options.epochs):
+        rng.shuffle(learn)
+        for slots, extras, target in learn:
+            error = target - _predict(weights, slots, extras, stride)
+            step = rate * error
+            for s in slots:
+                weights[s] += step
+            # the scalar features take smaller steps: they are larger than a 0/1 pattern slot
+            for k, value in enumerate(extras):
+                weights[stride - EXTRAS + k] += step * value * EXTRA_RATE[k]
+        rate *= 0.93
+    squares = [(target - _predict(weights, slots, extras, stride)) ** 2 for slots, extras, target in test]
+    return weights, math.sqrt(sum(squares) / len(squares)) if squares else 0.0
+
+
+EXTRAS = patterns.EXTRA_WEIGHTS
+EXTRA_RATE = (1.0, 0.05, 0.01, 1.0)  # bias, mobility, discs, parity
+
+
+def _predict(weights: list[float], slots: list[int], extras: tuple[int, ...], stride: int) -> float:
+    base = stride - EXTRAS
+    return sum(weights[s] for s in slots) + sum(weights[base + k] * v for k, v in enumerate(extras))
+
+
+def expand(stage_weights: list[float], n: int, canonical: list[list[int]]) -> list[int]:
+    """A stage's fitted weights as stored: hundredths of a disc, int16, every configuration
+    given its shared weight."""
+    ps = patterns.pattern_set(n)
+    table = [0] * ps.stride
+    for shape, offset in enumerate(ps.offsets):
+        for index, shared in enumerate(canonical[shape]):
+            table[offset + index] = _int16(stage_weights[offset + shared])
+    for k in range(1, patterns.EXTRA_WEIGHTS + 1):
+        table[-k] = _int16(stage_weights[-k])
+    return table
+
+
+def _int16(discs: float) -> int:
+    return max(-32767, min(32767, round(discs * patterns.SCALE)))
+
+
+def full_table(stages: dict[int, list[int]], n: int) -> tuple[list[int], dict[int, int]]:
+    """Every stage's table, a stage not fitted copying the nearest fitted one (and which)."""
+    ps = patterns.pattern_set(n)
+    copied = {}
+    table: list[int] = []
+    for s in range(ps.stages):
+        source = s if s in stages else min(stages, key=lambda k: (abs(k - s), k)) if stages else None
+        if source is None:
+            table += [0] * ps.stride
+        else:
+            table += stages[source]
+            if source != s:
+                copied[s] = source
+    return table, copied
+
+
+def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_after: float = 0.0) -> dict:
+    """Run the whole pipeline; write the weights, the record and the positions to
+    ``out_dir``; return the record. ``stop_after`` (seconds, 0: none) ends the run after the
+    stage that passes it (the record says so)."""
+    n = options.size
+    if n not in (6, 8, 10):
+        raise ValueError(f"learned evaluations are trained for 6x6, 8x8 and 10x10, not {n}x{n}")
+    backend_name = options.backend or ("cython" if "cython" in _backend.available() else "python")
+    othello = _backend.load(backend_name).othello
+    os.makedirs(out_dir, exist_ok=True)
+    ps = patterns.pattern_set(n)
+    rng = random.Random(options.seed)
+    started = time.perf_counter()
+
+    def say(text: str) -> None:
+        if log is not None:
+            print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=log, flush=True)
+
+    othello.set_pattern_weights(n, None)  # label with the weights of this run only
+    positions = self_play_positions(options, rng, backend_name)
+    say(f"{len(positions)} positions from {options.games} self-play games")
+    by_stage: dict[int, list[Position]] = {}
+    for p in positions:
+        by_stage.setdefault(patterns.stage_of(empties_of(p, n), n), []).append(p)
+    canonical = canonical_tables(n)
+    record: dict[str, Any] = {
+        "size": n,
+        "format": "zlib-compressed little-endian int16; stages of STAGE_WIDTH empties, stride weights each",
+        "stage_width": patterns.STAGE_WIDTH[n],
+        "stages": ps.stages,
+        "stride": ps.stride,
+        "shapes": dict(zip(ps.shapes, ps.lengths)),
+        "instances": len(ps.instances),
+        "units": f"1/{patterns.SCALE} disc",
+        "sources": "self-play of gamecore's own engine (standard evaluation); no external game archive",
+        "fit": "stochastic gradient descent on the squared error, plain Python",
+        "options": asdict(options),
+        "backend": backend_name,
+        "positions": len(positions),
+        "stage_results": [],
+        "complete": False,
+    }
+    fitted: dict[int, list[int]] = {}
+    samples_by_stage: dict[int, list[Sample]] = {}
+    labelled_path = os.path.join(out_dir, f"othello{n}-positions.txt")
+    with open(labelled_path, "w") as labelled:
+        for stage in range(ps.stages):
+            chosen = by_stage.get(stage, [])
+            rng.shuffle(chosen)
+            chosen = chosen[: options.per_stage]
+            engine = Engine({"patterns": 1}, tt_mb=8)
+            stage_start = time.perf_counter()
+            samples = []
+            for p in chosen:
+                value = label(p, options, engine, backend_name)
+                labelled.write(f"{p[0]:x} {p[1]:x} {p[2]} {value}\n")
+                slots, extras = features(p, n, othello, canonical)
+                samples.append((slots, extras, value / patterns.SCALE))
+            labelled.flush()
+            samples_by_stage[stage] = samples
+            labelling = time.perf_counter() - stage_start
+            data = samples + samples_by_stage.get(stage - 1, [])
+            if not data:
+                say(f"stage {stage}: no positions")
+                continue
+            weights, error = fit_stage(data, ps.stride, options, rng)
+            fitted[stage] = expand(weights, n, canonical)
+            table, copied = full_table(fitted, n)
+            othello.set_pattern_weights(n, table)
+            record["stage_results"].append(
+                {
+                    "stage": stage,
+                    "empties": [stage * ps_width(n) + 1, (stage + 1) * ps_width(n)],
+                    "positions": len(samples),
+                    "fitted_on": len(data),
+                    "rms_error_discs": round(error, 3),
+                    "labels": "exact" if (stage + 1) * ps_width(n) <= options.exact else f"depth {options.depth}",
+                    "label_seconds": round(labelling, 1),
+                }
+            )
+            record["copied_stages"] = {str(k): v for k, v in copied.items()}
+            record["complete"] = stage == ps.stages - 1
+            record["seconds"] = round(time.perf_counter() - started, 1)
+            write_weights(table, record, out_dir, n)
+            say(f"stage {stage}: {len(samples)} positions labelled in {labelling:.1f} s, rms error {error:.2f} discs")
+            if stop_after and time.perf_counter() - started > stop_after and stage < ps.stages - 1:
+                record["stopped"] = f"stopped after stage {stage} (time limit {stop_after:g} s)"
+                write_weights(table, record, out_dir, n)
+                break
+    othello.set_pattern_weights(n, patterns.load_table(n))
+    return record
+
+
+def ps_width(n: int) -> int:
+    return patterns.STAGE_WIDTH[n]
+
+
+def write_weights(table: list[int], record: dict, out_dir: str, n: int) -> None:
+    """The weights file and the record beside it (with the file's SHA-256)."""
+    blob = patterns.table_bytes(table)  # type: ignore[arg-type]
+    with open(os.path.join(out_dir, patterns.data_name(n, "patterns")), "wb") as f:
+        f.write(blob)
+    record["sha256"] = patterns.sha256(blob)
+    with open(os.path.join(out_dir, patterns.data_name(n, "json")), "w") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+
+
+def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
+    """``gamecore train othello``: registered by the CLI."""
+    p = sub.add_parser("train", help="train a learned evaluation (gamecore train othello --help)")
+    games = p.add_subparsers(dest="game", metavar="GAME", required=True)
+    o = games.add_parser("othello", help="fit the Othello pattern evaluation of one board size")
+    defaults = TrainOptions()
+    o.add_argument("--size", type=board_size, default=8)
+    o.add_argument("--out", required=True, help="directory for the weights, their record and the positions")
+    for name, value in asdict(defaults).items():
+        if name in ("size", "backend"):
+            continue
+        o.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    o.add_argument("--backend", choices=("cython", "python"), default="")
+    o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
+    o.set_defaults(run=run_command)
+
+
+def run_command(args: Any, out: TextIO) -> int:
+    names = TrainOptions.__dataclass_fields__
+    options = TrainOptions(**{k: getattr(args, k) for k in names})
+    record = train(options, args.out, log=out, stop_after=args.stop_after)
+    done = len(record["stage_results"])
+    print(f"{done} of {record['stages']} stages fitted; weights in {args.out}", file=out)
+    return 0

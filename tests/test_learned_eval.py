@@ -1,0 +1,300 @@
+"""The learned Othello evaluation (patterns), its training pipeline and ``gamecore bench strength``.
+
+- The two backends compute the same pattern indices and the same integer score on random
+  positions of every size (shipped weights, and random tables installed for the test).
+- Pattern indices against hand-read boards; the symmetric configurations training ties.
+- The shipped 8x8 weights: their SHA-256 is the one recorded beside them, and the start
+  position's value is pinned.
+- Training: the fit recovers weights that generated its data; a tiny run end to end.
+- The strength statistics against hand-computed values; a tiny match.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from importlib import resources
+
+import pytest
+
+from gamecore import Engine, Othello, search
+from gamecore.bench import strength
+from gamecore.games import _othello_patterns as patterns
+from gamecore.train import othello as train
+
+LEARNED = [0, 0, 0, 0, 0, 0, 1]
+
+
+def random_board(n: int, rng: random.Random) -> tuple[int, int]:
+    squares = list(range(n * n))
+    rng.shuffle(squares)
+    me = opp = 0
+    for square in squares[: rng.randint(0, n * n)]:
+        if rng.random() < 0.5:
+            me |= 1 << square
+        else:
+            opp |= 1 << square
+    return me, opp
+
+
+@pytest.fixture
+def random_tables(backends):
+    """Random weights installed for 6x6, 8x8 and 10x10 in both backends; the shipped ones
+    (or none) put back afterwards."""
+    rng = random.Random(7)
+    for n in (6, 8, 10):
+        ps = patterns.pattern_set(n)
+        table = [rng.randint(-400, 400) for _ in range(ps.stride * ps.stages)]
+        for b in backends:
+            b.othello.set_pattern_weights(n, table)
+    yield
+    for n in (6, 8, 10):
+        for b in backends:
+            b.othello.set_pattern_weights(n, patterns.load_table(n))
+
+
+@pytest.mark.parametrize("n", [6, 8, 10])
+def test_both_backends_compute_the_same_pattern_indices_and_score(backends, random_tables, n):
+    py, cy = backends
+    rng = random.Random(n)
+    for _ in range(200):
+        me, opp = random_board(n, rng)
+        assert py.othello.pattern_indices(me, opp, n) == cy.othello.pattern_indices(me, opp, n)
+        assert py.othello.pattern_score(me, opp, n) == cy.othello.pattern_score(me, opp, n)
+
+
+def test_the_learned_evaluation_is_the_pattern_score(backend, random_tables):
+    # A depth-1 search with evaluation "learned" scores each move by the pattern score of
+    # the position it leads to, for the opponent: the search's score is the best negation.
+    rng = random.Random(3)
+    for _ in range(20):
+        game = Othello(8, backend=backend.name)
+        for _ in range(rng.randint(0, 40)):
+            if game.is_game_over() or game.legal_moves()[0].is_pass:
+                break
+            game.push(rng.choice(game.legal_moves()))
+        if game.is_game_over() or game.legal_moves()[0].is_pass:
+            continue
+        expected = []
+        for move in game.legal_moves():
+            game.push(move)
+            black, white = game.core.bitboards()
+            me, opp = (black, white) if game.turn == 0 else (white, black)
+            if not game.is_game_over():
+                expected.append(-backend.othello.pattern_score(me, opp, 8))
+            game.pop()
+        result = search(game, depth=1, evaluation="learned", algorithm="minimax")
+        if len(expected) == len(game.legal_moves()):
+            assert result.score == max(expected)
+        doubled = search(game, depth=1, evaluation={"patterns": 3}, algorithm="minimax")
+        assert doubled.score == 3 * result.score or result.proven
+
+
+def test_pattern_indices_read_the_board_in_base_3(backend):
+    # The start position, black to move: row 4 (squares 24..31) reads 0 0 0 2 1 0 0 0
+    # (d4 white: the opponent's; e4 black: the mover's).
+    ps = patterns.pattern_set(8)
+    game = Othello(8)
+    black, white = game.core.bitboards()
+    indices = backend.othello.pattern_indices(black, white, 8)
+    by_squares = {squares: index for (_, squares), index in zip(ps.instances, indices)}
+    assert by_squares[tuple(range(24, 32))] == 2 * 3**4 + 1 * 3**3
+    # The edge a1..h1 with b2 and g2: all empty.
+    assert by_squares[(0, 1, 2, 3, 4, 5, 6, 7, 9, 14)] == 0
+    # The main diagonal a1..h8 (either direction): d4 and e5 are white's, the second digit... of 8.
+    diagonal = next(index for squares, index in by_squares.items() if set(squares) == {0, 9, 18, 27, 36, 45, 54, 63})
+    assert diagonal == 2 * 3**4 + 2 * 3**3
+
+
+def test_every_pattern_instance_is_a_board_symmetry_of_its_shape():
+    for n in (6, 8, 10):
+        ps = patterns.pattern_set(n)
+        counts = [sum(1 for shape, _ in ps.instances if shape == s) for s in range(len(ps.shapes))]
+        for name, count in zip(ps.shapes, counts):
+            # Corner regions and edges have 4 placements (8 for the 2x5 block), rows 4, the
+            # main diagonal 2, every other diagonal 4.
+            expected = 8 if name == "corner2x5" else 2 if name == f"diagonal{n}" else 4
+            assert count == expected, name
+        assert all(len(set(squares)) == len(squares) for _, squares in ps.instances)
+
+
+def test_training_ties_a_configuration_to_its_mirror_image():
+    canonical = train.canonical_tables(8)
+    ps = patterns.pattern_set(8)
+    corner = ps.shapes.index("corner3x3")
+    # Squares in order a1 b1 c1 / a2 b2 c2 / a3 b3 c3: a disc on b1 (digit 7) and its
+    # mirror across the a1-h8 diagonal, on a2 (digit 5).
+    assert canonical[corner][3**7] == canonical[corner][3**5] == 3**5
+    block = ps.shapes.index("corner2x5")
+    assert ps.mirrors[block] == ()  # no symmetry maps the 2x5 block onto itself
+    assert canonical[block][3**7] == 3**7
+
+
+def test_fit_recovers_the_weights_that_made_the_data():
+    rng = random.Random(5)
+    stride = 40
+    truth = [rng.uniform(-3, 3) for _ in range(stride - 4)] + [0.5, 0.3, 0.2, 1.0]
+    samples = []
+    for _ in range(3000):
+        slots = rng.sample(range(stride - 4), 5)
+        extras = (1, rng.randint(-8, 8), rng.randint(-20, 20), rng.choice((-1, 1)))
+        target = sum(truth[s] for s in slots) + sum(truth[stride - 4 + k] * v for k, v in enumerate(extras))
+        samples.append((slots, extras, target))
+    spread = math.sqrt(sum(t * t for _, _, t in samples) / len(samples))
+    _, error = train.fit_stage(samples, stride, train.TrainOptions(epochs=40, learning_rate=0.01), rng)
+    assert error < 0.05 * spread
+
+
+def test_a_tiny_training_run_writes_weights_that_load(tmp_path, backends):
+    options = train.TrainOptions(size=6, games=12, per_stage=25, depth=2, exact=8, epochs=3, seed=4)
+    record = train.train(options, str(tmp_path))
+    ps = patterns.pattern_set(6)
+    assert record["complete"] and len(record["stage_results"]) == ps.stages
+    blob = (tmp_path / "othello6.patterns").read_bytes()
+    assert json.loads((tmp_path / "othello6.json").read_text())["sha256"] == patterns.sha256(blob)
+    table = patterns.decode_table(blob, 6)
+    assert any(table)
+    lines = (tmp_path / "othello6-positions.txt").read_text().splitlines()
+    assert len(lines) == sum(s["positions"] for s in record["stage_results"])
+    # The run put the shipped weights (or none) back.
+    rng = random.Random(1)
+    me, opp = random_board(6, rng)
+    for b in backends:
+        shipped = patterns.load_table(6)
+        b.othello.set_pattern_weights(6, table)
+        mine = b.othello.pattern_score(me, opp, 6)
+        b.othello.set_pattern_weights(6, shipped)
+        assert mine == _score_by_hand(me, opp, 6, table)
+
+
+def _score_by_hand(me: int, opp: int, n: int, table) -> int:
+    """The pattern score read straight from the definition in _othello_patterns."""
+    ps = patterns.pattern_set(n)
+    empties = n * n - (me | opp).bit_count()
+    base = patterns.stage_of(empties, n) * ps.stride
+    game = Othello(n, backend="python")
+    mobility = (
+        game._backend.othello.legal_moves_mask(me, opp, n).bit_count()
+        - game._backend.othello.legal_moves_mask(opp, me, n).bit_count()
+    )
+    total = table[base + ps.stride - 4] + table[base + ps.stride - 3] * mobility
+    total += table[base + ps.stride - 2] * (me.bit_count() - opp.bit_count())
+    total += table[base + ps.stride - 1] * (1 if empties % 2 else -1)
+    for shape, squares in ps.instances:
+        index = 0
+        for square in squares:
+            index = index * 3 + (1 if me >> square & 1 else 2 if opp >> square & 1 else 0)
+        total += table[base + ps.offsets[shape] + index]
+    return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))
+
+
+def test_bad_pattern_weights_are_refused_and_change_nothing(backend):
+    me, opp = Othello(8).core.bitboards()
+    before = backend.othello.pattern_score(me, opp, 8)
+    ps = patterns.pattern_set(8)
+    for bad in ([1, 2, 3], [70_000] * (ps.stride * ps.stages), "weights"):
+        with pytest.raises(ValueError):
+            backend.othello.set_pattern_weights(8, bad)
+    assert backend.othello.pattern_score(me, opp, 8) == before
+
+
+# -- the shipped weights -----------------------------------------------------------------
+
+
+def shipped(n: int) -> tuple[bytes, dict]:
+    root = resources.files("gamecore").joinpath("data")
+    return root.joinpath(f"othello{n}.patterns").read_bytes(), json.loads(root.joinpath(f"othello{n}.json").read_text())
+
+
+def test_the_shipped_8x8_weights_are_the_recorded_ones():
+    blob, record = shipped(8)
+    assert patterns.sha256(blob) == record["sha256"] == SHIPPED_SHA256[8]
+    assert record["stride"] == patterns.pattern_set(8).stride
+    assert len(blob) < 3_000_000
+
+
+def test_the_start_position_has_its_pinned_learned_value(backend):
+    game = Othello(8, backend=backend.name)
+    me, opp = game.core.bitboards()
+    assert backend.othello.pattern_score(me, opp, 8) == START_VALUE[8]
+    assert _score_by_hand(me, opp, 8, patterns.load_table(8)) == START_VALUE[8]
+
+
+def test_the_learned_evaluation_searches_alike_in_both_backends(backends):
+    game = Othello.from_moves("f5d6c3d3c4", 8)
+    found = [
+        search(Othello.from_moves("f5d6c3d3c4", 8, backend=b.name), depth=4, evaluation="learned") for b in backends
+    ]
+    assert found[0].move == found[1].move and found[0].score == found[1].score and found[0].nodes == found[1].nodes
+    assert found[0].move in game.legal_moves()
+    assert Engine("learned").evaluation_weights(game) == LEARNED
+
+
+# -- bench strength ----------------------------------------------------------------------
+
+
+def test_elo_and_its_interval_by_hand():
+    # 6 wins, 2 draws, 2 losses: score 0.7, variance of the game scores 0.16, half-width
+    # 1.96 * sqrt(0.016) = 0.24792; Elo = -400 log10(1/p - 1).
+    rating, low, high = strength.elo_interval([1] * 6 + [0.5] * 2 + [0] * 2)
+    assert rating == pytest.approx(147.19, abs=0.01)
+    assert low == pytest.approx(-33.40, abs=0.01)
+    assert high == pytest.approx(504.05, abs=0.01)
+    assert strength.elo(0.5) == 0 and strength.elo(1.0) == math.inf and strength.elo(0.0) == -math.inf
+    result = strength.StrengthResult([5, 0, -3, 12])
+    assert (result.wins, result.draws, result.losses) == (2, 1, 1)
+    assert "W-D-L 2-1-1 in 4 games, score 62.5 %, mean disc margin +3.50" in result.summary()
+
+
+def test_the_shipped_openings_are_legal_and_distinct():
+    for n, count in ((6, 20), (8, 50), (10, 20)):
+        openings = strength.load_openings(n)
+        assert len(openings) == count == len(set(openings))
+        for line in openings:
+            game = Othello.from_moves(line, n)
+            assert 4 <= len(game.move_stack) <= 8 and not game.is_game_over()
+
+
+def test_a_tiny_match_counts_from_the_players_side():
+    result = strength.play_match("engine:depth=3", "greedy", size=6, games=4)
+    assert len(result.margins) == 4
+    # Game 1: the player black from the first opening; game 2: the same opening, colours
+    # swapped (the margin is the player's, so the negation of black's).
+    engine, greedy = strength.player_from_spec("engine:depth=3"), strength.player_from_spec("greedy")
+    opening = strength.load_openings(6)[0]
+    assert strength.play_game(opening, engine, greedy, 6) == result.margins[0]
+    assert -strength.play_game(opening, greedy, engine, 6) == result.margins[1]
+    final = Othello.from_moves(opening, 6)
+    while not final.is_game_over():
+        final.push((engine if final.turn == 0 else greedy).choose_move(final))
+    black, white = final.score()
+    assert result.margins[0] == black - white + (36 - black - white) * ((black > white) - (black < white))
+
+
+def test_engine_v1_is_the_standard_evaluation():
+    player = strength.player_from_spec("engine:v1,depth=2")
+    assert player.evaluation == "standard" and player.depth == 2
+    with pytest.raises(ValueError):
+        strength.play_match("engine:depth=1", "engine:v1,depth=1", size=6, games=41)
+
+
+SHIPPED_SHA256 = {8: ""}
+START_VALUE = {8: 0}
+
+
+def test_the_commands_run_from_the_cli(tmp_path):
+    import io
+
+    from gamecore.cli import main
+
+    out = io.StringIO()
+    argv = ["train", "othello", "--size", "6", "--out", str(tmp_path), "--games", "6", "--per-stage", "8"]
+    assert main([*argv, "--depth", "1", "--exact", "6", "--epochs", "1"], out=out) == 0
+    assert "8 of 8 stages fitted" in out.getvalue() and (tmp_path / "othello6.json").exists()
+    out = io.StringIO()
+    argv = ["bench", "strength", "--size", "6", "--games", "2", "--player", "engine:depth=1", "--opponent", "random"]
+    assert main(argv, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("game   1: b3b4e5b2") and "in 2 games" in lines[-1]
+    assert main(["bench", "strength", "--games", "0"], out=io.StringIO()) == 2
