@@ -99,6 +99,8 @@ setup(
     cmdclass={"build_ext": build_ext_with_report},
     package_dir={"": "python"},
     packages=find_packages("python"),
-    package_data={"gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf", "data/*.txt", "data/*.patterns", "data/*.json"]},
+    package_data={
+        "gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf", "data/*.txt", "data/*.patterns", "data/*.json"]
+    },
     ext_modules=extensions,
 )

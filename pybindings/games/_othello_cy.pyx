@@ -76,15 +76,18 @@ ctypedef struct PatternTable:
     int offset[MAX_INSTANCES]         # where the instance's shape table starts in a stage
     int length[MAX_INSTANCES]
     signed char squares[MAX_INSTANCES][MAX_INSTANCE_SQUARES]
-    short* weights                    # stride weights per stage, stage after stage
+    const short* weights              # stride weights per stage, stage after stage
 
 cdef PatternTable* PATTERN_TABLES[11]  # NULL: no weights for that size (or not looked yet)
 cdef PatternTable* PATTERN_STORE[11]   # the allocation, kept while a size has no weights
 cdef bint PATTERNS_LOOKED[11]
+# Every weight buffer a table has pointed to, kept for the life of the process: a search
+# running in another thread reads old or new weights, never freed memory.
+cdef list PATTERN_BUFFERS = []
 
 
 cdef int load_patterns(int n) except -1:
-    """Copy the shipped weights of an n x n board into PATTERN_TABLES[n] (once per size;
+    """Point PATTERN_TABLES[n] at the shipped weights of an n x n board (once per size;
     a size without a file keeps NULL: its pattern score is 0)."""
     if not PATTERNS_LOOKED[n]:
         install_patterns(n, patterns.load_table(n))
@@ -92,10 +95,10 @@ cdef int load_patterns(int n) except -1:
 
 
 cdef int install_patterns(int n, weights) except -1:
-    """Make ``weights`` (None: none) the pattern table of an n x n board. The table is
-    allocated once per size and overwritten in place: a search running in another thread
-    reads old or new weights, never freed memory."""
+    """Make ``weights`` (an int16 table checked by _othello_patterns; None: none) the
+    pattern table of an n x n board, without copying it."""
     cdef PatternTable* t = PATTERN_STORE[n]
+    cdef const short[::1] values
     cdef int i, k
     PATTERNS_LOOKED[n] = True
     if weights is None:
@@ -112,10 +115,6 @@ cdef int install_patterns(int n, weights) except -1:
         t = <PatternTable*>malloc(sizeof(PatternTable))
         if t == NULL:
             raise MemoryError("no memory for the pattern table")
-        t.weights = <short*>malloc(len(weights) * sizeof(short))
-        if t.weights == NULL:
-            free(t)
-            raise MemoryError("no memory for the pattern table")
         t.instances = len(ps.instances)
         t.stride = ps.stride
         t.stage_width = patterns.STAGE_WIDTH[n]
@@ -126,8 +125,9 @@ cdef int install_patterns(int n, weights) except -1:
             for k in range(len(squares)):
                 t.squares[i][k] = squares[k]
         PATTERN_STORE[n] = t
-    for i in range(len(weights)):
-        t.weights[i] = weights[i]
+    values = weights
+    PATTERN_BUFFERS.append(weights)
+    t.weights = &values[0]
     PATTERN_TABLES[n] = t
     return 0
 
@@ -135,7 +135,8 @@ cdef int install_patterns(int n, weights) except -1:
 def set_pattern_weights(size, weights):
     """Use ``weights`` (a table of ``_othello_patterns.pattern_set(size)``'s layout, int16
     values; None for none) as the learned evaluation of ``size`` boards in this process,
-    instead of the shipped one: for training."""
+    instead of the shipped one: for training. Each table given stays in memory until the
+    process ends."""
     cdef const Geometry* g = geometry_of(size)
     if weights is not None:
         weights = patterns.checked_table(weights, g.n)

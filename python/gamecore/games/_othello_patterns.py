@@ -14,8 +14,8 @@ The compiled backend copies the instances and the table into C arrays
 (``pybindings/games/_othello_cy.pyx``); the pure one reads them from here
 (``_othello_py.pattern_score``): both compute the same integer.
 
-Weights are stored per size in ``gamecore/data/othello{size}.patterns`` (zlib-compressed
-little-endian int16, every stage's table in turn) with ``othello{size}.json`` beside it (how
+Weights are stored per size in ``gamecore/data/othello{size}.patterns`` (little-endian
+int16, every stage's table in turn) with ``othello{size}.json`` beside it (how
 they were trained: sources, seeds, error per stage, the file's SHA-256). A size without a
 file has no learned evaluation: its pattern score is 0.
 """
@@ -23,18 +23,16 @@ file has no learned evaluation: its pattern score is 0.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
+import os
 import sys
-import zlib
 from array import array
-from dataclasses import dataclass
-from importlib import resources
+from typing import NamedTuple
+
+# json and hashlib are imported where used: importing gamecore reads no weights.
 
 __all__ = [
     "SCALE",
     "STAGE_WIDTH",
-    "SHAPES",
     "PatternSet",
     "pattern_set",
     "stage_of",
@@ -84,9 +82,6 @@ def _shapes(n: int) -> dict[str, list[tuple[int, int]]]:
     return shapes
 
 
-SHAPES = {n: tuple(_shapes(n)) for n in (4, 6, 8, 10)}
-
-
 def _symmetries(n: int) -> list:
     m = n - 1
     return [
@@ -101,8 +96,7 @@ def _symmetries(n: int) -> list:
     ]
 
 
-@dataclass(frozen=True)
-class PatternSet:
+class PatternSet(NamedTuple):
     """The instances of one board size: ``instances[i] = (shape, squares)``; ``offsets[shape]``
     is where the shape's table starts inside a stage's table of ``stride`` weights (the
     ``EXTRA_WEIGHTS`` are its last ones); ``mirrors[shape]`` lists, for a shape a
@@ -163,27 +157,38 @@ def data_name(n: int, suffix: str) -> str:
     return f"othello{n}.{suffix}"
 
 
-def table_bytes(weights: array) -> bytes:
-    """A table as stored: zlib-compressed little-endian int16."""
+def table_bytes(weights: array | list[int]) -> bytes:
+    """A table as stored: little-endian int16, uncompressed (read and copied in a millisecond
+    or two when the first core of the size is made; decompressing would take ten)."""
     raw = array("h", weights)
     if sys.byteorder != "little":
         raw.byteswap()
-    return zlib.compress(raw.tobytes(), 9)
+    return raw.tobytes()
 
 
-def decode_table(blob: bytes, n: int) -> array:
+def decode_table(blob: bytes, n: int) -> Table:
     """The int16 table of a stored blob, checked against the size's pattern set."""
     raw = array("h")
-    raw.frombytes(zlib.decompress(blob))
+    raw.frombytes(blob)
     if sys.byteorder != "little":
         raw.byteswap()
     return checked_table(raw, n)
 
 
-def checked_table(weights: object, n: int) -> array:
-    """``weights`` as an int16 table of the n x n layout, or ValueError."""
+Table = array | memoryview  # int16 values
+
+
+def checked_table(weights: object, n: int) -> Table:
+    """``weights`` as an int16 table of the n x n layout (an int16 array or memoryview is
+    taken as it is, anything else copied into one), or ValueError."""
+    table: Table
     try:
-        table = array("h", weights)  # type: ignore[call-overload]
+        if isinstance(weights, array) and weights.typecode == "h":
+            table = weights
+        elif isinstance(weights, memoryview) and weights.format == "h":
+            table = weights
+        else:
+            table = array("h", weights)  # type: ignore[call-overload]
     except (TypeError, OverflowError) as error:
         raise ValueError(f"pattern weights must be int16 values: {error}") from None
     ps = pattern_set(n)
@@ -192,25 +197,45 @@ def checked_table(weights: object, n: int) -> array:
     return table
 
 
+def data_path(name: str) -> str:
+    """A file of the package's data folder (plain file access: importlib.resources alone
+    would cost more to import than mapping the weights). Worked out when asked: the flat
+    CTU player (``gamecore export ctu --standalone``) carries this module without a file."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", name)
+
+
 @functools.cache
-def load_table(n: int) -> array | None:
-    """The shipped weights of an n x n board (``None`` when none are shipped)."""
+def load_table(n: int) -> Table | None:
+    """The shipped weights of an n x n board (``None`` when none are shipped): the file
+    mapped read-only into memory, so that only the entries a search reads are ever paged
+    in (reading all of it would cost milliseconds on the first core of the size)."""
+    import mmap
+
     try:
-        blob = resources.files("gamecore").joinpath("data/" + data_name(n, "patterns")).read_bytes()
-    except (FileNotFoundError, OSError):
+        with open(data_path(data_name(n, "patterns")), "rb") as f:
+            if sys.byteorder != "little":
+                return decode_table(f.read(), n)
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except FileNotFoundError:
         return None
-    return decode_table(blob, n)
+    except ValueError:  # an empty file cannot be mapped
+        return decode_table(b"", n)
+    return checked_table(memoryview(mapped).cast("h"), n)
 
 
 def shipped_info(n: int) -> dict | None:
     """The training record shipped beside the weights of an n x n board, if any."""
+    import json
+
     try:
-        text = resources.files("gamecore").joinpath("data/" + data_name(n, "json")).read_text()
-    except (FileNotFoundError, OSError):
+        with open(data_path(data_name(n, "json"))) as f:
+            info: dict = json.load(f)
+    except FileNotFoundError:
         return None
-    info: dict = json.loads(text)
     return info
 
 
 def sha256(blob: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(blob).hexdigest()

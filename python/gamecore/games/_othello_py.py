@@ -288,7 +288,7 @@ def stable_edges(own: int, g: _Geometry) -> int:
 
 
 #: ``(instances as (table offset, squares), stride, weights)``
-PatternTable = tuple[tuple[tuple[int, tuple[int, ...]], ...], int, list[int]]
+PatternTable = tuple[tuple[tuple[int, tuple[int, ...]], ...], int, patterns.Table]
 
 
 def _pattern_table(n: int, weights: object) -> PatternTable | None:
@@ -296,13 +296,14 @@ def _pattern_table(n: int, weights: object) -> PatternTable | None:
         return None
     ps = patterns.pattern_set(n)
     instances = tuple((ps.offsets[shape], squares) for shape, squares in ps.instances)
-    return instances, ps.stride, list(weights)  # type: ignore[call-overload]  # a list indexes fastest
+    return instances, ps.stride, weights  # type: ignore[return-value]
 
 
 def set_pattern_weights(size: int, weights: object) -> None:
     """Use ``weights`` (a table of ``_othello_patterns.pattern_set(size)``'s layout, int16
     values; None for none) as the learned evaluation of ``size`` boards in this process,
-    instead of the shipped one: for training."""
+    instead of the shipped one: for training. Each table given stays in memory until the
+    process ends."""
     if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
         raise InvalidSizeError(f"Othello board size must be an even int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
     if weights is not None:

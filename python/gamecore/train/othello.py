@@ -240,7 +240,7 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
     canonical = canonical_tables(n)
     record: dict[str, Any] = {
         "size": n,
-        "format": "zlib-compressed little-endian int16; stages of STAGE_WIDTH empties, stride weights each",
+        "format": "little-endian int16; stages of stage_width empties, stride weights each, stage 0 first",
         "stage_width": patterns.STAGE_WIDTH[n],
         "stages": ps.stages,
         "stride": ps.stride,
@@ -312,7 +312,7 @@ def ps_width(n: int) -> int:
 
 def write_weights(table: list[int], record: dict, out_dir: str, n: int) -> None:
     """The weights file and the record beside it (with the file's SHA-256)."""
-    blob = patterns.table_bytes(table)  # type: ignore[arg-type]
+    blob = patterns.table_bytes(table)
     with open(os.path.join(out_dir, patterns.data_name(n, "patterns")), "wb") as f:
         f.write(blob)
     record["sha256"] = patterns.sha256(blob)
@@ -329,10 +329,23 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     defaults = TrainOptions()
     o.add_argument("--size", type=board_size, default=8)
     o.add_argument("--out", required=True, help="directory for the weights, their record and the positions")
+    helps = {
+        "games": "self-play games",
+        "per_stage": "positions labelled per stage, at most",
+        "random_plies": "each game opens with 0 to this many random plies",
+        "random_share": "share of random moves after the opening",
+        "play_depth": "depth of the self-play engine",
+        "depth": "depth of the labelling search (at least a stage's width)",
+        "exact": "positions with at most this many empties are solved exactly",
+        "epochs": "passes of the fit over a stage's positions",
+        "learning_rate": "step of the fit",
+        "seed": "seed of the whole run",
+    }
     for name, value in asdict(defaults).items():
-        if name in ("size", "backend"):
-            continue
-        o.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+        if name in helps:
+            o.add_argument(
+                f"--{name.replace('_', '-')}", type=type(value), default=value, help=f"{helps[name]} (default {value})"
+            )
     o.add_argument("--backend", choices=("cython", "python"), default="")
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
     o.set_defaults(run=run_command)
