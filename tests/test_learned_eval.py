@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import math
 import random
@@ -22,6 +23,7 @@ import pytest
 
 from gamecore import Engine, Othello, search
 from gamecore.bench import strength
+from gamecore.cli import main
 from gamecore.games import _othello_patterns as patterns
 from gamecore.train import othello as train
 
@@ -290,10 +292,6 @@ START_VALUE = {8: 97}
 
 
 def test_the_commands_run_from_the_cli(tmp_path):
-    import io
-
-    from gamecore.cli import main
-
     out = io.StringIO()
     argv = ["train", "othello", "--size", "6", "--out", str(tmp_path), "--games", "6", "--per-stage", "8"]
     assert main([*argv, "--depth", "1", "--exact", "6", "--epochs", "1"], out=out) == 0

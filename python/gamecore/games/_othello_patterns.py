@@ -23,12 +23,11 @@ file has no learned evaluation: its pattern score is 0.
 from __future__ import annotations
 
 import functools
+import mmap
 import os
 import sys
 from array import array
 from typing import NamedTuple
-
-# json and hashlib are imported where used: importing gamecore reads no weights.
 
 __all__ = [
     "SCALE",
@@ -209,8 +208,6 @@ def load_table(n: int) -> Table | None:
     """The shipped weights of an n x n board (``None`` when none are shipped): the file
     mapped read-only into memory, so that only the entries a search reads are ever paged
     in (reading all of it would cost milliseconds on the first core of the size)."""
-    import mmap
-
     try:
         with open(data_path(data_name(n, "patterns")), "rb") as f:
             if sys.byteorder != "little":
@@ -223,19 +220,8 @@ def load_table(n: int) -> Table | None:
     return checked_table(memoryview(mapped).cast("h"), n)
 
 
-def shipped_info(n: int) -> dict | None:
-    """The training record shipped beside the weights of an n x n board, if any."""
-    import json
-
-    try:
-        with open(data_path(data_name(n, "json"))) as f:
-            info: dict = json.load(f)
-    except FileNotFoundError:
-        return None
-    return info
-
-
 def sha256(blob: bytes) -> str:
-    import hashlib
+    """The SHA-256 of a stored table, as its record gives it."""
+    import hashlib  # noqa: PLC0415 (training and tests only: OpenSSL takes milliseconds to load)
 
     return hashlib.sha256(blob).hexdigest()
