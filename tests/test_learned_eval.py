@@ -230,9 +230,10 @@ def test_the_start_position_has_its_pinned_learned_value(backend):
 
 
 def test_the_learned_evaluation_searches_alike_in_both_backends(backends):
-    game = Othello.from_moves("f5d6c3d3c4", 8)
+    game = Othello.from_moves("f5d6c3d3c4", size=8)
     found = [
-        search(Othello.from_moves("f5d6c3d3c4", 8, backend=b.name), depth=4, evaluation="learned") for b in backends
+        search(Othello.from_moves("f5d6c3d3c4", size=8, backend=b.name), depth=4, evaluation="learned")
+        for b in backends
     ]
     assert found[0].move == found[1].move and found[0].score == found[1].score and found[0].nodes == found[1].nodes
     assert found[0].move in game.legal_moves()
@@ -260,7 +261,7 @@ def test_the_shipped_openings_are_legal_and_distinct():
         openings = strength.load_openings(n)
         assert len(openings) == count == len(set(openings))
         for line in openings:
-            game = Othello.from_moves(line, n)
+            game = Othello.from_moves(line, size=n)
             assert 4 <= len(game.move_stack) <= 8 and not game.is_game_over()
 
 
@@ -273,7 +274,7 @@ def test_a_tiny_match_counts_from_the_players_side():
     opening = strength.load_openings(6)[0]
     assert strength.play_game(opening, engine, greedy, 6) == result.margins[0]
     assert -strength.play_game(opening, greedy, engine, 6) == result.margins[1]
-    final = Othello.from_moves(opening, 6)
+    final = Othello.from_moves(opening, size=6)
     while not final.is_game_over():
         final.push((engine if final.turn == 0 else greedy).choose_move(final))
     black, white = final.score()

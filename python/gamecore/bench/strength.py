@@ -160,7 +160,7 @@ def player_from_spec(spec: str) -> Any:
 
 def play_game(opening: str, black: Any, white: Any, size: int, backend: str | None = None) -> int:
     """Black's final disc margin (empties to the winner) of a game from ``opening``."""
-    game = Othello.from_moves(opening, size, backend=backend)
+    game = Othello.from_moves(opening, size=size, backend=backend)
     for player in (black, white):
         new_game = getattr(player, "new_game", None)
         if new_game is not None:
