@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rolit_oracle as oracle
-from gamecore import Othello, Rolit, search
+from gamecore import Othello, Rolit, _backend, search
 from gamecore.errors import (
+    BackendUnavailableError,
     EmptyHistoryError,
     GameOverError,
     IllegalMoveError,
@@ -496,6 +497,25 @@ def test_pickle_and_copy_within_and_across_backends(backend):
         pytest.skip("the compiled backend is not built")
     assert moved == game and moved.backend == other
     assert moved.zobrist_hash() == game.zobrist_hash() and moved.move_stack == game.move_stack
+
+
+def test_with_backend_names_a_missing_backend_a_pickle_falls_back(monkeypatch):
+    game = Rolit("GBR", backend="python")
+    game.push(game.legal_moves()[0])
+    data = pickle.dumps(game.with_backend("python"))
+    real = _backend.load
+
+    def without_cython(name):
+        if name == "cython":
+            raise BackendUnavailableError("the compiled module is not built")
+        return real(name)
+
+    monkeypatch.setattr(_backend, "load", without_cython)
+    monkeypatch.setattr(_backend, "BACKEND", "python")
+    with pytest.raises(BackendUnavailableError):
+        game.with_backend("cython")
+    moved = pickle.loads(data.replace(b"python", b"cython"))  # a pickle made where cython was
+    assert moved == game and moved.backend == "python"
 
 
 @pytest.mark.parametrize("colours", ["GBRY", "YR", "RBYG"])

@@ -262,7 +262,12 @@ class Rolit(Position[RolitMove]):
         return _restore, (colours, compulsory, self._tie_rule, balls, colour_to_move, moves, self._backend.name)
 
     def with_backend(self, backend: str) -> Rolit:
-        """The same position and history on another backend."""
+        """The same position and history on another backend.
+
+        :raises BackendUnavailableError: that backend is not installed (asked for by name, it
+            is never replaced by another, as a pickle's may be).
+        """
+        _backend.load(backend)
         _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
         return _restore(colours, compulsory, self._tie_rule, balls, colour_to_move, moves, backend)
 
