@@ -203,6 +203,31 @@ ATTACKS = {
             if ctypes.get_errno() not in (1, 38):  # EPERM (the filter) or ENOSYS
                 raise RuntimeError("%s failed with errno %d, not by the filter" % (name, ctypes.get_errno()))
 """,
+    # pondering: a thread that keeps computing while the opponent thinks (it reports the
+    # longest stretch it was stopped; frozen between its turns, that is the opponent's time)
+    "ponderer": """
+    def setup(self):
+        import threading, time
+        self.longest, self.moves = 0.0, 0
+        def spin():
+            last = time.monotonic()
+            while True:
+                now = time.monotonic()
+                self.longest, last = max(self.longest, now - last), now
+        threading.Thread(target=spin, daemon=True).start()
+    def move(self, board):
+        self.moves += 1
+        if self.moves == 4:
+            raise RuntimeError("longest stop %.3f s" % self.longest)
+        return self.honest(board)
+""",
+    # an honest opponent that takes a known time over each move
+    "slow": """
+    def move(self, board):
+        import time
+        time.sleep(0.3)
+        return self.honest(board)
+""",
     # the self-kill case: in the course framework the bot dies and forfeits
     "selfkill": """
     def move(self, board):
@@ -317,6 +342,17 @@ def clean():
 
 
 @needs_full
+def test_a_bot_computes_only_on_its_own_turn(tmp_path, clean):
+    # The opponent sleeps 0.3 s a move: frozen between its turns, the ponderer's thread stops
+    # for at least that long each time; free to run, it would never stop for more than the
+    # scheduler's slices (row 3's honest bots starved by others' background work).
+    record = play_game(_task(resolve(write_attack(tmp_path, "ponderer")), resolve(write_attack(tmp_path, "slow"))))
+    reason, detail = _forfeits(record)["ponderer"]
+    assert reason == "exception" and "longest stop" in detail, (reason, detail)
+    assert float(detail.rsplit("longest stop ", 1)[1].split()[0]) >= 0.25, detail
+
+
+@needs_full
 def test_row1_setsid_child_lives_only_as_long_as_its_game(tmp_path, clean):
     seen = []
     record = play_game(
@@ -416,13 +452,28 @@ def test_row2_a_referee_killed_with_minus_9_leaves_nothing_behind(tmp_path):
     deadline = time.monotonic() + 10
     while bot_processes(referee.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert bot_processes(referee.pid) == []  # the sandbox died with its referee
+    assert bot_processes(referee.pid) == []  # the sandbox died with its referee, frozen or not
     assert shm_segments() <= shm_before  # its IPC namespace too
     assert staged_folders(referee.pid) == []  # nothing was staged on disk
-    # the empty cgroups of the dead referee are swept by the next referee's start
-    assert our_groups(referee.pid)
+    while our_groups(referee.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert our_groups(referee.pid) == []  # the referee's watcher removed its groups
+
+
+@needs_full
+def test_the_groups_of_a_referee_whose_watcher_died_too_are_swept_at_the_next_start(tmp_path):
+    # A referee and its watcher both killed (kill -9 of both, or a power loss): the next
+    # referee's start removes what is left. Made by hand here: a group named after a dead process.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    group = cgroups.BotGroup(memory_bytes=64 << 20, pids=8)
+    name = f"{dead.pid}.1.0"
+    renamed = [os.path.join(os.path.dirname(path), name) for path in group.dirs]
+    for old, new in zip(group.dirs, renamed):
+        os.rename(old, new)
+    group.dirs = []
     assert cgroups.sweep_stale() >= 1
-    assert our_groups(referee.pid) == []
+    assert not any(os.path.exists(path) for path in renamed)
 
 
 # -- rows 4, 9, 10, 12, 20 and seccomp: what a bot can see and do -----------------------------------

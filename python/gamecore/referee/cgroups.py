@@ -6,8 +6,12 @@ Cgroups v1 (the ``cpu``, ``memory``, ``pids`` and ``freezer`` controllers, each 
 apart at run time. As nsjail does, a bot's group sits under the referee's own group of each
 controller (read from ``/proc/self/cgroup``), in a folder ``gamecore``, so the limits a machine
 puts on the referee still bound its bots. A group is named after the referee process that made
-it (``<pid>.<start time>.<n>``): a referee sweeps the groups of dead referees (killed with -9)
-under the same parent when it starts (:func:`sweep_stale`).
+it (``<pid>.<start time>.<n>``). A bot is frozen between its turns, and a frozen process cannot
+die of a signal until it is thawed (v1), so a referee killed with -9 would leave its bots frozen
+for good: each referee process has a watcher (:func:`watch_this_referee`), a small process in a
+session of its own that waits for the end of a pipe only the referee holds and then kills and
+removes that referee's groups. A referee also sweeps the groups of dead referees under the same
+parent when it starts (:func:`sweep_stale`), for a watcher killed with it.
 
 - CPU: a CFS quota equal to its period, one core's worth however many processes the bot runs
   (``cpu.cfs_quota_us = cpu.cfs_period_us``; v2 ``cpu.max``);
@@ -25,9 +29,22 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Callable
 
-__all__ = ["BotGroup", "hierarchy", "sweep_stale", "start_time", "ROOT"]
+__all__ = [
+    "BotGroup",
+    "hierarchy",
+    "sweep_stale",
+    "sweep_referee",
+    "watch_this_referee",
+    "watcher_pid",
+    "start_time",
+    "ROOT",
+]
 
 ROOT = "/sys/fs/cgroup"
 V1_CONTROLLERS = ("cpu", "memory", "pids", "freezer")
@@ -119,6 +136,7 @@ class BotGroup:
                 os.mkdir(path)
                 self.dirs.append(path)
             self._limit(memory_bytes, pids)
+            watch_this_referee()
         except OSError:
             self.remove()
             raise
@@ -230,6 +248,75 @@ def _kill_group(version: str, dirs: list[str], wait: float) -> bool:
 def sweep_stale() -> int:
     """Kill and remove the bots' groups left by referees that died (SIGKILL, power loss) under
     this referee's parent groups; returns how many groups it removed."""
+
+    def dead(name: str) -> bool:
+        pid, _, rest = name.partition(".")
+        return pid.isdigit() and start_time(int(pid)) != rest.partition(".")[0]
+
+    return _sweep(dead)
+
+
+def sweep_referee(pid: int, started: str) -> int:
+    """Kill and remove every bot group of referee process ``pid`` started at ``started`` (what
+    its watcher does once the referee is gone); returns how many groups it removed."""
+    return _sweep(lambda name: name.startswith(f"{pid}.{started}."))
+
+
+# The watcher: ``python -c`` in a session of its own, reading a pipe whose write end only the
+# referee process holds (closed in forked children); end of file means the referee is gone.
+_WATCHER = """
+import sys
+sys.stdin.buffer.read()
+from gamecore.referee import cgroups
+cgroups.sweep_referee(int(sys.argv[1]), sys.argv[2])
+"""
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_watch_lock = threading.Lock()
+_watching: dict[int, tuple[int, int]] = {}  # referee pid -> (watcher pid, write end of its pipe)
+
+
+def _forget_watcher_in_child() -> None:
+    for _, write in _watching.values():
+        try:
+            os.close(write)  # a forked worker must not keep its parent's watcher waiting
+        except OSError:
+            pass
+    _watching.clear()
+
+
+os.register_at_fork(after_in_child=_forget_watcher_in_child)
+
+
+def watch_this_referee() -> None:
+    """Start this referee process's watcher (once per process): when the referee ends in any
+    way, even killed with -9, the watcher kills and removes its bots' groups."""
+    me = os.getpid()
+    with _watch_lock:
+        if me in _watching:
+            return
+        read, write = os.pipe()
+        try:
+            watcher = subprocess.Popen(
+                [sys.executable, "-c", _WATCHER, str(me), str(start_time(me))],
+                stdin=read,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # not killed with the referee's process group
+                close_fds=True,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": _PACKAGE_PARENT},
+            )
+        finally:
+            os.close(read)
+        _watching[me] = (watcher.pid, write)
+
+
+def watcher_pid() -> int | None:
+    """The pid of this process's watcher, if it has one (it is the referee's own child)."""
+    entry = _watching.get(os.getpid())
+    return entry[0] if entry else None
+
+
+def _sweep(select: Callable[[str], bool]) -> int:
     version = hierarchy()
     if version is None:
         return 0
@@ -245,9 +332,8 @@ def sweep_stale() -> int:
         except OSError:
             continue
         for name in names:
-            pid, _, rest = name.partition(".")
-            if pid.isdigit() and start_time(int(pid)) == rest.partition(".")[0]:
-                continue  # its referee is alive
+            if not select(name):
+                continue
             if os.path.isdir(os.path.join(parent, name)):
                 stale.setdefault(name, [""] * len(parents))[index] = os.path.join(parent, name)
     for dirs in stale.values():

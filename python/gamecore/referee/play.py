@@ -135,12 +135,15 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
         "time": per_move,
         "bank": round(bank_left, 6),
     }
+    bot.resume()  # frozen since its last reply (full isolation): its turn has come
     sent = time.perf_counter()
     try:
         bot.send(request)
         reply = bot.receive(per_move + bank_left + grace)
     except ReplyError as exc:
         raise _Forfeit(seat, exc.reason, exc.detail) from None
+    finally:
+        bot.pause()
     elapsed = time.perf_counter() - sent
     if elapsed > per_move + bank_left + grace:
         raise _Forfeit(seat, "timeout", f"the reply came after {elapsed:.3f} s")
@@ -193,6 +196,8 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
             for failure in _start(bots, task):
                 if failure:
                     forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
+            for bot in bots:
+                bot.pause()  # each bot runs again only on its own turn (_ask)
         banks = [float(rules.get("bank", 0.0))] * seats
         while not forfeits and not position.is_game_over():
             seat = int(position.turn)

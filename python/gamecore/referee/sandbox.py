@@ -560,6 +560,24 @@ class BotProcess:
                 return f"the bot process died of signal {-code}"
         return f"the bot process exited with status {code}"
 
+    def pause(self) -> None:
+        """Freeze every process of the bot (``full`` isolation; nothing in ``basic``) until
+        :meth:`resume`: a bot computes only on its own turn, so it can never take CPU from a
+        bot thinking in this game or another (no pondering)."""
+        if self.group is not None:
+            try:
+                self.group.freeze(True)
+            except OSError as exc:
+                raise SandboxError(f"cannot freeze the bot's cgroup: {exc}") from None
+
+    def resume(self) -> None:
+        """Thaw the bot frozen by :meth:`pause` (its turn has come)."""
+        if self.group is not None:
+            try:
+                self.group.freeze(False)
+            except OSError as exc:
+                raise SandboxError(f"cannot thaw the bot's cgroup: {exc}") from None
+
     def kill(self) -> None:
         """Kill every process of the bot (its whole cgroup in ``full`` isolation, its process
         group and the orphans it left in ``basic``), reap the host and remove what it had."""
@@ -633,6 +651,9 @@ def _own_processes() -> set[int]:
     subreaper and those :mod:`multiprocessing` started (never something a bot can claim)."""
     own = set(_own_children)
     own.update(p.pid for p in multiprocessing.active_children() if p.pid)
+    watcher = cgroups.watcher_pid()
+    if watcher:
+        own.add(watcher)
     tracker = getattr(getattr(multiprocessing, "resource_tracker", None), "_resource_tracker", None)
     tracker_pid = getattr(tracker, "_pid", None)
     if tracker_pid:
