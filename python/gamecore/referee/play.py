@@ -200,7 +200,7 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
                 bot.pause()  # each bot runs again only on its own turn (_ask)
         banks = [float(rules.get("bank", 0.0))] * seats
         while not forfeits and not position.is_game_over():
-            seat = int(position.turn)
+            seat = position.player  # the index in the order of play (a Rolit colour number need not be)
             legal = position.legal_moves()
             if len(legal) == 1 and getattr(legal[0], "is_pass", False):
                 position.push(legal[0])
