@@ -37,6 +37,7 @@ import traceback
 from typing import Any
 
 from ..adapters.ufrj import BLACK_STONE, WHITE_STONE, board_to_position, position_to_board
+from ..games import _othello_patterns
 from ..games.othello import Move
 from ..players import make_player
 from .games import rules_for
@@ -181,6 +182,14 @@ def _set_limits(limits: dict) -> None:
     put(resource.RLIMIT_CORE, 0)
 
 
+def _read_package_data() -> None:
+    """Map gamecore's own data files (the Othello evaluation's weights, read when a board
+    size is first used) while the host may still read them: in ``basic`` isolation the bot's
+    uid cannot, when the package is installed under a folder closed to others."""
+    for size in range(4, 11, 2):
+        _othello_patterns.load_table(size)
+
+
 def _drop_privileges(uid: int) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
@@ -209,6 +218,7 @@ def build(config: dict) -> str:
     """The bot's side of the sandbox, after :func:`prepare`: its files in its working folder
     (``/bot``, a private tmpfs, in ``full`` isolation), then its own uid, ``no_new_privs`` and
     the resource limits. Returns the working folder."""
+    _read_package_data()  # first: in full isolation /tmp (where a venv may live) goes to the bot below
     work = os.fsencode(config["work"])
     uid = config.get("uid")
     os.makedirs(work, mode=0o700, exist_ok=True)
