@@ -564,19 +564,18 @@ class BotProcess:
         """Freeze every process of the bot (``full`` isolation; nothing in ``basic``) until
         :meth:`resume`: a bot computes only on its own turn, so it can never take CPU from a
         bot thinking in this game or another (no pondering)."""
-        if self.group is not None:
-            try:
-                self.group.freeze(True)
-            except OSError as exc:
-                raise SandboxError(f"cannot freeze the bot's cgroup: {exc}") from None
+        self._freeze(True)
 
     def resume(self) -> None:
         """Thaw the bot frozen by :meth:`pause` (its turn has come)."""
+        self._freeze(False)
+
+    def _freeze(self, frozen: bool) -> None:
         if self.group is not None:
             try:
-                self.group.freeze(False)
-            except OSError as exc:
-                raise SandboxError(f"cannot thaw the bot's cgroup: {exc}") from None
+                self.group.freeze(frozen)
+            except OSError as exc:  # the referee's machinery failed, not the bot
+                raise SandboxError(f"cannot {'freeze' if frozen else 'thaw'} the bot's cgroup: {exc}") from None
 
     def kill(self) -> None:
         """Kill every process of the bot (its whole cgroup in ``full`` isolation, its process
