@@ -85,12 +85,15 @@ ATTACKS = {
     def setup(self):
         import os, select, time
         read, write = os.pipe()
+        children = []
         for _ in range(4):
-            if os.fork() == 0:
+            pid = os.fork()
+            if pid == 0:
                 data = b"x" * (150 << 20)
                 os.write(write, b"1")
                 time.sleep(60)
                 os._exit(len(data) & 1)
+            children.append(pid)
         os.close(write)
         held, deadline = 0, time.monotonic() + 8
         while held < 4 and time.monotonic() < deadline:
@@ -99,7 +102,10 @@ ATTACKS = {
                 if not chunk:
                     break
                 held += len(chunk)
-        if held == 4:
+        # each child said it held its 150 MB; the attack worked only if all four still live
+        # (the OOM killer may take a child after it has said so)
+        time.sleep(0.2)
+        if held == 4 and all(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in children):
             raise RuntimeError("four children hold 600 MB together")
 """,
     # row 3: a fork bomb (bounded)
