@@ -282,7 +282,8 @@ cdef class Searcher:
     # -- the search -------------------------------------------------------
 
     def search(self, GameCore core not None, *, max_depth, weights=(), evaluator=None, wrap=None, node_limit=0,
-               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None, cpu_clock=False):
+               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None, cpu_clock=False,
+               progress=None):
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
@@ -296,6 +297,10 @@ cdef class Searcher:
         outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
         is then the first in move order); its ``move`` is ``NO_MOVE`` when the game is over.
         ``core`` is not touched: the search runs on a copy of it.
+
+        ``progress(depth, score, pv, nodes)``, when given, is called after each finished
+        iteration (with the GIL); a true return value ends the deepening there. :meth:`stop`
+        ends a search from another thread.
         """
         if self.busy:
             raise ConcurrentUseError(
@@ -339,13 +344,14 @@ cdef class Searcher:
             self.next_poll = 0.0
             self.aborted = False
             self.interrupted = False
+            self.stop_requested = False
             memset(self.pv_len, 0, sizeof(self.pv_len))
             memset(self.history, 0, sizeof(self.history))
             for i in range(C_MAX_PLY):
                 self.killers[i][0] = C_NO_MOVE
                 self.killers[i][1] = C_NO_MOVE
             return self.run(max_depth, algorithm == "minimax", algorithm == "alphabeta" and self.tt_entries > 0,
-                            bool(aspiration))
+                            bool(aspiration), progress)
         finally:
             self.core = None
             self.evaluator = None
@@ -354,7 +360,7 @@ cdef class Searcher:
             self.poll_signals = False
             self.busy = False
 
-    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration):
+    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration, object progress):
         cdef int root_list[MOVE_BUFFER]
         cdef int count = self.root_moves(root_list, self.core.gen_moves(root_list))
         cdef int score = 0, best_score = 0, depth, done_depth = 0
@@ -379,11 +385,20 @@ cdef class Searcher:
             best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
             best_move = best_pv[0]
             done_depth = depth
+            if progress is not None and progress(depth, best_score, list(best_pv), self.nodes):
+                break
             if not self.hit_horizon:
                 break  # every line reached the end of the game: deeper is the same
             if self.deadline > 0 and self.out_of_time_for_next():
                 break
         return SearchOutcome(best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits)
+
+    def stop(self):
+        """Make the running search return soon (from another thread: a stop button), with
+        the last finished iteration's answer, as when its time runs out. Does nothing when
+        no search runs."""
+        if self.busy:
+            self.stop_requested = True
 
     cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil:
         cdef int score, alpha, beta
@@ -466,7 +481,7 @@ cdef class Searcher:
             self.aborted = True
             return 1
         if self.has_evaluator or (self.nodes & C_CLOCK_MASK) == 0:
-            if self.deadline > 0 and gc_clock_seconds(self.cpu_clock) >= self.deadline:
+            if self.stop_requested or self.deadline > 0 and gc_clock_seconds(self.cpu_clock) >= self.deadline:
                 self.aborted = True
                 return 1
             if self.poll_signals and gc_poll_signals(&self.next_poll):

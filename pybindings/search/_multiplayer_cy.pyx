@@ -202,7 +202,7 @@ cdef class MultiSearcher(Searcher):
         return self.maxn_filled if algorithm in ("maxn", "maxn-plain") else self.tt_filled
 
     def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
-                     evaluator=None, wrap=None, cpu_clock=False):
+                     evaluator=None, wrap=None, cpu_clock=False, progress=None):
         """Search ``core``; return a ``MultiOutcome`` (move codes).
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
@@ -215,6 +215,7 @@ cdef class MultiSearcher(Searcher):
         ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the search runs on a copy of
         it. Like ``Searcher.search``, a second call while one runs (from the evaluation, or from
         another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
+        ``progress`` and :meth:`stop` as for ``Searcher.search``.
         """
         if self.busy:
             raise ConcurrentUseError(
@@ -270,6 +271,7 @@ cdef class MultiSearcher(Searcher):
         self.deadline = self.start + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         self.interrupted = False
+        self.stop_requested = False
         self.next_poll = 0.0
         self.poll_signals = True
         self.deepest = 0
@@ -337,6 +339,8 @@ cdef class MultiSearcher(Searcher):
                     break
                 done_depth = depth
                 exact = not self.hit_horizon
+                if progress is not None and progress(depth, best_score, list(best_pv), self.nodes):
+                    break
                 if exact:
                     break  # every line reached the end of the game: deeper is the same
             table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()

@@ -127,6 +127,9 @@ class EnginePlayer(Player):
         self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
         self.last_result: Any = None
+        #: ``progress(SearchResult)`` after each finished iteration while choosing (a true
+        #: return value ends the search): the web board's live thinking.
+        self.progress: Callable[[Any], Any] | None = None
 
     def _engine_for(self, algorithm: str) -> Any:
         engine = self._engines.get(algorithm)
@@ -152,12 +155,18 @@ class EnginePlayer(Player):
             position,
             depth=self.depth,
             time_limit=None if budget is None else safe_time(budget, self.margin),
+            progress=self.progress,
         )
         self.last_result = result
         move = result.move
         if move not in moves:  # a safety net: never hand back an illegal move
             raise GamecoreError(f"the engine returned {move}, not a legal move")  # pragma: no cover
         return move
+
+    def stop(self) -> None:
+        """From another thread: make the move being chosen come now (a stop button)."""
+        for engine in self._engines.values():
+            engine.stop()
 
     def __repr__(self) -> str:
         chosen = "" if self.algorithm is None else f", algorithm={self.algorithm!r}"

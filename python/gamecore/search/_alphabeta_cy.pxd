@@ -42,6 +42,7 @@ cdef class Searcher:
     cdef bint poll_signals        # enter() looks for Ctrl-C (the alpha-beta search)
     cdef bint interrupted         # a signal handler raised (its exception is set)
     cdef bint aborted
+    cdef bint stop_requested      # stop() was called: enter() aborts at its next clock check
     cdef bint hit_horizon
     cdef int pv[C_MAX_PLY][C_MAX_PLY]
     cdef int pv_len[C_MAX_PLY]
@@ -51,7 +52,7 @@ cdef class Searcher:
     cdef long long history[HISTORY_SIZE]
 
     # nogil: the alpha-beta search runs without the GIL unless it calls a Python evaluation.
-    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration)
+    cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration, object progress)
     cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil
     cdef TTEntry* tt_probe(self, uint64_t key) noexcept nogil
     cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept nogil

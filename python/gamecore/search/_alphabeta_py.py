@@ -119,6 +119,7 @@ class Searcher:
             size *= 2
         self._lock = lock or threading.Lock()
         self._cpu_clock = False
+        self._stop_requested = False
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
         self._reset_table()
@@ -186,6 +187,7 @@ class Searcher:
         aspiration: bool = False,
         root_moves: list[int] | None = None,
         cpu_clock: bool = False,
+        progress: Callable[[int, int, list[int], int], Any] | None = None,
     ) -> SearchOutcome:
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
@@ -200,6 +202,10 @@ class Searcher:
         outcome's ``depth`` is the last fully searched depth (0 if none finished: the move
         is then the first in move order); its ``move`` is ``NO_MOVE`` when the game is over.
         ``core`` is not touched: the search runs on a copy of it.
+
+        ``progress(depth, score, pv, nodes)``, when given, is called after each finished
+        iteration (with the GIL); a true return value ends the deepening there. :meth:`stop`
+        ends a search from another thread.
         """
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError(
@@ -222,9 +228,11 @@ class Searcher:
             self._evaluator = evaluator
             self._wrap = wrap
             self._cpu_clock = bool(cpu_clock)
+            self._progress = progress
+            self._stop_requested = False
             return self._run(max_depth, node_limit, time_limit, algorithm, aspiration, root_moves)
         finally:
-            self._core = self._evaluator = self._wrap = None
+            self._core = self._evaluator = self._wrap = self._progress = None
             self._lock.release()
 
     def _run(
@@ -276,11 +284,20 @@ class Searcher:
             best_pv = self._pv[0][: self._pv_len[0]]
             best_move = best_pv[0]
             done_depth = depth
+            if self._progress is not None and self._progress(depth, best_score, list(best_pv), self._nodes):
+                break
             if not self._hit_horizon:
                 break  # every line reached the end of the game: deeper is the same
             if self._deadline and self._out_of_time_for_next():
                 break
         return SearchOutcome(best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits)
+
+    def stop(self) -> None:
+        """Make the running search return soon (from another thread: a stop button), with
+        the last finished iteration's answer, as when its time runs out. Does nothing when
+        no search runs."""
+        if self._lock.locked():
+            self._stop_requested = True
 
     def _root_moves(self, moves: list[int]) -> list[int]:
         """The root's moves after the ``root_moves`` restriction (all when there is none)."""
@@ -324,8 +341,8 @@ class Searcher:
         self._nodes += 1
         if self._node_limit and self._nodes > self._node_limit:
             raise LimitReached
-        if self._deadline and (self._evaluator is not None or not self._nodes % CLOCK_INTERVAL):
-            if self._now() >= self._deadline:
+        if self._evaluator is not None or not self._nodes % CLOCK_INTERVAL:
+            if self._stop_requested or self._deadline and self._now() >= self._deadline:
                 raise LimitReached
 
     def _evaluate_node(self) -> int:

@@ -179,6 +179,7 @@ class MultiSearcher(Searcher):
         evaluator: Callable[[Any], Any] | None = None,
         wrap: Callable[[Any], Any] | None = None,
         cpu_clock: bool = False,
+        progress: Callable[[int, int, list[int], int], Any] | None = None,
     ) -> MultiOutcome:
         """Search ``core``; return a :class:`MultiOutcome` (move codes).
 
@@ -191,7 +192,8 @@ class MultiSearcher(Searcher):
         the horizon (see the module docstring). ``time_limit`` is in seconds of the wall clock,
         or with ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the
         search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from the
-        evaluation, or from another thread) raises ConcurrentUseError.
+        evaluation, or from another thread) raises ConcurrentUseError. ``progress`` and
+        :meth:`stop` as for ``Searcher.search``.
         """
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError(
@@ -204,9 +206,11 @@ class MultiSearcher(Searcher):
             self._evaluator = evaluator
             self._wrap = wrap
             self._cpu_clock = bool(cpu_clock)
+            self._progress = progress
+            self._stop_requested = False
             return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
         finally:
-            self._core = self._evaluator = self._wrap = None
+            self._core = self._evaluator = self._wrap = self._progress = None
             self._lock.release()
 
     def _search_multi(
@@ -282,6 +286,8 @@ class MultiSearcher(Searcher):
             best_move = best_pv[0]
             done_depth = depth
             exact = not self._hit_horizon
+            if self._progress is not None and self._progress(depth, best_score, list(best_pv), self._nodes):
+                break
             if exact:
                 break  # every line reached the end of the game: deeper is the same
         table = 0 if not use_tt else self.maxn_tt_bytes() if maxn else self.tt_bytes()

@@ -302,6 +302,7 @@ class Engine:
         time_limit: float | None = None,
         nodes: int | None = None,
         moves: Iterable[MoveT | str | int] | None = None,
+        progress: Callable[[SearchResult[MoveT]], Any] | None = None,
     ) -> SearchResult[MoveT]:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
@@ -310,6 +311,11 @@ class Engine:
         move of the last finished iteration. ``moves`` restricts the root to those moves; by
         default a game that knows its symmetries (Tetralath) searches one move of each set of
         equivalent ones. ``evaluation`` functions are given a copy of each position.
+
+        ``progress(result)``, when given, is called after each finished iteration of the
+        alpha-beta and n-player searches (not MCTS, nor the endgame solver) with what it
+        found so far (``move``, ``score``, ``depth``, ``pv``, ``nodes``, ``elapsed``); a true
+        return value ends the search there. :meth:`stop` ends it from another thread.
         """
         if depth is None and time_limit is None and nodes is None:
             raise ValueError("give at least one limit: depth, time_limit or nodes")
@@ -333,13 +339,14 @@ class Engine:
         start = self._now()
         weights, evaluator = self._weights(position)
         root_moves = _root_moves(position, moves)
+        report = None if progress is None else self._reporter(position, progress, start)
 
         if self.algorithm in MULTIPLAYER_ALGORITHMS:
             budget = whole_budget(time_limit) if time_limit is not None else 0.0
             if self.algorithm == "mcts":
                 return self._search_mcts(position, depth, budget, nodes, start)
             return self._search_multi(
-                position, weights, evaluator, searcher, depth, budget, nodes, moves, start, time_limit
+                position, weights, evaluator, searcher, depth, budget, nodes, moves, start, time_limit, report
             )
         budget = time_budget(time_limit) if time_limit is not None else 0.0
 
@@ -364,6 +371,7 @@ class Engine:
             aspiration=self.aspiration,
             root_moves=root_moves,
             cpu_clock=self.clock == "cpu",
+            progress=report,
         )
         score = found.score
         return SearchResult(
@@ -394,6 +402,7 @@ class Engine:
         moves: Iterable[Any] | None,
         start: float,
         time_limit: float | None,
+        report: Callable[[int, int, list[int], int], Any] | None,
     ) -> SearchResult:
         """Max^n, paranoid or Best-Reply Search (``_multiplayer_py`` / ``_multiplayer_cy``)."""
         core = position.core.copy()
@@ -412,6 +421,7 @@ class Engine:
             evaluator,
             position.wrap_core if evaluator is not None else None,
             self.clock == "cpu",
+            report,
         )
         maxn = self.algorithm in ("maxn", "maxn-plain")
         table_bytes = searcher.maxn_tt_bytes() if maxn else searcher.tt_bytes()
@@ -434,6 +444,36 @@ class Engine:
             memory=found.memory,
             memory_used=searcher.tt_used(self.algorithm) * entry_bytes + max(0, found.memory - table_bytes),
         )
+
+    def _reporter(
+        self, position: Any, progress: Callable[[SearchResult], Any], start: float
+    ) -> Callable[[int, int, list[int], int], Any]:
+        """The searchers' ``progress(depth, score, pv codes, nodes)`` as ``progress(SearchResult)``."""
+
+        def report(depth: int, score: int, pv: list[int], nodes: int) -> Any:
+            moves = [position.move_from_code(code) for code in pv]
+            return progress(
+                SearchResult(
+                    move=moves[0] if moves else None,
+                    score=score,
+                    depth=depth,
+                    pv=moves,
+                    nodes=nodes,
+                    elapsed=self._now() - start,
+                    algorithm=self.algorithm,
+                    backend=position.backend,
+                    player=_player_to_move(position),
+                )
+            )
+
+        return report
+
+    def stop(self) -> None:
+        """Make a search running in another thread return soon, with the last finished
+        iteration's answer (as when its time runs out); MCTS is not stopped. Does nothing
+        when no search runs."""
+        for searcher in self._searchers.values():
+            searcher.stop()
 
     def _search_mcts(
         self, position: Any, depth: int | None, budget: float, nodes: int | None, start: float
