@@ -10,6 +10,7 @@
     gamecore game                                  # a quick computer game (random vs greedy), final board only
     gamecore perft --depth 8                       # leaves of the Othello game tree, and the speed
     gamecore bench perft                           # leaves/s per backend and size, their ratio
+    gamecore bench rl                              # random games through PettingZoo and OpenSpiel: plies/s
     gamecore export ufrj --out models/players/gamecore_player.py
     gamecore tournament ...                        # the tournament referee (gamecore tournament --help)
 
@@ -30,6 +31,7 @@ from . import __version__, _backend, bench
 from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
+from .bench import rl as bench_rl
 from .bench import rolit as bench_rolit
 from .bench import strength as bench_strength
 from .errors import GamecoreError
@@ -107,6 +109,9 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     if args.what == "rolit":
         bench_rolit.bench_rolit(out, runs=args.runs, backend=args.backend, quick=args.quick)
+        return 0
+    if args.what == "rl":
+        bench_rl.bench_rl(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
     if args.what == "tetralath":
         bench.bench_tetralath(
@@ -209,11 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=_backend.BACKENDS, help="cython or python (default: the fastest installed)")
 
     p = sub.add_parser(
-        "bench", help="benchmarks: perft, search, endgame, mcts, tetralath, api, multiplayer or rolit speed per backend"
+        "bench",
+        help="benchmarks: perft, search, endgame, mcts, tetralath, api, multiplayer, rolit or rl speed per backend",
     )
     p.add_argument(
         "what",
-        choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit", "strength"),
+        choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit", "rl", "strength"),
         help="strength has options of its own: gamecore bench strength --help",
     )
     p.add_argument("--size", type=board_size, default=8, help="board size of the MCTS benchmark (default 8)")

@@ -1,0 +1,260 @@
+"""OpenSpiel games over gamecore's cores, and a gamecore player around any OpenSpiel bot.
+
+Importing this module registers three Python games with OpenSpiel:
+
+- ``gamecore_othello(size=8)``: Othello n x n (size 4 to 10), the pass is action ``size * size``;
+- ``gamecore_rolit(players=4,reward=place)``: Rolit for 2 to 4 players (the default colours of
+  :class:`gamecore.Rolit`), returns by place or ``reward=balls``;
+- ``gamecore_tetralath(swap=false)``: Tetralath, the swap rule's swap is action 61.
+
+>>> import pyspiel
+>>> import gamecore.rl.openspiel_game
+>>> game = pyspiel.load_game("gamecore_othello(size=6)")
+>>> state = game.new_initial_state()
+>>> state.legal_actions(), [state.action_to_string(a) for a in state.legal_actions()]
+([8, 13, 22, 27], ['c2', 'b3', 'e4', 'd5'])
+
+Actions, observations (channels first: ``observation_tensor`` is the planes of
+:class:`gamecore.rl.LearnerGame` as ``(planes, height, width)``) and returns are those of
+:class:`gamecore.rl.LearnerGame`; the state holds a gamecore position and plays on its core,
+so OpenSpiel's algorithms (MCTS, evaluators, AlphaZero) run at gamecore's speed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from ..errors import IllegalMoveError
+from ..games.base import Position
+from ..games.othello import Othello
+from ..games.rolit import Rolit
+from ..players.base import Player, legal_moves_or_raise
+from ._common import LearnerGame
+
+__all__ = ["GAME_NAMES", "PARAMETERS", "GamecoreGame", "GamecoreState", "OpenSpielPlayer", "game_of", "state_of"]
+
+#: OpenSpiel's name of each gamecore game.
+GAME_NAMES = {"othello": "gamecore_othello", "rolit": "gamecore_rolit", "tetralath": "gamecore_tetralath"}
+
+#: Each game's parameters and their defaults; ``backend`` is ``"cython"``, ``"python"`` or
+#: ``"default"`` (:data:`gamecore.BACKEND`).
+PARAMETERS: dict[str, dict[str, Any]] = {
+    "othello": {"size": 8, "backend": "default"},
+    "rolit": {"players": 4, "reward": "place", "backend": "default"},
+    "tetralath": {"swap": False, "backend": "default"},
+}
+_PLAYERS = {"othello": (2, 2), "rolit": (2, 4), "tetralath": (2, 2)}
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    low, high = _PLAYERS[game]
+    return pyspiel.GameType(
+        short_name=GAME_NAMES[game],
+        long_name=f"gamecore {game.capitalize()}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS[game],
+    )
+
+
+_GAME_TYPES = {game: _game_type(game) for game in GAME_NAMES}
+
+
+class GamecoreGame(pyspiel.Game):
+    """A gamecore game as an OpenSpiel game (made by ``pyspiel.load_game``; its parameters
+    are :class:`LearnerGame`'s ``size``, ``players``, ``reward`` or ``swap``)."""
+
+    game_name = ""
+
+    def __init__(self, params: dict | None = None) -> None:
+        options = {**PARAMETERS[self.game_name], **(params or {})}
+        backend = options["backend"]
+        #: Actions, planes and returns (:class:`gamecore.rl.LearnerGame`).
+        self.learner = LearnerGame(
+            self.game_name,
+            **{k: v for k, v in options.items() if k != "backend"},
+            backend=None if backend == "default" else backend,
+        )
+        learner = self.learner
+        if self.game_name == "othello":
+            longest = 2 * (learner.num_cells - 4)  # a pass is a ply, never two in a row mid-game
+        elif self.game_name == "rolit":
+            longest = learner.num_cells - 4
+        else:
+            longest = learner.num_actions
+        info = pyspiel.GameInfo(
+            num_distinct_actions=learner.num_actions,
+            max_chance_outcomes=0,
+            num_players=learner.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=longest,
+        )
+        super().__init__(_GAME_TYPES[self.game_name], info, options)
+        self._start = learner.new_position()  # copied for each new state (clone() makes one too)
+
+    def new_initial_state(self, position: Position | None = None) -> GamecoreState:
+        """The start, or a state around a copy of a gamecore ``position`` of this game."""
+        return GamecoreState(self, position)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return _BoardObserver(self.learner, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class GamecoreState(pyspiel.State):
+    """An OpenSpiel state holding a gamecore position (``state.position``)."""
+
+    def __init__(self, game: GamecoreGame, position: Position | None = None) -> None:
+        super().__init__(game)
+        self._learner = game.learner
+        if position is None:
+            position = game._start
+        else:
+            game.learner.check_position(position)
+        #: The gamecore position (OpenSpiel's clone() copies it: a core copy, no deep copy).
+        self.position = position.copy()
+
+    def current_player(self) -> int:
+        core = self.position.core
+        return pyspiel.PlayerId.TERMINAL if core.is_game_over() else core.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._learner.legal_actions(self.position.core)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to move), ascending; none for a
+        player not to move. OpenSpiel's C++ side asks ``_legal_actions``, with the same answers:
+        this shortcut spares Python callers (OpenSpiel's Python MCTS, a learner's loop) the
+        round trip through C++ (a few calls back into Python each)."""
+        core = self.position.core
+        if core.is_game_over() or (player is not None and player != core.turn):
+            return []
+        return self._learner.legal_actions(core)
+
+    def _apply_action(self, action: int) -> None:
+        self._learner.push(self.position.core, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.position.move_from_code(self._learner.action_to_code(action)))
+
+    def is_terminal(self) -> bool:
+        return self.position.core.is_game_over()
+
+    def returns(self) -> list[float]:
+        return self._learner.returns(self.position)
+
+    def __str__(self) -> str:
+        return self.position.to_text()
+
+
+class _BoardObserver:
+    """OpenSpiel's observer: the planes channels first, and the position's text."""
+
+    def __init__(self, learner: LearnerGame, params: Any) -> None:
+        if params:
+            raise ValueError(f"the observer takes no parameters, got {params}")
+        self._learner = learner
+        height, width, planes = learner.shape
+        self.tensor = np.zeros(planes * height * width, np.float32)
+        self.dict = {"observation": self.tensor.reshape(planes, height, width)}
+
+    def set_from(self, state: GamecoreState, player: int) -> None:
+        self.dict["observation"][:] = self._learner.planes(state.position.core, player).transpose(2, 0, 1)
+
+    def string_from(self, state: GamecoreState, player: int) -> str:
+        return state.position.to_text()
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for game, name in GAME_NAMES.items():
+        if name not in registered:
+            cls = type(f"Gamecore{game.capitalize()}Game", (GamecoreGame,), {"game_name": game})
+            pyspiel.register_game(_GAME_TYPES[game], cls)
+
+
+_register()
+
+
+@functools.cache
+def _load(name: str, parameters: tuple) -> pyspiel.Game:
+    return pyspiel.load_game(name, dict(parameters))
+
+
+def game_of(position: Position) -> pyspiel.Game:
+    """The OpenSpiel game (one per board size or number of players) of a gamecore position."""
+    backend = ("backend", position.backend)
+    if isinstance(position, Othello):
+        return _load(GAME_NAMES["othello"], (("size", position.size), backend))
+    if isinstance(position, Rolit):
+        return _load(GAME_NAMES["rolit"], (("players", position.num_players), backend))
+    return _load(GAME_NAMES["tetralath"], (("swap", bool(position.core.swap_rule)), backend))
+
+
+def state_of(position: Position) -> GamecoreState:
+    """An OpenSpiel state of a copy of ``position`` (its history before it is not replayed)."""
+    return game_of(position).new_initial_state(position)
+
+
+class OpenSpielPlayer(Player):
+    """A gamecore player that asks an OpenSpiel bot for its moves.
+
+    :param bot: a ``pyspiel.Bot`` (or any object with ``step(state) -> action``) made for
+        the game played, or a function ``bot(game, player) -> bot`` that makes one for an
+        OpenSpiel game (:func:`game_of` the position) and a player number; made once per game
+        and seat, kept between moves (``new_game()`` restarts them).
+
+    ``time_budget`` is not passed on: the bot's own settings (simulations...) rule its time.
+    """
+
+    name = "openspiel"
+
+    def __init__(self, bot: Any) -> None:
+        if not callable(getattr(bot, "step", None)) and not callable(bot):
+            raise TypeError(f"bot must be an OpenSpiel bot or a function (game, player) -> bot, got {bot!r}")
+        self._bot = bot
+        self._bots: dict[tuple[int, int], Any] = {}
+
+    def _bot_for(self, game: pyspiel.Game, player: int) -> Any:
+        if callable(getattr(self._bot, "step", None)):
+            return self._bot
+        key = (id(game), player)
+        if key not in self._bots:
+            self._bots[key] = self._bot(game, player)
+        return self._bots[key]
+
+    def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
+        legal_moves_or_raise(position)
+        game = game_of(position)
+        action = self._bot_for(game, position.player).step(game.new_initial_state(position))
+        move = position.move_from_code(game.learner.action_to_code(action))
+        if not position.is_legal(move):
+            raise IllegalMoveError(f"the OpenSpiel bot chose {move}, which is not legal here")
+        return move
+
+    def new_game(self) -> None:
+        for bot in [self._bot, *self._bots.values()]:
+            restart: Callable[[], None] | None = getattr(bot, "restart", None)
+            if callable(restart) and callable(getattr(bot, "step", None)):
+                restart()
+
+    def __repr__(self) -> str:
+        return f"OpenSpielPlayer({self._bot!r})"
