@@ -22,7 +22,7 @@
 # Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node). Limits are checked on entry to deep_search and shallow_search only.
-from libc.stdint cimport uint64_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
@@ -95,14 +95,16 @@ ctypedef struct TTEntry:
     int8_t lower
     int8_t upper
     int8_t move
-    uint8_t empties               # 0: an empty slot (a stored position has empties > 0)
+    uint8_t empties
+    uint32_t generation           # the solve that stored it: other solves' entries are empty slots
 
 
 ctypedef struct Solver:
     const EndgameTables* t
     const Geometry* g
-    TTEntry* tt                   # 2**EG_TT_BITS zeroed entries, owned by the caller
+    TTEntry* tt                   # 2**EG_TT_BITS entries, owned by the caller
     uint64_t tt_mask
+    uint32_t generation           # this solve's stamp (> 0; a zeroed entry's 0 is never one)
     uint64_t nodes
     uint64_t node_limit           # 0: none
     uint64_t next_check
@@ -388,10 +390,10 @@ cdef inline void tt_prefetch(Solver* s, uint64_t h) noexcept nogil:
 
 cdef inline TTEntry* tt_probe(Solver* s, uint64_t h, int empties) noexcept nogil:
     cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
-    if e.key == h and e.empties == empties:
+    if e.key == h and e.empties == empties and e.generation == s.generation:
         return e
     e += 1
-    if e.key == h and e.empties == empties:
+    if e.key == h and e.empties == empties and e.generation == s.generation:
         return e
     return NULL
 
@@ -400,20 +402,21 @@ cdef inline void tt_store(Solver* s, uint64_t h, int empties, int lower, int upp
     cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
     cdef int i
     for i in range(2):
-        if e[i].key == h and e[i].empties == empties:
+        if e[i].key == h and e[i].empties == empties and e[i].generation == s.generation:
             if lower > e[i].lower:
                 e[i].lower = lower
             if upper < e[i].upper:
                 e[i].upper = upper
             e[i].move = move
             return
-    if e[0].empties != 0 and empties < e[0].empties:
+    if e[0].generation == s.generation and empties < e[0].empties:
         e += 1
     e.key = h
     e.lower = lower
     e.upper = upper
     e.move = move
     e.empties = empties
+    e.generation = s.generation
 
 
 # -- the last four empties ------------------------------------------------------------------

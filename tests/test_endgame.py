@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import threading
 import time
 from importlib import resources
 
@@ -295,6 +296,31 @@ def test_backends_agree_on_sixteen_empties_from_ffo(backends):
     a = solve_exact(core, node_limit=60_000)
     b = solve_exact(core_from(cy.othello, 8, *core.bitboards(), core.turn), node_limit=60_000)
     assert a == b
+
+
+def test_each_solve_starts_from_an_empty_table(backends):
+    """The compiled solver keeps its table between calls (generation stamps): a solve after
+    another, and solves in two threads at once (one gets a table of its own), visit exactly
+    the nodes of the pure solver's fresh table."""
+    py, cy = backends
+    black, white, turn, _ = FFO[40]
+    rng = random.Random(18)
+    cores = [random_endgame(py.othello, 8, 14, rng, start=(black, white, turn)) for _ in range(3)]
+    expected = [solve_exact(core) for core in cores]
+    compiled = [core_from(cy.othello, 8, *core.bitboards(), core.turn) for core in cores]
+    for _ in range(2):
+        assert [solve_exact(core) for core in compiled] == expected
+    found: dict[int, tuple] = {}
+
+    def solve(i: int) -> None:
+        found[i] = solve_exact(compiled[i % 3])
+
+    threads = [threading.Thread(target=solve, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [found[i] for i in range(6)] == expected * 2
 
 
 # -- windows, passes, game over -------------------------------------------------------------

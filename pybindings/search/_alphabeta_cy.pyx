@@ -8,6 +8,16 @@ Negamax with integer scores from the point of view of the side to move.
   the first move) with a Zobrist transposition table, killer moves, iterative
   deepening, optional aspiration windows, and limits by depth, nodes and time.
 
+A time limit is used whole (the n-player searches' design, ``_multiplayer_py``): the
+iterations go on until the deadline stops one half-way. The answer is the last finished
+iteration's, or the stopped iteration's best root move so far once the stopped root search
+has searched to the end the move the answer would otherwise be (the last iteration's best,
+which the table's move puts first): a root move that then beats the root's window (its
+score above alpha, so a true value at least that) is at least as good at the new depth as
+the move it replaces. Its score is that root search's (exact, or a lower bound when it
+failed high), its principal variation the line found so far; ``depth`` stays the last
+finished iteration's.
+
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
@@ -372,6 +382,7 @@ cdef class Searcher:
         best_pv = [best_move]
         for depth in range(1, max_depth + 1):
             self.hit_horizon = False
+            self.last_best = best_move
             if with_gil:
                 score = self.iteration(depth, score, minimax, use_tt, aspiration)
             else:
@@ -380,6 +391,10 @@ cdef class Searcher:
             if self.interrupted:
                 gc_raise_pending()
             if self.aborted:
+                if self.last_best_searched and self.pv_len[0] > 0:  # the stopped iteration's best so far
+                    best_score = self.root_score
+                    best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
+                    best_move = best_pv[0]
                 break
             best_score = score
             best_pv = [self.pv[0][i] for i in range(self.pv_len[0])]
@@ -389,29 +404,41 @@ cdef class Searcher:
                 break
             if not self.hit_horizon:
                 break  # every line reached the end of the game: deeper is the same
-            if self.deadline > 0 and self.out_of_time_for_next():
-                break
         return SearchOutcome(best_move, best_score, done_depth, best_pv, self.nodes, self.tt_hits)
 
     def stop(self):
         """Make the running search return soon (from another thread: a stop button), with
-        the last finished iteration's answer, as when its time runs out. Does nothing when
+        the answer it gives when its time runs out (module docstring). Does nothing when
         no search runs."""
         if self.busy:
             self.stop_requested = True
 
     cdef int iteration(self, int depth, int last, bint minimax, bint use_tt, bint aspiration) except? ERROR_SCORE nogil:
         cdef int score, alpha, beta
-        if minimax:
-            return self.minimax(depth, 0)
-        if aspiration and depth > 1:
+        if aspiration and depth > 1 and not minimax:
             alpha = last - C_ASPIRATION
             beta = last + C_ASPIRATION
-            score = self.alphabeta(depth, alpha, beta, 0, use_tt)
+            score = self.root_search(depth, alpha, beta, minimax, use_tt)
             if not self.aborted and (score <= alpha or score >= beta):
-                score = self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+                score = self.root_search(depth, -C_INFINITY, C_INFINITY, minimax, use_tt)
             return score
-        return self.alphabeta(depth, -C_INFINITY, C_INFINITY, 0, use_tt)
+        return self.root_search(depth, -C_INFINITY, C_INFINITY, minimax, use_tt)
+
+    cdef int root_search(self, int depth, int alpha, int beta, bint minimax, bint use_tt) except? ERROR_SCORE nogil:
+        """One search of the root, which records whether it has searched last_best to the
+        end, and its best score so far (root_score; the module docstring)."""
+        self.last_best_searched = False
+        if minimax:
+            return self.minimax(depth, 0)
+        return self.alphabeta(depth, alpha, beta, 0, use_tt)
+
+    cdef void root_searched(self, int move, int score, bint better) noexcept nogil:
+        """The root has searched `move` to the end: note it when it is the last iteration's
+        best, and the root's best score when `move` is the new best."""
+        if move == self.last_best:
+            self.last_best_searched = True
+        if better:
+            self.root_score = score
 
     cdef int root_moves(self, int* moves, int count) noexcept nogil:
         """Keep the allowed root moves (in order); all of them when none or nothing is allowed."""
@@ -433,11 +460,6 @@ cdef class Searcher:
     cdef bint root_allowed_move(self, int move) noexcept nogil:
         move += HISTORY_OFFSET
         return 0 <= move < 128 and (self.root_allowed[move >> 6] >> (move & 63)) & 1
-
-    cdef bint out_of_time_for_next(self) noexcept nogil:
-        # The next iteration costs several times this one: do not start what cannot finish.
-        cdef double now = gc_clock_seconds(self.cpu_clock)
-        return now - self.start > 0.5 * (self.deadline - self.start)
 
     cdef void order(self, int* moves, int count, bint by_history) noexcept nogil:
         """Sort by order_key, high first, stable; with `by_history` (alpha-beta) the
@@ -551,6 +573,8 @@ cdef class Searcher:
                 self.core.unmake_move()
             if self.aborted:
                 return 0
+            if ply == 0:
+                self.root_searched(moves[i], score, score > best)
             if score > best:
                 best = score
                 self.update_pv(ply, moves[i])
@@ -604,6 +628,8 @@ cdef class Searcher:
                 self.core.unmake_move()
             if self.aborted:
                 return 0
+            if ply == 0:
+                self.root_searched(moves[i], score, score > alpha)
             if score > best:
                 best = score
                 best_move = moves[i]

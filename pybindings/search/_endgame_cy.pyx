@@ -5,7 +5,8 @@ The search itself is the C-level kernel ``pyx/endgame.pxd``; this module validat
 arguments, sets up the per-size tables and the transposition table, and runs it without
 the GIL on the discs of a compiled :class:`~gamecore.games._othello_cy.OthelloCore`.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memset
 
 from libc.stdlib cimport free
 
@@ -27,6 +28,35 @@ cdef enum:
 # Per-size geometries and solver tables, set up once.
 cdef Geometry GEOMETRIES[11]
 cdef EndgameTables ENDGAME_TABLES[11]
+
+# The transposition table kept from solve to solve (allocating and first touching 16 MiB
+# cost about 3 ms a solve): each solve stamps its entries with a new generation, and the
+# others' count as empty slots, so every solve still starts from an empty table. One solve
+# at a time uses it (the solver runs without the GIL); another meanwhile makes its own.
+cdef TTEntry* KEPT_TT = NULL
+cdef void* KEPT_TT_BLOCK = NULL
+cdef bint KEPT_TT_BUSY = False
+cdef uint32_t KEPT_TT_GENERATION = 0
+
+
+cdef TTEntry* kept_table(uint32_t* generation):
+    """The kept table with the next generation, or NULL when another solve holds it (or
+    there is no memory for it). Called with the GIL held."""
+    global KEPT_TT, KEPT_TT_BLOCK, KEPT_TT_BUSY, KEPT_TT_GENERATION
+    cdef size_t size = ((<size_t>1) << endgame.EG_TT_BITS) * sizeof(TTEntry)
+    if KEPT_TT_BUSY:
+        return NULL
+    if KEPT_TT == NULL:
+        KEPT_TT = <TTEntry*>gc_table_alloc(size, &KEPT_TT_BLOCK)
+        if KEPT_TT == NULL:
+            return NULL
+    KEPT_TT_GENERATION += 1
+    if KEPT_TT_GENERATION == 0:  # after 2**32 solves: start the stamps again on a zeroed table
+        memset(KEPT_TT, 0, size)
+        KEPT_TT_GENERATION = 1
+    KEPT_TT_BUSY = True
+    generation[0] = KEPT_TT_GENERATION
+    return KEPT_TT
 
 
 def _init_endgame_tables():
@@ -66,13 +96,14 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     two backends differ. The compiled backend releases the GIL while it solves.
 
     Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
-    squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (fresh for each
-    call), fastest-first move ordering, parity ordering near the end, stability
+    squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (empty for each
+    call: kept between calls, its entries stamped with the call's generation), fastest-first move ordering, parity ordering near the end, stability
     cut-offs and dedicated solvers for the last four empty squares.
 
     :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
         a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
     """
+    global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
     alpha = -nsq if alpha is None else alpha
     beta = nsq if beta is None else beta
@@ -102,7 +133,10 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     # Zeroed pages mapped lazily, huge pages where the system has them (random probes into
     # 16 MiB of small pages miss the TLB on almost every probe).
     cdef void* tt_block = NULL
-    s.tt = <TTEntry*>gc_table_alloc((s.tt_mask + 1) * sizeof(TTEntry), &tt_block)
+    s.tt = kept_table(&s.generation)
+    if s.tt == NULL:
+        s.tt = <TTEntry*>gc_table_alloc((s.tt_mask + 1) * sizeof(TTEntry), &tt_block)
+        s.generation = 1
     if s.tt == NULL:
         raise MemoryError("no memory for the endgame transposition table")
     try:
@@ -113,7 +147,10 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
             else:
                 score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
     finally:
-        free(tt_block)
+        if tt_block != NULL:
+            free(tt_block)
+        else:
+            KEPT_TT_BUSY = False
     if s.interrupted:
         gc_raise_pending()  # Ctrl-C: KeyboardInterrupt, the core untouched
     if s.stop:

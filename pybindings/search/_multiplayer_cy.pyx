@@ -164,11 +164,7 @@ cdef class MultiSearcher(Searcher):
     cdef MaxnEntry* maxn_table
     cdef uint64_t maxn_mask
     cdef Py_ssize_t maxn_filled
-    # The iteration under way: the move the answer is otherwise (the last iteration's best),
-    # whether the root has searched it to the end, and the root's best score so far.
-    cdef int last_best
-    cdef bint last_best_searched
-    cdef int root_score
+    # last_best, last_best_searched, root_score: the alpha-beta Searcher's (_alphabeta_cy.pxd).
 
     def __cinit__(self):
         self.maxn_table = NULL

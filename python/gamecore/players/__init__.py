@@ -23,13 +23,14 @@ import inspect
 import math
 import sys
 from collections.abc import Callable
+from time import perf_counter
 from typing import Any, TextIO
 
 from .._rng import splitmix64
 from ..errors import GamecoreError, InvalidLimitError
 from ..search.engine import ALGORITHMS, Engine
 from ..search.mcts import DEFAULT_EXPLORATION, MCTS
-from .base import Player, safe_time
+from .base import Player, game_move_time, safe_time
 from .base import legal_moves_or_raise as _legal
 from .othello import CornerPlayer, GreedyPlayer, PositionalPlayer
 
@@ -90,6 +91,9 @@ class EnginePlayer(Player):
     :param algorithm: one of :data:`gamecore.search.engine.ALGORITHMS`; ``None``:
         ``"alphabeta"`` with two players, ``"paranoid"`` (alpha-beta against the coalition
         of the others) with more.
+    :param game_time: seconds for all of this player's moves in a game (wall clock, from
+        ``new_game()``): each move gets :func:`~gamecore.players.base.game_move_time` of
+        what is left (with ``time`` too: at most ``time``).
     """
 
     name = "engine"
@@ -103,6 +107,7 @@ class EnginePlayer(Player):
         backend: str | None = None,
         margin: float = 0.05,
         algorithm: str | None = None,
+        game_time: float | None = None,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -114,10 +119,16 @@ class EnginePlayer(Player):
             raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
         if not 0.0 <= margin < 1.0:
             raise ValueError(f"margin must be in [0, 1), got {margin!r}")
-        if depth is None and time is None:
+        if game_time is not None and (
+            isinstance(game_time, bool) or not isinstance(game_time, (int, float)) or not 0 < game_time < math.inf
+        ):
+            raise InvalidLimitError(f"game_time must be a finite number of seconds > 0 (None: none), got {game_time!r}")
+        if depth is None and time is None and game_time is None:
             time = 1.0
         self.depth = depth
         self.time = time
+        self.game_time = game_time
+        self._game_time_used = 0.0
         self.evaluation = evaluation
         self.tt_mb = tt_mb
         self.backend = backend
@@ -140,13 +151,18 @@ class EnginePlayer(Player):
     def new_game(self) -> None:
         for engine in self._engines.values():
             engine.clear()
+        self._game_time_used = 0.0
 
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         moves = _legal(position)
         if len(moves) == 1:
             self.last_result = None
             return moves[0]
-        budget = self.time if time_budget is None else min(time_budget, self.time or time_budget)
+        started = perf_counter()
+        budgets = [b for b in (self.time, time_budget) if b is not None]
+        if self.game_time is not None:
+            budgets.append(game_move_time(self.game_time - self._game_time_used, position))
+        budget = min(budgets) if budgets else None
         algorithm = self.algorithm or ("alphabeta" if getattr(position, "num_players", 2) == 2 else "paranoid")
         engine = self._engine_for(algorithm)
         if self.backend and self.backend != position.backend:
@@ -161,6 +177,7 @@ class EnginePlayer(Player):
         move = result.move
         if move not in moves:  # a safety net: never hand back an illegal move
             raise GamecoreError(f"the engine returned {move}, not a legal move")  # pragma: no cover
+        self._game_time_used += perf_counter() - started
         return move
 
     def stop(self) -> None:
@@ -376,7 +393,7 @@ def player_names(game: str | None = None) -> list[str]:
 
 _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations", "n": "iterations"}
 _INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes"}
-_FLOAT_OPTIONS = {"time", "exploration", "margin"}
+_FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time"}
 
 
 def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:

@@ -6,7 +6,11 @@ from typing import Any
 
 from ..errors import GameOverError
 
-__all__ = ["Player", "safe_time", "legal_moves_or_raise"]
+__all__ = ["Player", "safe_time", "game_move_time", "legal_moves_or_raise"]
+
+#: Moves at the end of a game that the planning of a game budget does not count on: the
+#: exact solver (Othello) or a short search finishes them in a fraction of their share.
+QUICK_LAST_MOVES = 4
 
 
 def safe_time(budget: float, margin: float = 0.05) -> float:
@@ -14,6 +18,17 @@ def safe_time(budget: float, margin: float = 0.05) -> float:
     ``budget * (1 - margin)`` less 10 ms for the work around the search, at least 10 ms.
     (The engine keeps its own margin inside the limit it is given.)"""
     return max(0.01, budget * (1.0 - margin) - 0.01)
+
+
+def game_move_time(time_left: float, position: Any) -> float:
+    """The part of a game's remaining time ``time_left`` the next move gets: an equal share
+    of the moves the side to move still has to make (every game here fills one empty cell a
+    move, so about ``ceil(empty cells / players)``) less the ``QUICK_LAST_MOVES`` that go
+    fast, and at most half of what is left. What a move leaves unused (a forced move, a
+    solved endgame) goes to the later ones."""
+    empties = sum(row.count(-1) for row in position.cells())
+    own_moves = -(-empties // position.num_players)
+    return max(0.0, time_left) / max(2, own_moves - QUICK_LAST_MOVES)
 
 
 def legal_moves_or_raise(position: Any) -> list:

@@ -50,6 +50,11 @@ cdef class Searcher:
     cdef bint root_filtered
     cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
     cdef long long history[HISTORY_SIZE]
+    # The iteration under way: the move the answer is otherwise (the last iteration's best),
+    # whether the root has searched it to the end, and the root's best score so far.
+    cdef int last_best
+    cdef bint last_best_searched
+    cdef int root_score
 
     # nogil: the alpha-beta search runs without the GIL unless it calls a Python evaluation.
     cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration, object progress)
@@ -58,7 +63,8 @@ cdef class Searcher:
     cdef void tt_store(self, TTEntry* entry, uint64_t key, int score, int move, int depth, int flag) noexcept nogil
     cdef int root_moves(self, int* moves, int count) noexcept nogil
     cdef bint root_allowed_move(self, int move) noexcept nogil
-    cdef bint out_of_time_for_next(self) noexcept nogil
+    cdef int root_search(self, int depth, int alpha, int beta, bint minimax, bint use_tt) except? ERROR_SCORE nogil
+    cdef void root_searched(self, int move, int score, bint better) noexcept nogil
     cdef void order(self, int* moves, int count, bint by_history) noexcept nogil
     cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept nogil
     cdef int enter(self) noexcept nogil

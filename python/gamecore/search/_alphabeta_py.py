@@ -7,6 +7,16 @@ Negamax with integer scores from the point of view of the side to move.
   the first move) with a Zobrist transposition table, killer moves, iterative
   deepening, optional aspiration windows, and limits by depth, nodes and time.
 
+A time limit is used whole (the n-player searches' design, ``_multiplayer_py``): the
+iterations go on until the deadline stops one half-way. The answer is the last finished
+iteration's, or the stopped iteration's best root move so far once the stopped root search
+has searched to the end the move the answer would otherwise be (the last iteration's best,
+which the table's move puts first): a root move that then beats the root's window (its
+score above alpha, so a true value at least that) is at least as good at the new depth as
+the move it replaces. Its score is that root search's (exact, or a lower bound when it
+failed high), its principal variation the line found so far; ``depth`` stays the last
+finished iteration's.
+
 Both backends visit the same nodes in the same order, so for a depth or node limit
 they return the same move, score, principal variation and node count.
 
@@ -268,17 +278,20 @@ class Searcher:
         score = 0
         for depth in range(1, max_depth + 1):
             self._hit_horizon = False
+            self._last_best = best_move
             try:
-                if algorithm == "minimax":
-                    score = self._minimax(depth, 0)
-                elif aspiration and depth > 1:
+                if aspiration and depth > 1 and algorithm == "alphabeta":
                     alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
-                    score = self._alphabeta(depth, alpha, beta, 0, use_tt)
+                    score = self._root_search(depth, alpha, beta, algorithm, use_tt)
                     if score <= alpha or score >= beta:
-                        score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
+                        score = self._root_search(depth, -INFINITY, INFINITY, algorithm, use_tt)
                 else:
-                    score = self._alphabeta(depth, -INFINITY, INFINITY, 0, use_tt)
+                    score = self._root_search(depth, -INFINITY, INFINITY, algorithm, use_tt)
             except LimitReached:
+                if self._last_best_searched and self._pv_len[0]:  # the stopped iteration's best so far
+                    best_score = self._root_score
+                    best_pv = self._pv[0][: self._pv_len[0]]
+                    best_move = best_pv[0]
                 break
             best_score = score
             best_pv = self._pv[0][: self._pv_len[0]]
@@ -288,16 +301,22 @@ class Searcher:
                 break
             if not self._hit_horizon:
                 break  # every line reached the end of the game: deeper is the same
-            if self._deadline and self._out_of_time_for_next():
-                break
         return SearchOutcome(best_move, best_score, done_depth, best_pv, self._nodes, self._tt_hits)
 
     def stop(self) -> None:
         """Make the running search return soon (from another thread: a stop button), with
-        the last finished iteration's answer, as when its time runs out. Does nothing when
+        the answer it gives when its time runs out (module docstring). Does nothing when
         no search runs."""
         if self._lock.locked():
             self._stop_requested = True
+
+    def _root_search(self, depth: int, alpha: int, beta: int, algorithm: str, use_tt: bool) -> int:
+        """One search of the root, which records whether it has searched ``_last_best`` to
+        the end, and its best score so far (``_root_score``; module docstring)."""
+        self._last_best_searched = False
+        if algorithm == "minimax":
+            return self._minimax(depth, 0)
+        return self._alphabeta(depth, alpha, beta, 0, use_tt)
 
     def _root_moves(self, moves: list[int]) -> list[int]:
         """The root's moves after the ``root_moves`` restriction (all when there is none)."""
@@ -310,11 +329,6 @@ class Searcher:
     def _now(self) -> float:
         """Seconds on the search's clock: wall (monotonic) or the thread's CPU time."""
         return time.thread_time() if self._cpu_clock else time.perf_counter()
-
-    def _out_of_time_for_next(self) -> bool:
-        # The next iteration costs several times this one: do not start what cannot finish.
-        now = self._now()
-        return now - self._start > 0.5 * (self._deadline - self._start)
 
     def _order(self, moves: list[int], by_history: bool = False) -> list[int]:
         """``moves`` by ``order_key``, high first, stable; with ``by_history`` (alpha-beta)
@@ -387,10 +401,20 @@ class Searcher:
                 score = -self._minimax(depth - 1, ply + 1)
             finally:
                 core.unmake_move()
+            if ply == 0:
+                self._root_searched(move, score, score > best)
             if score > best:
                 best = score
                 self._update_pv(ply, move)
         return best
+
+    def _root_searched(self, move: int, score: int, better: bool) -> None:
+        """The root has searched ``move`` to the end: note it when it is the last iteration's
+        best, and the root's best score when ``move`` is the new best."""
+        if move == self._last_best:
+            self._last_best_searched = True
+        if better:
+            self._root_score = score
 
     def _update_pv(self, ply: int, move: int) -> None:
         row, child = self._pv[ply], self._pv[ply + 1]
@@ -438,6 +462,8 @@ class Searcher:
                         score = -self._alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
             finally:
                 core.unmake_move()
+            if ply == 0:
+                self._root_searched(move, score, score > alpha)
             if score > best:
                 best = score
                 best_move = move

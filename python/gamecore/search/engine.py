@@ -93,6 +93,12 @@ class SearchResult(Generic[MoveT]):
     memory_used: int = 0
     iterations: int = 0  #: MCTS iterations
     reused: int = 0  #: MCTS tree reuse: visits the root already had from earlier searches
+    time_limit: float | None = None  #: the time limit the search was given (seconds on its clock)
+
+    @property
+    def time_share(self) -> float:
+        """The share of ``time_limit`` the search used (``elapsed / time_limit``; 0 without one)."""
+        return self.elapsed / self.time_limit if self.time_limit else 0.0
 
     @property
     def nps(self) -> float:
@@ -143,11 +149,13 @@ def time_budget(time_limit: float) -> float:
     return time_limit - margin
 
 
-def whole_budget(time_limit: float) -> float:
-    """The part of ``time_limit`` the n-player searches and MCTS use, to the end: they stop
-    within a few nodes of their deadline (MCTS: before an iteration that would end past it),
-    so the margin is only for that and for returning: 2 ms and 2 %."""
-    return time_limit - min(0.002 + 0.02 * time_limit, 0.5 * time_limit)
+def whole_budget(time_limit: float, clock: str = "cpu") -> float:
+    """The part of ``time_limit`` the searches use, to the end: they stop within a few nodes
+    of their deadline (MCTS: before an iteration that would end past it), so the margin is
+    only for that and for returning: 2 ms and 2 % of CPU time; on the ``"wall"`` clock 10 ms
+    and 3 %, for the moments other processes hold the CPU (a loaded machine)."""
+    margin = 0.002 + 0.02 * time_limit if clock == "cpu" else 0.01 + 0.03 * time_limit
+    return time_limit - min(margin, 0.5 * time_limit)
 
 
 class Engine:
@@ -187,10 +195,12 @@ class Engine:
         ``elapsed`` is on the same clock. (Othello's endgame solver, under alpha-beta,
         measures wall time either way.)
 
-    With a time limit the n-player searches and MCTS use their time whole: the iterative
-    deepening searches go on until the deadline stops an iteration (the answer is then the
-    last finished iteration's, or the stopped one's best root move where that is sound:
-    ``_multiplayer_py``), MCTS until one more iteration would end past it.
+    With a time limit every search uses its time whole (:func:`whole_budget` of it): the
+    iterative deepening searches go on until the deadline stops an iteration (the answer is
+    then the last finished iteration's, or the stopped one's best root move where that is
+    sound: ``_alphabeta_py``, ``_multiplayer_py``), MCTS until one more iteration would end
+    past it. Alpha-beta stops sooner only when it has solved the position (every line
+    reached the end of the game). ``SearchResult.time_share`` is the share of the limit used.
 
     The table of the default backend is allocated (and its memory touched) here, so that a
     timed search does not spend its time on it. One search at a time: using an engine from
@@ -307,8 +317,8 @@ class Engine:
         """Iterative-deepening search of ``position`` (left unchanged) within the limits.
 
         At least one limit is needed; ``None`` means no limit of that kind. With
-        ``time_limit`` (seconds, finite) the answer comes back before the limit, with the best
-        move of the last finished iteration. ``moves`` restricts the root to those moves; by
+        ``time_limit`` (seconds, finite) the answer comes back just before the limit, with the
+        best move of the last finished iteration, or of the stopped one where that is sound. ``moves`` restricts the root to those moves; by
         default a game that knows its symmetries (Tetralath) searches one move of each set of
         equivalent ones. ``evaluation`` functions are given a copy of each position.
 
@@ -341,15 +351,48 @@ class Engine:
         root_moves = _root_moves(position, moves)
         report = None if progress is None else self._reporter(position, progress, start)
 
-        if self.algorithm in MULTIPLAYER_ALGORITHMS:
-            budget = whole_budget(time_limit) if time_limit is not None else 0.0
-            if self.algorithm == "mcts":
-                return self._search_mcts(position, depth, budget, nodes, start)
-            return self._search_multi(
+        budget = whole_budget(time_limit, self.clock) if time_limit is not None else 0.0
+        if self.algorithm == "mcts":
+            result = self._search_mcts(position, depth, budget, nodes, start)
+        elif self.algorithm in MULTIPLAYER_ALGORITHMS:
+            result = self._search_multi(
                 position, weights, evaluator, searcher, depth, budget, nodes, moves, start, time_limit, report
             )
-        budget = time_budget(time_limit) if time_limit is not None else 0.0
+        else:
+            result = self._search_two(
+                position,
+                weights,
+                evaluator,
+                searcher,
+                backend,
+                depth,
+                budget,
+                nodes,
+                root_moves,
+                start,
+                time_limit,
+                report,
+            )
+        result.time_limit = time_limit
+        return result
 
+    def _search_two(
+        self,
+        position: Any,
+        weights: list[int],
+        evaluator: Callable[[Any], int] | None,
+        searcher: Any,
+        backend: Any,
+        depth: int | None,
+        budget: float,
+        nodes: int | None,
+        root_moves: list[int] | None,
+        start: float,
+        time_limit: float | None,
+        report: Callable[[int, int, list[int], int], Any] | None,
+    ) -> SearchResult:
+        """Alpha-beta or minimax (``_alphabeta_py`` / ``_alphabeta_cy``), after the exact
+        endgame solver where it applies."""
         exact, solver_nodes = self._try_endgame(position, budget, depth, nodes, start)
         if exact is not None:
             return exact
@@ -469,8 +512,8 @@ class Engine:
         return report
 
     def stop(self) -> None:
-        """Make a search running in another thread return soon, with the last finished
-        iteration's answer (as when its time runs out); MCTS is not stopped. Does nothing
+        """Make a search running in another thread return soon, with the answer it gives
+        when its time runs out; MCTS is not stopped. Does nothing
         when no search runs."""
         for searcher in self._searchers.values():
             searcher.stop()
