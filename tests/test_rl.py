@@ -16,7 +16,9 @@ import pytest
 import othello_oracle
 import rolit_oracle
 import tetralath_oracle
-from gamecore import IllegalMoveError, InvalidMoveError, InvalidPositionError, Othello, Rolit, Tetralath
+from gamecore import IllegalMoveError, InvalidMoveError, InvalidPositionError, Othello, Rolit, Tetralath, solve
+from gamecore.bench import rl as bench_rl
+from gamecore.cli import main
 from gamecore.players import MCTSPlayer, RandomPlayer
 
 _EXTRA = 'the rl extra: pip install ".[rl]"'
@@ -26,7 +28,7 @@ gym = pytest.importorskip("gymnasium", reason=_EXTRA)
 pyspiel = pytest.importorskip("pyspiel", reason=_EXTRA)
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, mcts, minimax  # noqa: E402
 
 from gamecore.rl import LearnerGame, gymnasium_env, openspiel_game  # noqa: E402
 from gamecore.rl.pettingzoo_env import GamecoreEnv, env  # noqa: E402
@@ -429,6 +431,22 @@ def test_openspiel_clone_is_independent_and_observes_planes(backend):
         game.new_initial_state(Othello(8))
 
 
+def test_openspiel_alpha_beta_solves_4x4_othello_as_gamecore_does(backend):
+    # OpenSpiel's own alpha-beta over the game's rules, against gamecore's exact solver.
+    game = pyspiel.load_game(f"gamecore_othello(size=4,backend={backend.name})")
+    value, action = minimax.alpha_beta_search(game, maximum_depth=40, maximizing_player_id=0)
+    solved = solve(Othello(4, backend=backend.name))
+    assert solved.completed and solved.score == -10 and solved.move.name == "b1"
+    assert (value, action) == (-1.0, solved.move.index)
+
+
+def test_openspiel_cpp_bots_play_the_python_games(backend):
+    game = pyspiel.load_game(f"gamecore_rolit(players=3,backend={backend.name})")
+    bots = [pyspiel.make_uniform_random_bot(player, 7 + player) for player in range(3)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert sorted(returns) == [-1.0, 0.0, 1.0]  # three different places (no tie at the top here)
+
+
 def _openspiel_mcts(game, player):
     rng = np.random.RandomState(player)
     return mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
@@ -462,3 +480,24 @@ def test_openspiel_player_checks_its_bot(backend):
 class _AlwaysZero:
     def step(self, state):
         return 0
+
+
+# -- gamecore bench rl ------------------------------------------------------------------------
+
+
+def test_bench_loops_play_the_same_games(backend):
+    # The same seed picks the same action in each loop (legal actions ascending everywhere),
+    # so the three loops play the same random 8x8 games: equal ply counts.
+    games = 3
+    pz = bench_rl.pettingzoo_plies(env("othello", backend=backend.name), games, 5)
+    ours = bench_rl.openspiel_plies(pyspiel.load_game(f"gamecore_othello(backend={backend.name})"), games, 5)
+    theirs = bench_rl.openspiel_plies(pyspiel.load_game("othello"), games, 5)
+    assert pz == ours == theirs and pz > games * 50
+
+
+def test_bench_rl_command(backend, capsys):
+    assert main(["bench", "rl", "--quick", "--runs", "1", "--backend", backend.name]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith(("pettingzoo ", "openspiel "))]
+    assert len(rows) == 7 and all(float(row[-1].replace(",", "")) > 0 for row in rows)
+    assert f"gamecore ({backend.name}) / OpenSpiel's C++ othello" in out

@@ -77,7 +77,7 @@ def bench_rl(out: TextIO, runs: int = 5, backend: str | None = None, quick: bool
     """Random-game plies/s of the PettingZoo and OpenSpiel adapters, and of OpenSpiel's C++ Othello."""
     pyspiel, pettingzoo_env = _extra()
     print(f"Random games through the learning adapters: plies/s (median of {runs} runs, CPU time)", file=out)
-    print(f"{'loop':<11} {'game':<16} {'backend':<8} {'games':>5} {'plies/s':>10}", file=out)
+    print(f"{'loop':<11} {'game':<16} {'backend':<13} {'games':>5} {'plies/s':>10}", file=out)
     cpp_othello = pyspiel.load_game("othello")
     for name in _backends(backend):
         games = max(1, GAMES[name] // (10 if quick else 1))
@@ -92,6 +92,6 @@ def bench_rl(out: TextIO, runs: int = 5, backend: str | None = None, quick: bool
         for work, rate in rates.items():
             loop, _, label = work.partition(" ")
             shown = "OpenSpiel C++" if label.endswith("C++") else name
-            print(f"{loop:<11} {label.removesuffix(' C++'):<16} {shown:<8} {games:>5} {rate:>10,.0f}", file=out)
+            print(f"{loop:<11} {label.removesuffix(' C++'):<16} {shown:<13} {games:>5} {rate:>10,.0f}", file=out)
         ratio = rates["openspiel othello 8x8"] / rates["openspiel othello 8x8 C++"]
         print(f"OpenSpiel loop, othello 8x8: gamecore ({name}) / OpenSpiel's C++ othello = {ratio:.2f}x", file=out)
