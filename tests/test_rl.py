@@ -431,6 +431,20 @@ def test_openspiel_clone_is_independent_and_observes_planes(backend):
         game.new_initial_state(Othello(8))
 
 
+def test_openspiel_state_of_any_rolit_colours(backend):
+    # Green moves first, red second: the observer's own colour is plane 0, the neutral ones last.
+    position = Rolit("GR", backend=backend.name)
+    state = openspiel_game.state_of(position)
+    assert state.current_player() == 0 and state.legal_actions() == [m.index for m in position.legal_moves()]
+    planes = np.array(state.observation_tensor(0)).reshape(5, 8, 8)
+    cells = np.array(position.cells())
+    for plane, colour in enumerate([Rolit.GREEN, Rolit.RED, Rolit.BLUE, Rolit.YELLOW]):
+        assert (planes[plane] == (cells == colour)).all()
+    assert planes[4].all()
+    with pytest.raises(InvalidPositionError):
+        pyspiel.load_game("gamecore_rolit(players=3)").new_initial_state(position)
+
+
 def test_openspiel_alpha_beta_solves_4x4_othello_as_gamecore_does(backend):
     # OpenSpiel's own alpha-beta over the game's rules, against gamecore's exact solver.
     game = pyspiel.load_game(f"gamecore_othello(size=4,backend={backend.name})")

@@ -121,17 +121,19 @@ class LearnerGame:
         self.shape = (self.height, self.width, self.num_planes)
         self._bytes = (self.num_cells + 7) // 8
         # The bitboards in plane order for each player's view.
-        playing = [int(c) for c in _colours(sample)] if game == "rolit" else list(range(boards))
-        rest = [c for c in range(boards) if c not in playing]
-        self._plane_order = [tuple(playing[p:] + playing[:p] + rest) for p in range(self.num_players)]
+        self._boards = boards
+        # The bitboards in plane order for each player's view, per order of play of the
+        # colours (Rolit's colours can be any, in any order: ``Rolit("GR")``); a
+        # two-player game's bitboards are its players'.
+        self._plane_orders: dict[tuple[int, ...] | None, list[tuple[int, ...]]] = {}
         self._picture: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __repr__(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self._options.items() if k != "backend")
         return f"LearnerGame({self.name!r}, {options}, reward={self.reward!r})"
 
-    # Never changed once made: copies (OpenSpiel's clone() deep-copies a state's attributes)
-    # share it instead of copying its tables.
+    # Its tables never change once made (the plane orders are a cache): copies (OpenSpiel's
+    # clone() deep-copies a state's attributes) share it instead of copying them.
     def __copy__(self) -> LearnerGame:
         return self
 
@@ -211,13 +213,21 @@ class LearnerGame:
         boards = core.bitboards()
         size = self._bytes
         # every colour's bitboard as bits in one go: a row of bits per plane, square order
-        raw = b"".join([boards[board].to_bytes(size, "little") for board in self._plane_order[player]])
+        playing = getattr(core, "colours", None)
+        orders = self._plane_orders.get(playing) or self._plane_orders_of(playing)
+        raw = b"".join([boards[board].to_bytes(size, "little") for board in orders[player]])
         bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(-1, size * 8)
         flat = np.zeros((self.height * self.width, self.num_planes), dtype=np.int8)
         flat[self._grid, :-1] = bits[:, : self.num_cells].T
         if core.turn == player:
             flat[:, -1] = 1
         return flat.reshape(self.shape)
+
+    def _plane_orders_of(self, playing: tuple[int, ...] | None) -> list[tuple[int, ...]]:
+        order = list(range(self._boards)) if playing is None else list(playing)
+        rest = [board for board in range(self._boards) if board not in order]
+        orders = self._plane_orders[playing] = [tuple(order[p:] + order[:p] + rest) for p in range(len(order))]
+        return orders
 
     # -- results ---------------------------------------------------------------------------
 
