@@ -8,13 +8,10 @@ from libc.stdint cimport uint64_t
 
 from bits cimport gc_splitmix64
 
+from gamecore._protocol import MAX_MOVES, MAX_PLAYERS, ZERO_SUM_BOUNDS, check_perft_depth
 from gamecore.errors import EmptyHistoryError
 
-__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
-
-MAX_MOVES = 128
-MAX_PLAYERS = 4
-ZERO_SUM_BOUNDS = (-(2**30), 0)
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "ZERO_SUM_BOUNDS", "bit_indices", "splitmix64"]
 
 
 def bit_indices(bitboard):
@@ -113,6 +110,17 @@ cdef class GameCore:
     def history(self):
         """The moves played since the position was set, oldest first."""
         return [self.move_at(i) for i in range(self.ply_count())]
+
+    def perft(self, depth):
+        """Leaves of the game tree ``depth`` plies deep (a pass is a ply where the game has
+        one; a finished game is one leaf); the depth checked here for every core, the
+        counting done by its ``count_leaves``."""
+        depth = check_perft_depth(depth)
+        return 1 if depth == 0 else self.count_leaves(depth)
+
+    def count_leaves(self, depth):
+        """``perft`` for a checked ``depth`` >= 1."""
+        raise NotImplementedError
 
 
 def splitmix64(state):

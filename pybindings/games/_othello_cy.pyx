@@ -27,6 +27,7 @@ from gamecore.errors import (
     IllegalMoveError,
     InvalidPositionError,
     InvalidSizeError,
+    InvalidSquareError,
 )
 
 __all__ = [
@@ -318,7 +319,7 @@ def flips(player, opponent, square, size):
     cdef const Geometry* g = geometry_of(size)
     cdef gc_u128 p = checked_board(player, g, "player"), o = checked_board(opponent, g, "opponent")
     if type(square) is not int or not 0 <= square < g.nsq:
-        raise ValueError(f"square must be an int from 0 to {g.nsq - 1}, got {square!r}")
+        raise InvalidSquareError(f"square must be an int from 0 to {g.nsq - 1}, got {square!r}")
     return from_board(flips_of(p, o, square, g), g)
 
 
@@ -582,14 +583,10 @@ cdef class OthelloCore(GameCore):
         """64-bit Zobrist hash of the discs and the side to move."""
         return self.zhash
 
-    def perft(self, depth):
-        """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
+    def count_leaves(self, int depth):
+        """Perft (``GameCore.perft`` checks the depth); a pass is a ply, a finished game one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
             return 1
-        if depth >= 2**31:
-            raise ValueError(f"perft depth {depth} is too deep to count (the tree has no end in sight)")
         cdef int d = depth
         cdef uint64_t leaves
         cdef double next_poll = 0.0

@@ -19,7 +19,15 @@ from gamecore._game_cy cimport GameCore
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
-from gamecore.errors import GameOverError, IllegalMoveError, InvalidPositionError
+from gamecore.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidEvaluationError,
+    InvalidLimitError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidSquareError,
+)
 
 __all__ = [
     "COLOURS",
@@ -97,7 +105,7 @@ _init_tables()
 
 cdef uint64_t _bitboard(object x, str name) except? 0:
     if type(x) is not int or x < 0 or x >> 64:
-        raise ValueError(f"{name} must be an int bitboard of the 8x8 board")
+        raise InvalidPositionError(f"{name} must be an int bitboard of the 8x8 board")
     return <uint64_t>x
 
 
@@ -110,7 +118,7 @@ def moves_mask(own, occupied, compulsory=True):
     """Squares where the owner of ``own`` may play (see ``_rolit_py``)."""
     cdef uint64_t o = _bitboard(own, "own"), occ = _bitboard(occupied, "occupied")
     if o & ~occ:
-        raise ValueError("own balls must be occupied squares")
+        raise InvalidPositionError("own balls must be occupied squares")
     return kernel.moves_mask(o, occ, bool(compulsory), &G)
 
 
@@ -118,9 +126,9 @@ def move_flips(own, occupied, square):
     """Balls of the other colours that a ball of ``own`` on ``square`` captures (0 if none)."""
     cdef uint64_t o = _bitboard(own, "own"), occ = _bitboard(occupied, "occupied")
     if o & ~occ:
-        raise ValueError("own balls must be occupied squares")
+        raise InvalidPositionError("own balls must be occupied squares")
     if type(square) is not int or not 0 <= square < ROLIT_SQUARES:
-        raise ValueError(f"square must be an int from 0 to 63, got {square!r}")
+        raise InvalidSquareError(f"square must be an int from 0 to 63, got {square!r}")
     return kernel.move_flips(o, occ, square, &G)
 
 
@@ -151,10 +159,10 @@ def _check_colours(colours):
 
 def _checked_weights(weights):
     if not isinstance(weights, (list, tuple)) or len(weights) != NFEATURES:
-        raise ValueError(f"weights must be {NFEATURES} ints (one per feature of {FEATURES})")
+        raise InvalidEvaluationError(f"weights must be {NFEATURES} ints (one per feature of {FEATURES})")
     for w in weights:
         if isinstance(w, bool) or not isinstance(w, int) or not -10_000 <= w <= 10_000:
-            raise ValueError(f"each weight must be an int from -10000 to 10000, got {w!r}")
+            raise InvalidEvaluationError(f"each weight must be an int from -10000 to 10000, got {w!r}")
     return list(weights)
 
 
@@ -516,18 +524,14 @@ cdef class RolitCore(GameCore):
         """``features(player)``, the player checked."""
         cdef int f[NFEATURES]
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.nplayers:
-            raise ValueError(f"player must be an int from 0 to {self.nplayers - 1}, got {player!r}")
+            raise InvalidOptionError(f"player must be an int from 0 to {self.nplayers - 1}, got {player!r}")
         self._features(player, f)
         return tuple([f[k] for k in range(NFEATURES)])
 
-    def perft(self, depth):
-        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
+    def count_leaves(self, int depth):
+        """Perft (``GameCore.perft`` checks the depth); a finished game is one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
             return 1
-        if depth >= 2**31:
-            raise ValueError(f"perft depth {depth} is too deep to count (the tree has no end in sight)")
         cdef int d = depth
         cdef uint64_t leaves
         cdef uint64_t balls[4]
@@ -545,9 +549,9 @@ cdef class RolitCore(GameCore):
         """Play ``games`` uniformly random games to the end from here and take them back:
         ``(plies played, XOR of the final Zobrist keys)`` (see ``_rolit_py``)."""
         if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
-            raise ValueError(f"games must be an int from 0 to 2**62, got {games!r}")
+            raise InvalidLimitError(f"games must be an int from 0 to 2**62, got {games!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an int, got {seed!r}")
+            raise InvalidOptionError(f"seed must be an int, got {seed!r}")
         cdef uint64_t state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), z, keys = 0, plies = 0
         cdef int moves[64]
         cdef int count, depth

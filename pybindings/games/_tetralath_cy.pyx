@@ -23,7 +23,10 @@ from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
     GameOverError,
     IllegalMoveError,
+    InvalidEvaluationError,
+    InvalidLimitError,
     InvalidPositionError,
+    InvalidSquareError,
 )
 
 __all__ = [
@@ -110,7 +113,7 @@ cdef uint64_t _bitboard(object bb, str name) except? 0:
 
 cdef int _cell(object cell) except -1:
     if type(cell) is not int or not 0 <= cell < TL_CELLS:
-        raise ValueError(f"a cell index must be an int from 0 to 60, got {cell!r}")
+        raise InvalidSquareError(f"a cell index must be an int from 0 to 60, got {cell!r}")
     return <int>cell
 
 
@@ -484,17 +487,15 @@ cdef class TetralathCore(GameCore):
         self.window_features(f)
         return tuple([f[i] for i in range(TL_NFEATURES)])
 
-    def perft(self, depth):
-        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
+    def count_leaves(self, int depth):
+        """Perft (``GameCore.perft`` checks the depth); a finished game is one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
+            return 1
         cdef int d
         cdef long long total
         cdef double next_poll = 0.0
         cdef bint interrupted = False
         cdef TetralathCore work
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
-            return 1
         d = depth if depth < TL_STACK else TL_STACK
         work = self.copy()  # Ctrl-C leaves this position as it was
         with nogil:
@@ -537,7 +538,7 @@ def search_moves(TetralathCore core not None, depth):
     cdef int moves[MOVE_BUFFER]
     cdef int n
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        raise InvalidLimitError(f"depth must be an int >= 1, got {depth!r}")
     n = core.search_moves(moves, depth if depth < 1000 else 1000)
     return [moves[i] for i in range(n)]
 
@@ -552,7 +553,7 @@ def _check_weights(weights):
     try:
         values = list(weights)
     except TypeError:
-        raise ValueError(f"weights must be a sequence of {len(FEATURES)} ints") from None
+        raise InvalidEvaluationError(f"weights must be a sequence of {len(FEATURES)} ints") from None
     if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
-        raise ValueError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
+        raise InvalidEvaluationError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
     return values

@@ -50,10 +50,11 @@ from interrupt cimport gc_poll_signals, gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_clock_seconds(int cpu) noexcept nogil
 
-import math
-import operator
-
-from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidMoveError
+from gamecore.search._options import (
+    ASPIRATION_WINDOW, EXACT, INFINITY, LOWER, MAX_NODE_LIMIT, MAX_PLY, MAX_WEIGHT, TT_ENTRY_BYTES, UPPER, WIN,
+    check_algorithm, check_evaluation, check_search_limits, check_tt_mb, check_weights,
+)
 from gamecore.search._results import NO_MOVE, SearchOutcome
 
 __all__ = [
@@ -74,19 +75,10 @@ __all__ = [
     "Searcher",
 ]
 
-WIN = 1_000_000
-INFINITY = 2_000_000_000
-MAX_PLY = 128
-TT_ENTRY_BYTES = 16
-EXACT, LOWER, UPPER = 1, 2, 3
+# WIN, MAX_PLY, the table's layout and the weight bounds are in _options, shared with _alphabeta_py
+# (the C copies below are checked against them by tests/test_package.py).
 # The compiled search looks at the clock less often than the pure one: its nodes are cheaper.
 CLOCK_INTERVAL = 1024
-ASPIRATION_WINDOW = 50
-#: Largest weight of an evaluation feature: any weighted sum of the features of a game stays
-#: far inside a C int (and a heuristic score is clamped below WIN besides).
-MAX_WEIGHT = 10_000
-#: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
-MAX_NODE_LIMIT = 2**63 - 1
 
 cdef enum:
     C_WIN = 1000000
@@ -115,45 +107,6 @@ cdef inline int c_terminal_score(int value) noexcept nogil:
 def terminal_score(int value):
     """Search score of a finished game whose result for the side to move is ``value``."""
     return c_terminal_score(value)
-
-
-def check_evaluation(value):
-    """A user evaluation's result as an int inside the evaluation range, or a clear error."""
-    if isinstance(value, bool) or isinstance(value, float):
-        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}") from None
-    if not -WIN < value < WIN:
-        raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
-    return value
-
-
-def check_weights(weights):
-    """The evaluation weights as a list of at most MAX_WEIGHTS ints within +-MAX_WEIGHT, or a clear error."""
-    try:
-        values = list(weights)
-    except TypeError:
-        raise InvalidEvaluationError(f"evaluation weights must be a sequence of ints, got {weights!r}") from None
-    if len(values) > MAX_WEIGHTS:
-        raise InvalidEvaluationError(f"at most {MAX_WEIGHTS} evaluation weights, got {len(values)}")
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
-            raise InvalidEvaluationError(f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}")
-    return [int(v) for v in values]
-
-
-def check_search_limits(max_depth, node_limit, time_limit):
-    """``(max_depth, node_limit, time_limit)`` checked: node_limit an int >= 0 (capped at
-    MAX_NODE_LIMIT), time_limit a finite number of seconds >= 0 (0: none)."""
-    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth < MAX_PLY:
-        raise InvalidLimitError(f"max_depth must be an int from 1 to {MAX_PLY - 1}, got {max_depth!r}")
-    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
-        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: none), got {node_limit!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < math.inf:
-        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: none), got {time_limit!r}")
-    return int(max_depth), min(int(node_limit), MAX_NODE_LIMIT), float(time_limit)
 
 
 cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil:
@@ -230,8 +183,7 @@ cdef class Searcher:
     def __init__(self, tt_mb=16):
         if self.busy:
             raise ConcurrentUseError("cannot re-initialise a searcher while it searches")
-        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
-            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        tt_mb = check_tt_mb(tt_mb)
         entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
         size = 1
         while size * 2 <= entries:
@@ -319,8 +271,7 @@ cdef class Searcher:
             )
         values = check_weights(weights)
         max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
-        if algorithm not in ("alphabeta", "minimax"):
-            raise ValueError(f"unknown algorithm {algorithm!r}")
+        check_algorithm(algorithm, ("alphabeta", "minimax"))
         if evaluator is not None and not (callable(evaluator) and callable(wrap)):
             raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
         cdef int i
@@ -330,7 +281,7 @@ cdef class Searcher:
         if root_moves is not None:
             for m in root_moves:
                 if type(m) is not int or not -HISTORY_OFFSET <= m < 128 - HISTORY_OFFSET:
-                    raise ValueError(f"root moves must be move codes from -2 to 125, got {m!r}")
+                    raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
                 m += HISTORY_OFFSET
                 allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
         self.busy = True

@@ -21,6 +21,7 @@ cdef extern from "gamecore_clock.h":
 import math
 
 from gamecore.errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from gamecore.search._options import check_mcts_options
 
 __all__ = [
     "MCTSTree",
@@ -92,15 +93,6 @@ def history_weight(history, players):
     if history is None:
         return MULTIPLAYER_HISTORY if players > 2 else 0.0
     return history
-
-
-def check_history(history):
-    """``history`` checked: None, or a finite number >= 0."""
-    if history is None:
-        return None
-    if isinstance(history, bool) or not isinstance(history, (int, float)) or not 0.0 <= history < math.inf:
-        raise ValueError(f"history must be a finite number >= 0 or None, got {history!r}")
-    return float(history)
 
 
 def reward_shares(values):
@@ -179,15 +171,8 @@ cdef class MCTSTree:
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None,
                  history=None):
         self.check_idle()
-        greedy = check_greedy(greedy)
-        history = check_history(history)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        exploration = float(exploration)
-        if not exploration > 0.0 or math.isinf(exploration):
-            raise ValueError(f"exploration must be a positive finite number, got {exploration!r}")
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-            raise ValueError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
+        seed, exploration, max_nodes, greedy, history = check_mcts_options(seed, exploration, max_nodes, greedy,
+                                                                           history)
         if max_nodes > 0x7FFFFFFF // 2:
             max_nodes = 0x7FFFFFFF // 2
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
@@ -674,15 +659,6 @@ cdef class MCTSTree:
             pv.append(self.nodes[node].move)
             node = self.best_child(node)
         return pv
-
-
-def check_greedy(greedy):
-    """``greedy`` checked: None, or a number from 0 to 1."""
-    if greedy is None:
-        return None
-    if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0.0 <= greedy <= 1.0:
-        raise ValueError(f"greedy must be a number from 0 to 1 or None, got {greedy!r}")
-    return float(greedy)
 
 
 def check_mcts_limits(iterations, time_limit):

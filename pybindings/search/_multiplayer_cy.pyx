@@ -18,9 +18,10 @@ from interrupt cimport gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_clock_seconds(int cpu) noexcept nogil
 
-import operator
-
-from gamecore.errors import ConcurrentUseError, InvalidEvaluationError
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError, InvalidPositionError
+from gamecore.search._options import (
+    MULTIPLAYER_ALGORITHMS, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
+)
 from gamecore.search._results import MultiOutcome
 
 __all__ = [
@@ -34,11 +35,8 @@ __all__ = [
     "check_values",
 ]
 
-MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 NO_HORIZON = 4
 MAXN_ENTRY_BYTES = 32
-#: User evaluation values stay strictly inside +-WIN, as the two-player evaluations do.
-WIN = 1_000_000
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
 
 cdef enum:
@@ -87,31 +85,6 @@ def brs_move(int code):
 
 def brs_player(int code):
     return code >> 8
-
-
-def check_values(values, players, lowest, highest_sum):
-    """A user evaluation's result: ``players`` ints, each >= ``lowest`` and inside +-WIN,
-    adding up to at most ``highest_sum`` (the game's ``value_bounds()``), or InvalidEvaluationError."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)) or len(values) != players:
-        raise InvalidEvaluationError(
-            f"an n-player evaluation function must return a list of {players} ints (one per player), got {values!r}"
-        )
-    checked = []
-    for value in values:
-        if isinstance(value, (bool, float)):
-            raise InvalidEvaluationError(f"an evaluation value must be an int, got {type(value).__name__} {value!r}")
-        try:
-            checked.append(operator.index(value))
-        except TypeError:
-            raise InvalidEvaluationError(
-                f"an evaluation value must be an int, got {type(value).__name__} {value!r}"
-            ) from None
-    if min(checked) < lowest or sum(checked) > highest_sum or max(abs(v) for v in checked) >= WIN:
-        raise InvalidEvaluationError(
-            f"evaluation values must each be >= {lowest}, strictly between -{WIN} and {WIN}, and add up to at "
-            f"most {highest_sum} (the game's value_bounds), got {checked}"
-        )
-    return checked
 
 
 cdef void stable_sort_desc(int* codes, long long* keys, int count) noexcept nogil:
@@ -220,22 +193,20 @@ cdef class MultiSearcher(Searcher):
             )
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
-        if algorithm not in MULTIPLAYER_ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}")
-        if len(weights) > 16:
-            raise ValueError("at most 16 evaluation weights")
-        if type(max_depth) is not int or not 1 <= max_depth < C_MAX_PLY:
-            raise ValueError(f"max_depth must be an int from 1 to {C_MAX_PLY - 1}")
+        check_algorithm(algorithm, MULTIPLAYER_ALGORITHMS)
+        weights = check_weights(weights)
+        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+        root_moves = check_root_moves(root_moves)
         if evaluator is not None and not (callable(evaluator) and callable(wrap)):
             raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
         cdef GameCore game = <GameCore>core.copy()
         cdef int players = game.num_players()
         if not 2 <= players <= PLAYER_BUFFER:
-            raise ValueError(f"the searches handle 2 to {PLAYER_BUFFER} players, the game has {players}")
+            raise InvalidPositionError(f"the searches handle 2 to {PLAYER_BUFFER} players, the game has {players}")
         cdef int alg = MULTIPLAYER_ALGORITHMS.index(algorithm)
         if alg == ALG_BRS and players > 2:
             if not game.set_turn(game.to_move()):
-                raise ValueError("Best-Reply Search needs a game that lets a player move out of turn (set_turn)")
+                raise InvalidOptionError("Best-Reply Search needs a game that lets a player move out of turn (set_turn)")
             game.unmake_move()
         cdef bint maxn = alg == ALG_MAXN or alg == ALG_MAXN_PLAIN
         cdef bint use_tt = self.tt_entries > 0 if not maxn else self.maxn_entries() > 0
@@ -249,10 +220,9 @@ cdef class MultiSearcher(Searcher):
         self.root_filtered = root_moves is not None
         self.root_allowed[0] = self.root_allowed[1] = 0
         if root_moves is not None:
-            for m in root_moves:
+            for m in root_moves:  # checked: codes -2..125
                 m += 2
-                if 0 <= m < 128:
-                    self.root_allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
+                self.root_allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
         for i in range(16):
             self.weights[i] = weights[i] if i < len(weights) else 0
         self.core = game

@@ -16,7 +16,9 @@ from .errors import (
     GameOverError,
     IllegalMoveError,
     InvalidEvaluationError,
+    InvalidLimitError,
     InvalidMoveError,
+    InvalidOptionError,
     InvalidPositionError,
     InvalidSizeError,
     InvalidSquareError,
@@ -51,6 +53,8 @@ __all__ = [
     "GameOverError",
     "EmptyHistoryError",
     "InvalidEvaluationError",
+    "InvalidLimitError",
+    "InvalidOptionError",
 ]
 
 

@@ -17,7 +17,7 @@ import platform
 import sys
 from types import SimpleNamespace
 
-from .errors import BackendUnavailableError
+from .errors import BackendUnavailableError, InvalidOptionError
 
 __all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "load", "position_base", "selected"]
 
@@ -45,7 +45,7 @@ def load(name: str) -> SimpleNamespace:
     :raises BackendUnavailableError: ``name == "cython"`` and a compiled module is missing.
     """
     if name not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+        raise InvalidOptionError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
     if name in _loaded:
         return _loaded[name]
     suffix = "cy" if name == "cython" else "py"
@@ -67,7 +67,7 @@ def load(name: str) -> SimpleNamespace:
 def _requested() -> str:
     requested = (os.environ.get("GAMECORE_BACKEND") or "auto").strip().lower()
     if requested not in ("auto",) + BACKENDS:
-        raise ValueError(f"GAMECORE_BACKEND must be one of auto, cython, python; got {requested!r}")
+        raise InvalidOptionError(f"GAMECORE_BACKEND must be one of auto, cython, python; got {requested!r}")
     return requested
 
 

@@ -26,17 +26,11 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 
 from __future__ import annotations
 
+from ._protocol import MAX_MOVES, MAX_PLAYERS, ZERO_SUM_BOUNDS, check_perft_depth
 from ._rng import splitmix64
 from .errors import EmptyHistoryError
 
-__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "bit_indices", "splitmix64"]
-
-#: Upper bound on the number of legal moves of any game (10x10 Othello: 96, Tetralath: 61).
-MAX_MOVES = 128
-#: Most players a game may have (Rolit: 4).
-MAX_PLAYERS = 4
-#: ``value_bounds()`` of a two-player zero-sum game: no lower bound worth the name, sum 0.
-ZERO_SUM_BOUNDS = (-(2**30), 0)
+__all__ = ["GameCore", "MAX_MOVES", "MAX_PLAYERS", "ZERO_SUM_BOUNDS", "bit_indices", "splitmix64"]
 
 
 def bit_indices(bitboard: int) -> list[int]:
@@ -98,6 +92,17 @@ class GameCore:
     def history(self) -> list[int]:
         """The moves played since the position was set, oldest first."""
         return [entry[0] for entry in self._stack]
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the game tree ``depth`` plies deep (a pass is a ply where the game has
+        one; a finished game is one leaf); the depth checked here for every core, the
+        counting done by its ``count_leaves``."""
+        depth = check_perft_depth(depth)
+        return 1 if depth == 0 else self.count_leaves(depth)
+
+    def count_leaves(self, depth: int) -> int:
+        """``perft`` for a checked ``depth`` >= 1."""
+        raise NotImplementedError
 
     def num_players(self) -> int:
         """How many players take turns (2 unless the game says otherwise)."""

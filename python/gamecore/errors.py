@@ -17,6 +17,7 @@ __all__ = [
     "BackendUnavailableError",
     "InvalidEvaluationError",
     "InvalidLimitError",
+    "InvalidOptionError",
     "InvalidBoardError",
     "ConcurrentUseError",
 ]
@@ -68,6 +69,14 @@ class InvalidEvaluationError(GamecoreError, ValueError):
 class InvalidLimitError(GamecoreError, ValueError):
     """A search limit that is not a positive int (depth, nodes, iterations) or a finite
     positive number of seconds (``time_limit``: ``None`` is the only "no limit")."""
+
+
+class InvalidOptionError(GamecoreError, ValueError):
+    """An option that names nothing the callee knows or is out of its range: an algorithm,
+    evaluation, clock, style or player name, a table size, an MCTS constant, a seed.
+
+    Limits on how much to search (depth, nodes, time) are :class:`InvalidLimitError`
+    instead; both are :class:`ValueError`, as every bad argument is."""
 
 
 class InvalidBoardError(InvalidPositionError):

@@ -664,10 +664,8 @@ class OthelloCore(GameCore):
         h = self._hash
         return self._rehash() if h is None else h
 
-    def perft(self, depth: int) -> int:
-        """Leaves of the game tree ``depth`` plies deep; a pass is a ply, a finished game one leaf."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
+    def count_leaves(self, depth: int) -> int:
+        """Perft (``GameCore.perft`` checks the depth); a pass is a ply, a finished game one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
             return 1
         return _perft(self._discs[self.turn], self._discs[1 - self.turn], depth, self._geometry)

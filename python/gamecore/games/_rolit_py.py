@@ -42,7 +42,14 @@ from __future__ import annotations
 
 from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS, splitmix64
-from ..errors import GameOverError, IllegalMoveError, InvalidPositionError
+from ..errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidEvaluationError,
+    InvalidLimitError,
+    InvalidOptionError,
+    InvalidPositionError,
+)
 from ._othello_py import flips as othello_flips
 from ._othello_py import legal_moves_mask as othello_moves
 from ._othello_py import square_weight as othello_square_weight
@@ -415,14 +422,12 @@ class RolitCore(GameCore):
     def feature_values(self, player: int) -> tuple[int, ...]:
         """``features(player)``, the player checked."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.colours):
-            raise ValueError(f"player must be an int from 0 to {len(self.colours) - 1}, got {player!r}")
+            raise InvalidOptionError(f"player must be an int from 0 to {len(self.colours) - 1}, got {player!r}")
         return self._features(player)
 
-    def perft(self, depth: int) -> int:
-        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
+    def count_leaves(self, depth: int) -> int:
+        """Perft (``GameCore.perft`` checks the depth); a finished game is one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
             return 1
         return _perft(list(self._balls), self.colours, self.turn, depth, self.compulsory)
 
@@ -432,9 +437,9 @@ class RolitCore(GameCore):
         ``moves[r % len(moves)]`` with r the n-th output of splitmix64 from ``seed``
         (the benchmark of make/unmake and move generation, and a differential check)."""
         if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
-            raise ValueError(f"games must be an int from 0 to 2**62, got {games!r}")
+            raise InvalidLimitError(f"games must be an int from 0 to 2**62, got {games!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an int, got {seed!r}")
+            raise InvalidOptionError(f"seed must be an int, got {seed!r}")
         state = seed & ((1 << 64) - 1)
         plies = 0
         keys = 0
@@ -474,10 +479,10 @@ def replayable_history(history: list[int], turn: int, players: int) -> list[int]
 
 def _checked_weights(weights: object) -> list[int]:
     if not isinstance(weights, (list, tuple)) or len(weights) != len(FEATURES):
-        raise ValueError(f"weights must be {len(FEATURES)} ints (one per feature of {FEATURES})")
+        raise InvalidEvaluationError(f"weights must be {len(FEATURES)} ints (one per feature of {FEATURES})")
     for w in weights:
         if isinstance(w, bool) or not isinstance(w, int) or not -10_000 <= w <= 10_000:
-            raise ValueError(f"each weight must be an int from -10000 to 10000, got {w!r}")
+            raise InvalidEvaluationError(f"each weight must be an int from -10000 to 10000, got {w!r}")
     return list(weights)
 
 

@@ -54,7 +54,10 @@ from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import (
     GameOverError,
     IllegalMoveError,
+    InvalidEvaluationError,
+    InvalidLimitError,
     InvalidPositionError,
+    InvalidSquareError,
 )
 
 __all__ = [
@@ -303,7 +306,7 @@ def _bitboard(bb: int, name: str) -> int:
 
 def _cell(cell: int) -> int:
     if type(cell) is not int or not 0 <= cell < NUM_CELLS:
-        raise ValueError(f"a cell index must be an int from 0 to 60, got {cell!r}")
+        raise InvalidSquareError(f"a cell index must be an int from 0 to 60, got {cell!r}")
     return cell
 
 
@@ -626,11 +629,9 @@ class TetralathCore(GameCore):
         """The evaluation features (``FEATURES``) for the side to move."""
         return _features(self._stones[self.turn], self._stones[1 - self.turn])
 
-    def perft(self, depth: int) -> int:
-        """Leaves of the game tree ``depth`` plies deep; a finished game is one leaf."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"perft depth must be an int >= 0, got {depth!r}")
-        if depth == 0:
+    def count_leaves(self, depth: int) -> int:
+        """Perft (``GameCore.perft`` checks the depth); a finished game is one leaf."""
+        if depth < 1:  # perft() checks the depth; this keeps a direct call safe
             return 1
         return _perft(self.copy(), depth)  # Ctrl-C leaves this position as it was
 
@@ -661,7 +662,7 @@ def order_key(core: TetralathCore, move: int) -> int:
 def search_moves(core: TetralathCore, depth: int) -> list[int]:
     """The moves a search tries here with ``depth`` >= 1 plies left."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        raise InvalidLimitError(f"depth must be an int >= 1, got {depth!r}")
     return _core(core).search_moves(depth)
 
 
@@ -681,7 +682,9 @@ def _check_weights(weights: Sequence[int]) -> list[int]:
     try:
         values = list(weights)
     except TypeError:
-        raise ValueError(f"weights must be a sequence of {len(FEATURES)} ints") from None
+        raise InvalidEvaluationError(f"weights must be a sequence of {len(FEATURES)} ints") from None
     if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
-        raise ValueError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
+        raise InvalidEvaluationError(
+            f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})"
+        )
     return values

@@ -210,11 +210,10 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """Leaves of the game tree ``depth`` plies deep, counted by the backend's core (a pass
         is a ply where the game has one; a finished game is one leaf).
 
-        :raises ValueError: a depth that is not an int from 0 to 2**31 - 1 (a depth past the
-            longest game counts the same leaves as the longest game, and takes as long).
+        :raises InvalidLimitError: a depth that is not an int from 0 to 2**31 - 1 (a depth
+            past the longest game counts the same leaves as the longest game, and takes as
+            long); checked once, by the cores' protocol base.
         """
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < 2**31:
-            raise ValueError(f"perft depth must be an int from 0 to 2**31 - 1, got {depth!r}")
         return int(self._core.perft(depth))
 
     def _interned_colors(self) -> tuple:

@@ -24,12 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _backend
-from ..errors import (
-    InvalidMoveError,
-    InvalidPositionError,
-    InvalidSizeError,
-    InvalidSquareError,
-)
+from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSizeError, InvalidSquareError
 from .base import Color, Outcome, Position, Termination
 
 __all__ = ["Othello", "OthelloColor", "OthelloMove", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
@@ -459,7 +454,7 @@ def render_othello(game: Othello, style: str = "letters", last_move: OthelloMove
     ``style="ufrj"``: the UFRJ handout's ``○`` black, ``●`` white, ``.`` empty, ``?`` border.
     """
     if style not in STYLES:
-        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
+        raise InvalidOptionError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
     black, white, empty, last_black, last_white, border = STYLES[style]
     n = game.size
     if last_move is None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _backend
-from ..errors import InvalidMoveError, InvalidPositionError, InvalidSquareError
+from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSquareError
 from .base import Color, Outcome, Position, Termination
 
 __all__ = [
@@ -244,7 +244,7 @@ class Tetralath(Position[TetralathMove]):
 
     def __init__(self, *, swap: bool = False, backend: str | None = None) -> None:
         if not isinstance(swap, bool):
-            raise ValueError(f"swap must be True or False, got {swap!r}")
+            raise InvalidOptionError(f"swap must be True or False, got {swap!r}")
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.tetralath.TetralathCore(swap)
 
@@ -364,7 +364,7 @@ class Tetralath(Position[TetralathMove]):
         by default the last one played) in parentheses, and with ``colour=True`` also in ANSI
         colours and reverse video. :meth:`from_text` reads both drawings back."""
         if lang not in SYMBOLS:
-            raise ValueError(f"lang must be one of {', '.join(SYMBOLS)}, got {lang!r}")
+            raise InvalidOptionError(f"lang must be one of {', '.join(SYMBOLS)}, got {lang!r}")
         if last_move is None:
             last_move = self.peek()
         mark = -1 if last_move is None or last_move.is_swap else last_move.index

@@ -27,7 +27,7 @@ from time import perf_counter
 from typing import Any, TextIO
 
 from .._rng import splitmix64
-from ..errors import GamecoreError, InvalidLimitError
+from ..errors import GamecoreError, InvalidLimitError, InvalidOptionError
 from ..search.engine import ALGORITHMS, Engine
 from ..search.mcts import DEFAULT_EXPLORATION, MCTS
 from .base import Player, game_move_time, safe_time
@@ -110,15 +110,15 @@ class EnginePlayer(Player):
         game_time: float | None = None,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+            raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+            raise InvalidLimitError(f"depth must be an int >= 1, got {depth!r}")
         if time is not None and (
             isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
         ):
             raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
         if not 0.0 <= margin < 1.0:
-            raise ValueError(f"margin must be in [0, 1), got {margin!r}")
+            raise InvalidOptionError(f"margin must be in [0, 1), got {margin!r}")
         if game_time is not None and (
             isinstance(game_time, bool) or not isinstance(game_time, (int, float)) or not 0 < game_time < math.inf
         ):
@@ -211,7 +211,7 @@ class MCTSPlayer(Player):
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
-            raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
+            raise InvalidLimitError(f"iterations must be an int >= 1, got {iterations!r}")
         if time is not None and (
             isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
         ):
@@ -403,24 +403,24 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
 
     ``defaults`` are keyword options given to the player's class when it takes them
     (the spec's own options win). ``game`` (``"tetralath"``) refuses players that do not
-    play it. Unknown names or options raise ``ValueError``; ``computer`` is ``engine``.
+    play it. Unknown names or options raise :class:`~gamecore.errors.InvalidOptionError`; ``computer`` is ``engine``.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")
+        raise InvalidOptionError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     cls = PLAYERS.get(name)
     if cls is None or name not in player_names(game):
         known = ", ".join(player_names(game))
         where = f" for {game}" if game else ""
-        raise ValueError(f"unknown player {name!r}{where}; choose one of {known}")
+        raise InvalidOptionError(f"unknown player {name!r}{where}; choose one of {known}")
     accepted = set(inspect.signature(cls).parameters)
     options = {k: v for k, v in defaults.items() if k in accepted and v is not None}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key = _ALIASES.get(key.strip().lower(), key.strip().lower())
         if not eq or key not in accepted:
-            raise ValueError(
+            raise InvalidOptionError(
                 f"player {name!r} takes no option {item!r}; options: {', '.join(sorted(accepted)) or 'none'}"
             )
         value = value.strip()
@@ -432,5 +432,5 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
             else:
                 options[key] = value
         except ValueError:
-            raise ValueError(f"option {key} of player {name!r} needs a number, got {value!r}") from None
+            raise InvalidOptionError(f"option {key} of player {name!r} needs a number, got {value!r}") from None
     return cls(**options)

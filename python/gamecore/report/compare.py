@@ -46,6 +46,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import Any, TextIO
 
+from ..errors import InvalidLimitError, InvalidOptionError
 from ..games.rolit import Rolit
 from ..search.engine import Engine, SearchResult
 from .table import ALGORITHMS, MEASURED, SHADOWS, markdown
@@ -88,19 +89,19 @@ class Budget:
 
     def __post_init__(self) -> None:
         if (self.seconds is None) == (self.states is None):
-            raise ValueError("give a budget of seconds or of states, not both")
+            raise InvalidLimitError("give a budget of seconds or of states, not both")
         if self.seconds is not None and not (
             isinstance(self.seconds, (int, float))
             and not isinstance(self.seconds, bool)
             and 0 < self.seconds < math.inf
         ):
-            raise ValueError(f"seconds must be a positive finite number, got {self.seconds!r}")
+            raise InvalidLimitError(f"seconds must be a positive finite number, got {self.seconds!r}")
         if self.states is not None and (
             isinstance(self.states, bool) or not isinstance(self.states, int) or self.states < 1
         ):
-            raise ValueError(f"states must be an int >= 1, got {self.states!r}")
+            raise InvalidLimitError(f"states must be an int >= 1, got {self.states!r}")
         if self.clock not in ("cpu", "wall"):
-            raise ValueError(f"clock must be 'cpu' or 'wall', got {self.clock!r}")
+            raise InvalidOptionError(f"clock must be 'cpu' or 'wall', got {self.clock!r}")
 
     def describe(self) -> str:
         if self.states is not None:
@@ -445,7 +446,7 @@ def compare_rolit(
     A progress bar goes to ``stream`` (default stderr) when it is a terminal.
     """
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
-        raise ValueError(f"cycles must be an int >= 1, got {cycles!r}")
+        raise InvalidLimitError(f"cycles must be an int >= 1, got {cycles!r}")
     stream = sys.stderr if stream is None else stream
     show = hasattr(stream, "isatty") and stream.isatty()
     plan = [seating for _ in range(cycles) for seating in seatings()]

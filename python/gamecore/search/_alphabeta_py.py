@@ -41,15 +41,31 @@ score of a fixed-depth search is the same with or without the table.
 
 from __future__ import annotations
 
-import math
 import mmap
-import operator
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError
+from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidMoveError
+from ._options import (
+    ASPIRATION_WINDOW,
+    EXACT,
+    INFINITY,
+    LOWER,
+    MAX_NODE_LIMIT,
+    MAX_PLY,
+    MAX_WEIGHT,
+    MAX_WEIGHTS,
+    TT_ENTRY_BYTES,
+    UPPER,
+    WIN,
+    check_algorithm,
+    check_evaluation,
+    check_search_limits,
+    check_tt_mb,
+    check_weights,
+)
 from ._results import NO_MOVE, SearchOutcome
 
 __all__ = [
@@ -70,28 +86,14 @@ __all__ = [
     "Searcher",
 ]
 
-#: Score of a won game before the margin is added: every evaluation stays below it.
-WIN = 1_000_000
-INFINITY = 2_000_000_000
-#: Deepest ply a search may reach (bounds the principal-variation table).
-MAX_PLY = 128
-TT_ENTRY_BYTES = 16
-#: Transposition-table bound flags (0 marks an empty slot in the compiled table).
-EXACT, LOWER, UPPER = 1, 2, 3
+# WIN, MAX_PLY, the table's layout and the weight bounds are in _options, shared with _alphabeta_cy.
 #: Nodes between two looks at the clock (a power of two).
 CLOCK_INTERVAL = 16
-ASPIRATION_WINDOW = 50
 #: History scores are kept for move codes -2..125 (square indices and special moves).
 HISTORY_OFFSET = 2
 HISTORY_SIZE = 128
 #: History scores saturate here (the compiled search packs them below an order key).
 HISTORY_MAX = (1 << 40) - 1
-#: At most this many evaluation weights, each within +-MAX_WEIGHT: any weighted sum of the
-#: features of a game stays far inside a C int (and a heuristic score is clamped below WIN).
-MAX_WEIGHTS = 16
-MAX_WEIGHT = 10_000
-#: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
-MAX_NODE_LIMIT = 2**63 - 1
 
 
 def terminal_score(value: int) -> int:
@@ -121,8 +123,7 @@ class Searcher:
         lock = self.__dict__.get("_lock")
         if lock is not None and lock.locked():
             raise ConcurrentUseError("cannot re-initialise a searcher while it searches")
-        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
-            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        tt_mb = check_tt_mb(tt_mb)
         entries = int(tt_mb * (1 << 20)) // TT_ENTRY_BYTES
         size = 1
         while size * 2 <= entries:
@@ -225,14 +226,13 @@ class Searcher:
         try:
             values = check_weights(weights)
             max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
-            if algorithm not in ("alphabeta", "minimax"):
-                raise ValueError(f"unknown algorithm {algorithm!r}")
+            check_algorithm(algorithm, ("alphabeta", "minimax"))
             if evaluator is not None and not (callable(evaluator) and callable(wrap)):
                 raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
             if root_moves is not None:
                 for m in root_moves:
                     if type(m) is not int or not -HISTORY_OFFSET <= m < HISTORY_SIZE - HISTORY_OFFSET:
-                        raise ValueError(f"root moves must be move codes from -2 to 125, got {m!r}")
+                        raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
             self._core = core.copy()
             self._weights = values + [0] * (MAX_WEIGHTS - len(values))
             self._evaluator = evaluator
@@ -490,46 +490,3 @@ class Searcher:
 def _unpack(data: int) -> tuple[int, int, int, int]:
     """``(score, move, depth, flag)`` of a packed table word."""
     return data >> 32, ((data >> 16) & 0xFFFF) - 2, (data >> 8) & 0xFF, data & 0xFF
-
-
-def check_evaluation(value: Any) -> int:
-    """A user evaluation's result as an int inside the evaluation range, or a clear error."""
-    if isinstance(value, bool) or isinstance(value, float):
-        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise InvalidEvaluationError(
-            f"an evaluation function must return an int, got {type(value).__name__} {value!r}"
-        ) from None
-    if not -WIN < value < WIN:
-        raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
-    return value
-
-
-def check_weights(weights: Any) -> list[int]:
-    """The evaluation weights as a list of at most MAX_WEIGHTS ints within +-MAX_WEIGHT, or a clear error."""
-    try:
-        values = list(weights)
-    except TypeError:
-        raise InvalidEvaluationError(f"evaluation weights must be a sequence of ints, got {weights!r}") from None
-    if len(values) > MAX_WEIGHTS:
-        raise InvalidEvaluationError(f"at most {MAX_WEIGHTS} evaluation weights, got {len(values)}")
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
-            raise InvalidEvaluationError(
-                f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}"
-            )
-    return [int(v) for v in values]
-
-
-def check_search_limits(max_depth: Any, node_limit: Any, time_limit: Any) -> tuple[int, int, float]:
-    """``(max_depth, node_limit, time_limit)`` checked: node_limit an int >= 0 (capped at
-    MAX_NODE_LIMIT), time_limit a finite number of seconds >= 0 (0: none)."""
-    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth < MAX_PLY:
-        raise InvalidLimitError(f"max_depth must be an int from 1 to {MAX_PLY - 1}, got {max_depth!r}")
-    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
-        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: none), got {node_limit!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < math.inf:
-        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: none), got {time_limit!r}")
-    return int(max_depth), min(int(node_limit), MAX_NODE_LIMIT), float(time_limit)

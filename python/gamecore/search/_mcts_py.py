@@ -83,6 +83,7 @@ from typing import Any
 
 from .._rng import MASK64, splitmix64
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from ._options import check_mcts_options
 
 __all__ = [
     "MCTSTree",
@@ -130,24 +131,6 @@ def history_weight(history: float | None, players: int) -> float:
     if history is None:
         return MULTIPLAYER_HISTORY if players > 2 else 0.0
     return history
-
-
-def check_history(history: Any) -> float | None:
-    """``history`` checked: None, or a finite number >= 0."""
-    if history is None:
-        return None
-    if isinstance(history, bool) or not isinstance(history, (int, float)) or not 0.0 <= history < math.inf:
-        raise ValueError(f"history must be a finite number >= 0 or None, got {history!r}")
-    return float(history)
-
-
-def check_greedy(greedy: Any) -> float | None:
-    """``greedy`` checked: None, or a number from 0 to 1."""
-    if greedy is None:
-        return None
-    if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0.0 <= greedy <= 1.0:
-        raise ValueError(f"greedy must be a number from 0 to 1 or None, got {greedy!r}")
-    return float(greedy)
 
 
 def reward_shares(values: list[int]) -> list[int]:
@@ -213,15 +196,9 @@ class MCTSTree:
         if lock is not None and lock.locked():
             raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
         self._lock = lock or threading.Lock()
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        exploration = float(exploration)
-        if not exploration > 0.0 or math.isinf(exploration):
-            raise ValueError(f"exploration must be a positive finite number, got {exploration!r}")
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-            raise ValueError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
-        self.greedy = check_greedy(greedy)
-        self.history = check_history(history)
+        seed, exploration, max_nodes, self.greedy, self.history = check_mcts_options(
+            seed, exploration, max_nodes, greedy, history
+        )
         self._threshold = 0
         self._history_weight = 0.0
         self._history_visits = [0] * (2 * HISTORY_MOVES)

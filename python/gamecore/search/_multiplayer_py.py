@@ -71,12 +71,21 @@ variation and node count.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ConcurrentUseError, InvalidEvaluationError
-from ._alphabeta_py import INFINITY, MAX_PLY, WIN, LimitReached, Searcher
+from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError
+from ._alphabeta_py import LimitReached, Searcher
+from ._options import (
+    INFINITY,
+    MAX_PLY,
+    MULTIPLAYER_ALGORITHMS,
+    check_algorithm,
+    check_root_moves,
+    check_search_limits,
+    check_values,
+    check_weights,
+)
 from ._results import NO_MOVE, MultiOutcome
 
 __all__ = [
@@ -90,7 +99,6 @@ __all__ = [
     "check_values",
 ]
 
-MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 #: Flag bit of a table entry whose subtree reached the end of the game on every line.
 NO_HORIZON = 4
 _EXACT, _LOWER, _UPPER = 1, 2, 3
@@ -115,31 +123,6 @@ def brs_move(code: int) -> int:
 
 def brs_player(code: int) -> int:
     return code >> 8
-
-
-def check_values(values: Any, players: int, lowest: int, highest_sum: int) -> list[int]:
-    """A user evaluation's result: ``players`` ints, each >= ``lowest`` and inside +-WIN,
-    adding up to at most ``highest_sum`` (the game's ``value_bounds()``), or InvalidEvaluationError."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)) or len(values) != players:
-        raise InvalidEvaluationError(
-            f"an n-player evaluation function must return a list of {players} ints (one per player), got {values!r}"
-        )
-    checked = []
-    for value in values:
-        if isinstance(value, (bool, float)):
-            raise InvalidEvaluationError(f"an evaluation value must be an int, got {type(value).__name__} {value!r}")
-        try:
-            checked.append(operator.index(value))
-        except TypeError:
-            raise InvalidEvaluationError(
-                f"an evaluation value must be an int, got {type(value).__name__} {value!r}"
-            ) from None
-    if min(checked) < lowest or sum(checked) > highest_sum or max(abs(v) for v in checked) >= WIN:
-        raise InvalidEvaluationError(
-            f"evaluation values must each be >= {lowest}, strictly between -{WIN} and {WIN}, and add up to at "
-            f"most {highest_sum} (the game's value_bounds), got {checked}"
-        )
-    return checked
 
 
 class MultiSearcher(Searcher):
@@ -223,15 +206,19 @@ class MultiSearcher(Searcher):
         algorithm: str,
         root_moves: list[int] | None,
     ) -> MultiOutcome:
-        if algorithm not in MULTIPLAYER_ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}")
+        check_algorithm(algorithm, MULTIPLAYER_ALGORITHMS)
+        weights = check_weights(weights)
+        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+        root_moves = check_root_moves(root_moves)
         players = core.num_players()
         if algorithm == "brs" and players > 2:
             if not core.set_turn(core.to_move()):
-                raise ValueError("Best-Reply Search needs a game that lets a player move out of turn (set_turn)")
+                raise InvalidOptionError(
+                    "Best-Reply Search needs a game that lets a player move out of turn (set_turn)"
+                )
             core.unmake_move()
         self._core = core
-        self._weights = list(weights)
+        self._weights = weights
         self._view = None
         self._nodes = 0
         self._tt_hits = 0

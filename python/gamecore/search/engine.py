@@ -7,8 +7,9 @@
 
 The searches themselves live in the backends (``_alphabeta_*``, ``_multiplayer_*``,
 ``_mcts_*``), written once over the game protocol, so they run on every game. Scores are
-integers for the side to move; with ``alphabeta`` and ``minimax`` a score beyond ``WIN``
-(one million) is a proven result: ``WIN + margin`` a win, ``-WIN - margin`` a loss.
+integers for the side to move. With ``alphabeta`` and ``minimax`` a result the search proved
+reads as the final margin (Othello: discs, as :func:`solve` gives it) and ``proven`` says
+``"win"`` or ``"loss"``; the searchers themselves score a finished game as ``WIN + margin``.
 
 Games of more than two players (Rolit) take the n-player algorithms: ``maxn`` (Max^n with
 shallow pruning), ``maxn-plain``, ``paranoid``, ``brs`` (Best-Reply Search) and ``mcts``;
@@ -26,9 +27,17 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from .. import _backend
-from ..errors import InvalidLimitError, InvalidPositionError
+from ..errors import (
+    IllegalMoveError,
+    InvalidEvaluationError,
+    InvalidLimitError,
+    InvalidOptionError,
+    InvalidPositionError,
+)
 from ..games import GAMES
 from ..games.base import MoveT, Position
+from . import _options
+from ._options import MAX_WEIGHT, WIN, check_algorithm, check_tt_mb
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS, clock_function
 
@@ -44,11 +53,10 @@ __all__ = [
     "MULTIPLAYER_ALGORITHMS",
 ]
 
-#: Scores beyond WIN are proven results (as the searchers of either backend define it).
-WIN: int = _backend.load("python").alphabeta.WIN
-#: The searches for any number of players (two included).
+# WIN: the searchers score a finished game as WIN + its margin (SearchResult takes it off).
 TWO_PLAYER_ALGORITHMS = ("alphabeta", "minimax")
-MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs", "mcts")
+#: The searches for any number of players (two included).
+MULTIPLAYER_ALGORITHMS = (*_options.MULTIPLAYER_ALGORITHMS, "mcts")
 ALGORITHMS = (*TWO_PLAYER_ALGORITHMS, *MULTIPLAYER_ALGORITHMS)
 #: What :func:`search` runs when no algorithm is named, by the number of players.
 DEFAULT_MULTIPLAYER_ALGORITHM = "mcts"
@@ -67,12 +75,15 @@ class SearchResult(Generic[MoveT]):
     ``SearchResult[OthelloMove]`` for an Othello position)."""
 
     move: MoveT | None  #: best move (a game move object); None when the game is already over
-    #: for the side to move; alpha-beta: beyond ``WIN`` a proven win (``-WIN`` a loss);
-    #: n-player searches: its value (MCTS: its win rate in per mille)
+    #: for the side to move: alpha-beta its evaluation, or when ``proven`` the final margin
+    #: (Othello: discs, empty squares to the winner, as :func:`solve`); n-player searches:
+    #: its value (MCTS: its win rate in per mille)
     score: int
     depth: int  #: last fully searched depth (0: no iteration finished, move from ordering; MCTS: deepest selection)
     pv: list[MoveT] = field(default_factory=list)  #: principal variation, ``move`` first
-    nodes: int = 0  #: states explored (positions visited; MCTS: positions played into, selection and simulation)
+    #: states explored, in every algorithm: positions visited (MCTS: positions played into, in
+    #: selection and simulation; its tree's size is not counted here)
+    nodes: int = 0
     elapsed: float = 0.0  #: seconds
     tt_hits: int = 0  #: transposition-table probes that found the position
     #: solved to the end of the game: by the endgame solver, or (n-player searches) every
@@ -94,6 +105,10 @@ class SearchResult(Generic[MoveT]):
     iterations: int = 0  #: MCTS iterations
     reused: int = 0  #: MCTS tree reuse: visits the root already had from earlier searches
     time_limit: float | None = None  #: the time limit the search was given (seconds on its clock)
+    #: two-player searches: ``"win"`` or ``"loss"`` when the search proved the result (then
+    #: ``score`` is the final margin: exact when ``exact``, else at least that much), ``"draw"``
+    #: for a solved draw; ``None`` when ``score`` is an evaluation
+    proven: str | None = None
 
     @property
     def time_share(self) -> float:
@@ -104,15 +119,6 @@ class SearchResult(Generic[MoveT]):
     def nps(self) -> float:
         """Nodes per second."""
         return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-
-    @property
-    def proven(self) -> str | None:
-        """``"win"`` or ``"loss"`` when the search proved the result, else ``None``."""
-        if self.score > WIN:
-            return "win"
-        if self.score < -WIN:
-            return "loss"
-        return None
 
 
 @dataclass
@@ -125,6 +131,11 @@ class SolveResult(Generic[MoveT]):
     elapsed: float
     completed: bool = True  #: False when a limit stopped the solver (then score means nothing)
     backend: str = ""
+
+    @property
+    def exact(self) -> bool:
+        """``completed``, under the name ``SearchResult`` gives it: the score is exact."""
+        return self.completed
 
 
 #: Node limits above this mean the same as this (no search reaches it).
@@ -224,23 +235,23 @@ class Engine:
         clock: str = "wall",
         history: float | None = None,
     ) -> None:
-        self._now = clock_function(clock)  # ValueError for an unknown clock
-        if algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
-        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 <= tt_mb <= 4096:
-            raise ValueError(f"tt_mb must be a number from 0 to 4096, got {tt_mb!r}")
+        self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
+        check_algorithm(algorithm, ALGORITHMS)
+        check_tt_mb(tt_mb)
         if not (isinstance(evaluation, (str, Mapping)) or callable(evaluation)):
-            raise ValueError(f"evaluation must be a name, a mapping of weights or a function, got {evaluation!r}")
+            raise InvalidOptionError(
+                f"evaluation must be a name, a mapping of weights or a function, got {evaluation!r}"
+            )
         if algorithm == "mcts" and not isinstance(evaluation, (str, Mapping)):
-            raise ValueError("mcts plays its games to the end: it takes no evaluation function")
+            raise InvalidOptionError("mcts plays its games to the end: it takes no evaluation function")
         if isinstance(evaluation, str):
             known = {name for game in GAMES.values() for name in game.EVALUATIONS}
             if evaluation not in known:
-                raise ValueError(f"unknown evaluation {evaluation!r}; built in: {', '.join(sorted(known))}")
+                raise InvalidOptionError(f"unknown evaluation {evaluation!r}; built in: {', '.join(sorted(known))}")
         if endgame_empties is not None and (
             isinstance(endgame_empties, bool) or not isinstance(endgame_empties, int) or endgame_empties < 0
         ):
-            raise ValueError(f"endgame_empties must be an int >= 0 or None, got {endgame_empties!r}")
+            raise InvalidOptionError(f"endgame_empties must be an int >= 0 or None, got {endgame_empties!r}")
         self.evaluation = evaluation
         self.tt_mb = tt_mb
         self.algorithm = algorithm
@@ -280,10 +291,10 @@ class Engine:
 
     def evaluation_weights(self, position: Any) -> list[int]:
         """The weights of ``position``'s ``features()`` this engine's evaluation stands for
-        (a built-in name or a mapping; a function evaluation has none: ValueError)."""
+        (a built-in name or a mapping; a function evaluation has none: InvalidOptionError)."""
         weights, evaluator = self._weights(position)
         if evaluator is not None:
-            raise ValueError("an evaluation function has no feature weights")
+            raise InvalidOptionError("an evaluation function has no feature weights")
         return weights
 
     def _weights(self, position: Any) -> tuple[list[int], Callable[[Any], int] | None]:
@@ -294,14 +305,18 @@ class Engine:
         if isinstance(evaluation, str):
             table = type(position).EVALUATIONS
             if evaluation not in table:
-                raise ValueError(f"unknown evaluation {evaluation!r}; built in: {', '.join(table)}")
+                raise InvalidOptionError(
+                    f"unknown evaluation {evaluation!r} for {type(position).__name__}; built in: {', '.join(table)}"
+                )
             evaluation = table[evaluation]
         weights = [0] * len(features)
         for name, weight in evaluation.items():
             if name not in features:
-                raise ValueError(f"unknown evaluation feature {name!r}; features: {', '.join(features)}")
-            if isinstance(weight, bool) or not isinstance(weight, int) or not -10_000 <= weight <= 10_000:
-                raise ValueError(f"weight of {name!r} must be an int from -10000 to 10000, got {weight!r}")
+                raise InvalidEvaluationError(f"unknown evaluation feature {name!r}; features: {', '.join(features)}")
+            if isinstance(weight, bool) or not isinstance(weight, int) or not -MAX_WEIGHT <= weight <= MAX_WEIGHT:
+                raise InvalidEvaluationError(
+                    f"weight of {name!r} must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {weight!r}"
+                )
             weights[features.index(name)] = weight
         return weights, None
 
@@ -328,14 +343,14 @@ class Engine:
         return value ends the search there. :meth:`stop` ends it from another thread.
         """
         if depth is None and time_limit is None and nodes is None:
-            raise ValueError("give at least one limit: depth, time_limit or nodes")
+            raise InvalidLimitError("give at least one limit: depth, time_limit or nodes")
         _check_limit("depth", depth, int)
         _check_limit("time_limit", time_limit, float)
         _check_limit("nodes", nodes, int)
         if depth is not None and depth >= MAX_DEPTH:
-            raise ValueError(f"depth must be below {MAX_DEPTH}, got {depth}")
-        if not hasattr(position, "core") or not hasattr(position, "features"):
-            raise ValueError(f"cannot search a {type(position).__name__}: pass a gamecore position")
+            raise InvalidLimitError(f"depth must be below {MAX_DEPTH}, got {depth}")
+        if not isinstance(position, Position):
+            raise InvalidPositionError(f"cannot search a {type(position).__name__}: pass a gamecore position")
         if self.algorithm in TWO_PLAYER_ALGORITHMS and position.num_players != 2:
             raise InvalidPositionError(
                 f"{self.algorithm} is a two-player search and this {type(position).__name__} has "
@@ -416,7 +431,7 @@ class Engine:
             cpu_clock=self.clock == "cpu",
             progress=report,
         )
-        score = found.score
+        score, proven = _margin(found.score)
         return SearchResult(
             move=None if found.move == NO_MOVE else position.move_from_code(found.move),
             score=score,
@@ -431,6 +446,7 @@ class Engine:
             values=[score, -score] if _player_to_move(position) == 0 else [-score, score],
             player=_player_to_move(position),
             memory=searcher.tt_bytes() if self.algorithm == "alphabeta" else 0,
+            proven=proven,
         )
 
     def _search_multi(
@@ -523,7 +539,7 @@ class Engine:
     ) -> SearchResult:
         """UCT for n players, its tree kept between the moves of a game (``nodes``: iterations)."""
         if depth is not None:
-            raise ValueError("mcts has no depth limit: give time_limit or nodes (its iterations)")
+            raise InvalidLimitError("mcts has no depth limit: give time_limit or nodes (its iterations)")
         assert self._mcts is not None
         if position.is_game_over():
             return SearchResult(
@@ -583,7 +599,7 @@ class Engine:
             return None, count
         return SearchResult(
             move=position.move_from_code(move),
-            score=_backend.load(position.backend).alphabeta.terminal_score(score),
+            score=score,
             depth=empties,
             pv=[position.move_from_code(move)],
             nodes=count,
@@ -591,7 +607,21 @@ class Engine:
             exact=True,
             algorithm="endgame",
             backend=position.backend,
+            values=[score, -score] if _player_to_move(position) == 0 else [-score, score],
+            player=_player_to_move(position),
+            proven="win" if score > 0 else "loss" if score < 0 else "draw",
         ), count
+
+
+def _margin(score: int) -> tuple[int, str | None]:
+    """A two-player searcher's score as ``(score, proven)``: beyond ``WIN`` the searchers
+    score a finished game as ``WIN + margin`` (``-WIN - margin`` a loss); that reads as the
+    margin, proven."""
+    if score > WIN:
+        return score - WIN, "win"
+    if score < -WIN:
+        return score + WIN, "loss"
+    return score, None
 
 
 def _player_to_move(position: Any) -> int:
@@ -608,10 +638,10 @@ def _root_moves(position: Any, moves: Iterable[Any] | None) -> list[int] | None:
         for move in moves:
             parsed = position.parse_move(move)
             if not position.is_legal(parsed):
-                raise ValueError(f"root move {parsed} is not legal here")
+                raise IllegalMoveError(f"root move {parsed} is not legal here")
             codes.append(parsed.index)
         if not codes:
-            raise ValueError("moves must name at least one legal move")
+            raise InvalidOptionError("moves must name at least one legal move")
         return codes
     distinct = getattr(position, "distinct_moves", None)
     return None if distinct is None else [m.index for m in distinct()]
@@ -674,12 +704,12 @@ def solve(
     exact_solver = getattr(position, "exact_solver", None)
     solve_exact = exact_solver() if exact_solver is not None else None
     if solve_exact is None:
-        raise ValueError(f"no exact solver for {type(position).__name__}")
+        raise InvalidPositionError(f"no exact solver for {type(position).__name__}")
     start = time.perf_counter()
     budget = time_budget(time_limit) if time_limit is not None else 0.0
     move, score, count, completed = solve_exact(position.core.copy(), node_limit=nodes or 0, time_limit=budget)
     return SolveResult(
-        move=None if move is None or move == -2 else position.move_from_code(move),
+        move=None if move is None or move == NO_MOVE else position.move_from_code(move),
         score=score,
         nodes=count,
         elapsed=time.perf_counter() - start,

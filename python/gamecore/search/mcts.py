@@ -17,12 +17,14 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from .. import _backend
-from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..games.base import MoveT, Position
+from ._options import check_mcts_options
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
@@ -37,8 +39,9 @@ class MCTSResult(Generic[MoveT]):
     ``score`` is the chosen move's win rate for the side to move, in per mille
     (draws count half; with more players a tie shares the point); ``values`` the
     root's win rate of every player in per mille (index = player); ``depth`` the
-    deepest ply selection reached; ``nodes`` the tree's size; ``visits`` the root
-    visit count of every legal move; ``reused_visits`` the visits the root already
+    deepest ply selection reached; ``nodes`` the states explored (positions played into,
+    in selection and simulation, as ``SearchResult.nodes``); ``tree_size`` the tree's
+    nodes; ``visits`` the root visit count of every legal move; ``reused_visits`` the visits the root already
     had from earlier searches (tree reuse); ``memory`` the tree's bytes.
     """
 
@@ -50,23 +53,23 @@ class MCTSResult(Generic[MoveT]):
     iterations: int
     elapsed: float
     visits: dict[MoveT, int] = field(default_factory=dict)
-    tt_hits: int = 0
     memory: int = 0
-    values: list = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
     reused_visits: int = 0
+    tree_size: int = 0
 
 
 #: What a time limit is measured on: the wall clock, or the searching thread's CPU time.
 CLOCKS = ("wall", "cpu")
 
 
-def clock_function(clock: str) -> Any:
-    """The seconds of ``clock`` (one of ``CLOCKS``) as a function, or ValueError."""
+def clock_function(clock: str) -> Callable[[], float]:
+    """The seconds of ``clock`` (one of ``CLOCKS``) as a function, or InvalidOptionError."""
     if clock == "wall":
         return time.perf_counter
     if clock == "cpu":
         return time.thread_time
-    raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+    raise InvalidOptionError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
 
 
 def _to_move(position: Position[MoveT], code: int) -> MoveT:
@@ -109,11 +112,10 @@ class MCTS:
     ) -> None:
         self._clock = clock_function(clock)
         self.clock = clock
-        self.seed = seed
-        self.exploration = exploration
-        self.max_nodes = max_nodes
-        self.greedy = _backend.load("python").mcts.check_greedy(greedy)
-        self.history = _backend.load("python").mcts.check_history(history)
+        # Checked here, so that a bad option fails at construction, not at the first search.
+        self.seed, self.exploration, self.max_nodes, self.greedy, self.history = check_mcts_options(
+            seed, exploration, max_nodes, greedy, history
+        )
         self._backend_name = backend
         self._tree: Any = None
         self._lock = threading.Lock()
@@ -185,7 +187,9 @@ class MCTS:
             self._tree = self._make_tree(backend)
             self._backend_name = backend
         elif backend != self._backend_name:
-            raise ValueError(f"this MCTS tree runs on the {self._backend_name} backend, the position is {backend}")
+            raise InvalidPositionError(
+                f"this MCTS tree runs on the {self._backend_name} backend, the position is {backend}"
+            )
         core = position.core.copy()
         start = self._clock()
         done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu")
@@ -206,13 +210,14 @@ class MCTS:
             score=score,
             depth=self._tree.max_depth,
             pv=[_to_move(position, m) for m in self._tree.principal_variation()],
-            nodes=self._tree.node_count,
+            nodes=self._tree.states,
             iterations=done,
             elapsed=elapsed,
             visits=visits,
             memory=self._tree.memory_bytes(),
             values=values,
             reused_visits=self._tree.reused_visits,
+            tree_size=self._tree.node_count,
         )
 
     def reset(self) -> None:

@@ -38,7 +38,7 @@ from typing import Any, TextIO
 from .. import _backend
 from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
-from ..search.engine import WIN, Engine, solve
+from ..search.engine import Engine, solve
 
 __all__ = ["TrainOptions", "train", "fit_stage", "canonical_tables"]
 
@@ -100,12 +100,9 @@ def label(position: Position, options: TrainOptions, engine: Engine, backend: st
     game.core.set_board(*position)
     if empties_of(position, options.size) <= options.exact:
         return solve(game).score * patterns.SCALE
-    score = engine.search(game, depth=options.depth).score
-    if score > WIN:
-        return (score - WIN) * patterns.SCALE
-    if score < -WIN:
-        return (score + WIN) * patterns.SCALE
-    return score
+    result = engine.search(game, depth=options.depth)
+    # A proven result's score is its disc margin: in hundredths like the solver's labels.
+    return result.score * patterns.SCALE if result.proven else result.score
 
 
 def canonical_tables(n: int) -> list[list[int]]:

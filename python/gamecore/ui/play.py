@@ -20,7 +20,6 @@ from typing import Any, TextIO
 
 from ..games.base import Color, Outcome, Position, Termination
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
-from ..search.engine import WIN
 
 __all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "GAME_UIS"]
 
@@ -184,7 +183,7 @@ class GameUI:
 
 def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: dict[str, str], margin: bool) -> str:
     """A search score as people say it: ``+11 for white``, ``black wins by 64`` (a proven
-    result), ``55% wins expected for black`` (MCTS); never the internal ``1000064``."""
+    result), ``55% wins expected for black`` (MCTS)."""
     score = getattr(result, "score", None)
     if score is None:
         return ""
@@ -193,9 +192,9 @@ def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: 
     others = [c for c in type(mover) if c != mover]
     other = others[0] if len(others) == 1 else None
     winner = mover if score > 0 else other
-    if abs(score) > WIN and winner is not None:
+    if getattr(result, "proven", None) in ("win", "loss") and winner is not None:
         if margin:
-            return m["proven_win"].format(side=names(winner), margin=abs(score) - WIN)
+            return m["proven_win"].format(side=names(winner), margin=abs(score))
         return m["proven_forced"].format(side=names(winner))
     if getattr(result, "exact", False) and winner is not None and score:
         return m["proven_win"].format(side=names(winner), margin=abs(score))

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .. import _backend
-from ..errors import GamecoreError, InvalidMoveError, InvalidPositionError
+from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from ..games.base import Outcome, Position
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
@@ -125,7 +125,7 @@ class _Computer:
 def _search_engine(algorithm: str, seed: int) -> Any:
     """An ``Engine`` running ``algorithm``, or a clear error when this version lacks it."""
     if algorithm not in engine.ALGORITHMS:
-        raise InvalidPositionError(
+        raise InvalidOptionError(
             f"the {algorithm} search is not in this version of gamecore; "
             f"choose one of {', '.join(a for a in ENGINE_ALGORITHMS if a in engine.ALGORITHMS or a in _OWN)}"
         )
@@ -141,7 +141,7 @@ _OWN = ("mcts", "random", "greedy")
 def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> _Computer:
     """The computer player the terminal game uses for one colour (``choose(position)``)."""
     if algorithm not in ENGINE_ALGORITHMS:
-        raise InvalidPositionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ENGINE_ALGORITHMS)}")
+        raise InvalidOptionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ENGINE_ALGORITHMS)}")
     computer = _Computer(algorithm, time, seed)
     if algorithm not in _OWN:
         computer._impl = _search_engine(algorithm, seed)  # fails now, not at the first move
@@ -458,12 +458,12 @@ def _setup(
     stdout: TextIO | None,
 ) -> tuple[Rolit, _Session]:
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_TIME:
-        raise InvalidPositionError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {time_limit!r}")
+        raise InvalidLimitError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {time_limit!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidPositionError(f"seed must be an int, got {seed!r}")
+        raise InvalidOptionError(f"seed must be an int, got {seed!r}")
     game = Rolit(colours, first=first, tie_rule=tie_rule, compulsory_capture=compulsory_capture, backend=backend)
     if algorithm in engine.TWO_PLAYER_ALGORITHMS and game.num_players != 2:
-        raise InvalidPositionError(
+        raise InvalidOptionError(
             f"{algorithm} searches two-player games only; this game has {game.num_players} players"
         )
     people: list[RolitColor] = []
@@ -562,7 +562,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
         return 130
     except (GamecoreError, ValueError) as exc:
         sys.stderr.write(f"gamecore rolit: {exc}\n")
-        return 2 if isinstance(exc, InvalidPositionError) else 1
+        return 2 if isinstance(exc, (InvalidPositionError, InvalidOptionError, InvalidLimitError)) else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,198 @@
+"""The search layer's constants and the checks of its options and limits, written once for
+both backends (``_alphabeta_py`` / ``_alphabeta_cy``, ``_multiplayer_*``, ``_mcts_*``, and the
+public ``Engine``, ``MCTS`` and ``search``).
+
+They run once per call, not in the search, so they need no compiling: as ``_results.py``,
+this module is plain Python shared by the twins rather than written out in each. The
+compiled twins keep ``cdef enum`` copies of the constants their C code needs at compile
+time (``C_WIN`` ...); ``tests/test_package.py`` checks those against these.
+
+A bad option raises :class:`~gamecore.errors.InvalidOptionError`, a bad limit
+:class:`~gamecore.errors.InvalidLimitError`, bad evaluation weights
+:class:`~gamecore.errors.InvalidEvaluationError`: all of them ``ValueError`` too.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+from ..errors import InvalidEvaluationError, InvalidLimitError, InvalidMoveError, InvalidOptionError
+
+__all__ = [
+    "WIN",
+    "INFINITY",
+    "MAX_PLY",
+    "TT_ENTRY_BYTES",
+    "EXACT",
+    "LOWER",
+    "UPPER",
+    "ASPIRATION_WINDOW",
+    "MAX_WEIGHTS",
+    "MAX_WEIGHT",
+    "MAX_NODE_LIMIT",
+    "MAX_TT_MB",
+    "MULTIPLAYER_ALGORITHMS",
+    "check_evaluation",
+    "check_weights",
+    "check_search_limits",
+    "check_tt_mb",
+    "check_algorithm",
+    "check_values",
+    "check_root_moves",
+    "check_greedy",
+    "check_history",
+    "check_mcts_options",
+]
+
+#: Score of a won game before the margin is added: every evaluation stays below it.
+WIN = 1_000_000
+INFINITY = 2_000_000_000
+#: Deepest ply a search may reach (bounds the principal-variation table).
+MAX_PLY = 128
+TT_ENTRY_BYTES = 16
+#: Transposition-table bound flags (0 marks an empty slot in the compiled table).
+EXACT, LOWER, UPPER = 1, 2, 3
+ASPIRATION_WINDOW = 50
+#: At most this many evaluation weights, each within +-MAX_WEIGHT: any weighted sum of the
+#: features of a game stays far inside a C int (and a heuristic score is clamped below WIN).
+MAX_WEIGHTS = 16
+MAX_WEIGHT = 10_000
+#: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
+MAX_NODE_LIMIT = 2**63 - 1
+#: The n-player searches of ``_multiplayer_*`` (MCTS aside).
+MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
+#: The largest transposition table, in megabytes.
+MAX_TT_MB = 4096
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_evaluation(value: Any) -> int:
+    """A user evaluation's result as an int inside the evaluation range, or a clear error."""
+    if isinstance(value, (bool, float)):
+        raise InvalidEvaluationError(f"an evaluation function must return an int, got {type(value).__name__} {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise InvalidEvaluationError(
+            f"an evaluation function must return an int, got {type(value).__name__} {value!r}"
+        ) from None
+    if not -WIN < value < WIN:
+        raise InvalidEvaluationError(f"an evaluation must lie strictly between -{WIN} and {WIN}, got {value}")
+    return int(value)
+
+
+def check_weights(weights: Any) -> list[int]:
+    """The evaluation weights as a list of at most MAX_WEIGHTS ints within +-MAX_WEIGHT, or a clear error."""
+    try:
+        values = list(weights)
+    except TypeError:
+        raise InvalidEvaluationError(f"evaluation weights must be a sequence of ints, got {weights!r}") from None
+    if len(values) > MAX_WEIGHTS:
+        raise InvalidEvaluationError(f"at most {MAX_WEIGHTS} evaluation weights, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+            raise InvalidEvaluationError(
+                f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}"
+            )
+    return [int(v) for v in values]
+
+
+def check_search_limits(max_depth: Any, node_limit: Any, time_limit: Any) -> tuple[int, int, float]:
+    """``(max_depth, node_limit, time_limit)`` checked: node_limit an int >= 0 (capped at
+    MAX_NODE_LIMIT), time_limit a finite number of seconds >= 0 (0: none)."""
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth < MAX_PLY:
+        raise InvalidLimitError(f"max_depth must be an int from 1 to {MAX_PLY - 1}, got {max_depth!r}")
+    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
+        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: none), got {node_limit!r}")
+    if not _is_number(time_limit) or not 0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: none), got {time_limit!r}")
+    return int(max_depth), min(int(node_limit), MAX_NODE_LIMIT), float(time_limit)
+
+
+def check_tt_mb(tt_mb: Any) -> float:
+    """The transposition table's size in megabytes: a number from 0 (no table) to MAX_TT_MB."""
+    if not _is_number(tt_mb) or not 0 <= tt_mb <= MAX_TT_MB:
+        raise InvalidOptionError(f"tt_mb must be a number from 0 to {MAX_TT_MB}, got {tt_mb!r}")
+    return float(tt_mb)
+
+
+def check_algorithm(algorithm: Any, known: tuple[str, ...]) -> str:
+    """``algorithm`` if it is one of ``known``."""
+    if not isinstance(algorithm, str) or algorithm not in known:
+        raise InvalidOptionError(f"algorithm must be one of {', '.join(known)}, got {algorithm!r}")
+    return algorithm
+
+
+def check_history(history: Any) -> float | None:
+    """MCTS's progressive-history weight checked: None, or a finite number >= 0."""
+    if history is None:
+        return None
+    if not _is_number(history) or not 0.0 <= history < math.inf:
+        raise InvalidOptionError(f"history must be a finite number >= 0 or None, got {history!r}")
+    return float(history)
+
+
+def check_values(values: Any, players: int, lowest: int, highest_sum: int) -> list[int]:
+    """A user evaluation's result: ``players`` ints, each >= ``lowest`` and inside +-WIN,
+    adding up to at most ``highest_sum`` (the game's ``value_bounds()``), or InvalidEvaluationError."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)) or len(values) != players:
+        raise InvalidEvaluationError(
+            f"an n-player evaluation function must return a list of {players} ints (one per player), got {values!r}"
+        )
+    checked = []
+    for value in values:
+        if isinstance(value, (bool, float)):
+            raise InvalidEvaluationError(f"an evaluation value must be an int, got {type(value).__name__} {value!r}")
+        try:
+            checked.append(operator.index(value))
+        except TypeError:
+            raise InvalidEvaluationError(
+                f"an evaluation value must be an int, got {type(value).__name__} {value!r}"
+            ) from None
+    if min(checked) < lowest or sum(checked) > highest_sum or max(abs(v) for v in checked) >= WIN:
+        raise InvalidEvaluationError(
+            f"evaluation values must each be >= {lowest}, strictly between -{WIN} and {WIN}, and add up to at "
+            f"most {highest_sum} (the game's value_bounds), got {checked}"
+        )
+    return checked
+
+
+def check_root_moves(root_moves: Any) -> list[int] | None:
+    """The move codes a search's root may play (None: every legal move), each an int from -2
+    (``NO_MOVE``) to 125, the codes the searches' bitsets and history tables hold."""
+    if root_moves is None:
+        return None
+    codes = list(root_moves)
+    for m in codes:
+        if type(m) is not int or not -2 <= m < 126:
+            raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
+    return codes
+
+
+def check_greedy(greedy: Any) -> float | None:
+    """MCTS's share of greedy playout moves checked: None, or a number from 0 to 1."""
+    if greedy is None:
+        return None
+    if not _is_number(greedy) or not 0.0 <= greedy <= 1.0:
+        raise InvalidOptionError(f"greedy must be a number from 0 to 1 or None, got {greedy!r}")
+    return float(greedy)
+
+
+def check_mcts_options(
+    seed: Any, exploration: Any, max_nodes: Any, greedy: Any, history: Any
+) -> tuple[int, float, int, float | None, float | None]:
+    """An MCTS tree's options checked, as ``(seed, exploration, max_nodes, greedy, history)``:
+    an int seed (any, taken modulo 2**64 by the generator), a positive finite exploration
+    constant, a tree bound of at least one node, and ``check_greedy``/``check_history``."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidOptionError(f"seed must be an int, got {type(seed).__name__}")
+    if not _is_number(exploration) or not 0.0 < exploration < math.inf:
+        raise InvalidOptionError(f"exploration must be a positive finite number, got {exploration!r}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise InvalidOptionError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
+    return int(seed), float(exploration), int(max_nodes), check_greedy(greedy), check_history(history)
