@@ -19,6 +19,8 @@ from interrupt cimport gc_raise_pending
 
 from gamecore.games._othello_cy cimport OthelloCore
 
+from gamecore.search._options import check_solve_args
+
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
 cdef enum:
@@ -100,22 +102,13 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     call: kept between calls, its entries stamped with the call's generation), fastest-first move ordering, parity ordering near the end, stability
     cut-offs and dedicated solvers for the last four empty squares.
 
-    :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
-        a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
+    :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta).
+    :raises InvalidLimitError: a negative or non-int ``node_limit``, a negative or non-finite
+        ``time_limit`` (``check_solve_args``, shared with the pure twin).
     """
     global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
-    alpha = -nsq if alpha is None else alpha
-    beta = nsq if beta is None else beta
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if type(value) is not int or not -nsq <= value <= nsq:
-            raise ValueError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
-    if alpha >= beta:
-        raise ValueError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
-    if type(node_limit) is not int or node_limit < 0:
-        raise ValueError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
-    if type(time_limit) not in (int, float) or not 0.0 <= time_limit < float("inf"):
-        raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
+    alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, nsq)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
     cdef double limit = time_limit

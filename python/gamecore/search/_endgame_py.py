@@ -38,6 +38,7 @@ from ..games._othello_py import (
     legal_moves_mask,
     stable_edges,
 )
+from ._options import check_solve_args
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
@@ -520,22 +521,6 @@ class EndgameSolver:
         return best
 
 
-def _check_solve_args(alpha, beta, node_limit, time_limit, nsq: int) -> tuple[int, int, int, float]:
-    """Validated ``(alpha, beta, node_limit, time_limit)`` of ``solve_exact`` (both backends)."""
-    alpha = -nsq if alpha is None else alpha
-    beta = nsq if beta is None else beta
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if type(value) is not int or not -nsq <= value <= nsq:
-            raise ValueError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
-    if alpha >= beta:
-        raise ValueError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
-    if type(node_limit) is not int or node_limit < 0:
-        raise ValueError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
-    if type(time_limit) not in (int, float) or not 0.0 <= time_limit < float("inf"):
-        raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
-    return alpha, beta, node_limit, float(time_limit)
-
-
 def solve_exact(core: OthelloCore, alpha=None, beta=None, node_limit=0, time_limit=0.0):
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
@@ -561,12 +546,12 @@ def solve_exact(core: OthelloCore, alpha=None, beta=None, node_limit=0, time_lim
     call's generation), fastest-first move ordering, parity ordering near the end, stability
     cut-offs and dedicated solvers for the last four empty squares.
 
-    :raises ValueError: a bad window (not ints within +-squares, or alpha >= beta),
+    :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
         a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
     """
     if not isinstance(core, OthelloCore):
         raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
-    alpha, beta, node_limit, time_limit = _check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
+    alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
     solver = EndgameSolver(core.size, node_limit, deadline)
     black, white = core.bitboards()

@@ -41,6 +41,7 @@ __all__ = [
     "check_algorithm",
     "check_values",
     "check_root_moves",
+    "check_solve_args",
     "check_greedy",
     "check_history",
     "check_mcts_options",
@@ -172,6 +173,24 @@ def check_root_moves(root_moves: Any) -> list[int] | None:
         if type(m) is not int or not -2 <= m < 126:
             raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
     return codes
+
+
+def check_solve_args(alpha: Any, beta: Any, node_limit: Any, time_limit: Any, nsq: int) -> tuple[int, int, int, float]:
+    """``solve_exact``'s ``(alpha, beta, node_limit, time_limit)`` checked, on a board of ``nsq``
+    squares: a window of ints within +-nsq (None: the whole), a node limit >= 0 and a finite
+    time limit >= 0 (0: none)."""
+    alpha = -nsq if alpha is None else alpha
+    beta = nsq if beta is None else beta
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if type(value) is not int or not -nsq <= value <= nsq:
+            raise InvalidOptionError(f"{name} must be None or an int from {-nsq} to {nsq}, got {value!r}")
+    if alpha >= beta:
+        raise InvalidOptionError(f"alpha must be below beta, got alpha={alpha}, beta={beta}")
+    if type(node_limit) is not int or node_limit < 0:
+        raise InvalidLimitError(f"node_limit must be an int >= 0 (0: no limit), got {node_limit!r}")
+    if type(time_limit) not in (int, float) or not 0.0 <= time_limit < math.inf:
+        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
+    return alpha, beta, node_limit, float(time_limit)
 
 
 def check_greedy(greedy: Any) -> float | None:

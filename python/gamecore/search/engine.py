@@ -509,12 +509,14 @@ class Engine:
     ) -> Callable[[int, int, list[int], int], Any]:
         """The searchers' ``progress(depth, score, pv codes, nodes)`` as ``progress(SearchResult)``."""
 
-        def report(depth: int, score: int, pv: list[int], nodes: int) -> Any:
+        def report(depth: int, raw_score: int, pv: list[int], nodes: int) -> Any:
             moves = [position.move_from_code(code) for code in pv]
+            score, proven = _margin(raw_score)
             return progress(
                 SearchResult(
                     move=moves[0] if moves else None,
                     score=score,
+                    proven=proven,
                     depth=depth,
                     pv=moves,
                     nodes=nodes,
