@@ -131,3 +131,15 @@ def test_a_game_budget_is_spread_over_the_game_and_never_overspent(backend):
     assert spent <= budget
     assert len(shares) >= 5 and max(shares) < budget / 2
     assert make_player("engine:game_time=60").game_time == 60.0
+
+
+def test_an_engine_player_uses_most_of_its_move_time(backend):
+    """On the wall clock the search runs to its deadline, so the lower bound holds on a
+    loaded machine too (the upper one is tested in CPU time above)."""
+    game = Othello.from_moves("f5d6c3d3c4f4", backend=backend.name)
+    for limit in (0.2, 1.0):
+        player = EnginePlayer(time=limit, tt_mb=4)
+        start = time.perf_counter()
+        player.choose_move(game)
+        assert time.perf_counter() - start >= 0.85 * limit
+        assert 0.85 < player.last_result.time_share <= 1.0

@@ -87,7 +87,9 @@ class EnginePlayer(Player):
     :param evaluation: an evaluation name, a ``{name: weight}`` dict or a callable.
     :param tt_mb: transposition-table size in MB.
     :param backend: ``"cython"`` or ``"python"``; default: the position's.
-    :param margin: fraction of the time kept back as a safety margin.
+    :param margin: fraction of the time kept back as a safety margin (the engine keeps its
+        own inside what it is given: with the defaults a move of 0.2 s or more uses 85-95 % of
+        ``time``).
     :param algorithm: one of :data:`gamecore.search.engine.ALGORITHMS`; ``None``:
         ``"alphabeta"`` with two players, ``"paranoid"`` (alpha-beta against the coalition
         of the others) with more.
@@ -105,7 +107,7 @@ class EnginePlayer(Player):
         evaluation: Any = "standard",
         tt_mb: int = 16,
         backend: str | None = None,
-        margin: float = 0.05,
+        margin: float = 0.02,
         algorithm: str | None = None,
         game_time: float | None = None,
     ) -> None:
