@@ -3,9 +3,11 @@
 - The two backends compute the same pattern indices and the same integer score on random
   positions of every size (shipped weights, and random tables installed for the test).
 - Pattern indices against hand-read boards; the symmetric configurations training ties.
-- The shipped 8x8 weights: their SHA-256 is the one recorded beside them, and the start
-  position's value is pinned.
-- Training: the fit recovers weights that generated its data; a tiny run end to end.
+- The shipped weights of each size (6x6, 8x8): their SHA-256 is the one recorded beside
+  them, both backends score positions with them alike and as the definition says, the start
+  position's value is pinned; they are the engine's default there ("standard" elsewhere).
+- Training: the fit recovers weights that generated its data; a tiny run end to end, and the
+  same run twice gives the same bytes (another seed other ones).
 - The strength statistics against hand-computed values; a tiny match.
 """
 
@@ -21,13 +23,16 @@ from importlib import resources
 
 import pytest
 
-from gamecore import Engine, Othello, search
+from gamecore import Engine, Othello, Tetralath, search
 from gamecore.bench import strength
 from gamecore.cli import main
 from gamecore.games import _othello_patterns as patterns
 from gamecore.train import othello as train
 
 LEARNED = [0, 0, 0, 0, 0, 0, 1]
+#: The shipped weights' SHA-256 per size, and the start position's value with them (for black).
+SHIPPED_SHA256 = {8: "b98be31d7fe4ea1fd5b533d8f178f4a40694a575359b47e0c832b2301b1a19a2"}
+START_VALUE = {8: 97}
 
 
 def random_board(n: int, rng: random.Random) -> tuple[int, int]:
@@ -215,18 +220,60 @@ def shipped(n: int) -> tuple[bytes, dict]:
     return root.joinpath(f"othello{n}.patterns").read_bytes(), json.loads(root.joinpath(f"othello{n}.json").read_text())
 
 
-def test_the_shipped_8x8_weights_are_the_recorded_ones():
-    blob, record = shipped(8)
-    assert patterns.sha256(blob) == record["sha256"] == SHIPPED_SHA256[8]
-    assert record["stride"] == patterns.pattern_set(8).stride
-    assert len(blob) == 2 * patterns.pattern_set(8).stride * patterns.pattern_set(8).stages < 4_000_000
+@pytest.mark.parametrize("n", sorted(SHIPPED_SHA256))
+def test_the_shipped_weights_are_the_recorded_ones(n):
+    blob, record = shipped(n)
+    ps = patterns.pattern_set(n)
+    assert patterns.sha256(blob) == record["sha256"] == SHIPPED_SHA256[n]
+    assert record["stride"] == ps.stride and record["complete"] and not record.get("copied_stages")
+    assert [s["stage"] for s in record["stage_results"]] == list(range(ps.stages))
+    assert record["command"] == f"gamecore train othello --size {n} --out DIR"
+    assert train.shipped_options(n) == train.TrainOptions(**record["options"])
+    assert len(blob) == 2 * ps.stride * ps.stages < 4_000_000
 
 
-def test_the_start_position_has_its_pinned_learned_value(backend):
-    game = Othello(8, backend=backend.name)
+@pytest.mark.parametrize("n", sorted(SHIPPED_SHA256))
+def test_the_start_position_has_its_pinned_learned_value(backend, n):
+    game = Othello(n, backend=backend.name)
     me, opp = game.core.bitboards()
-    assert backend.othello.pattern_score(me, opp, 8) == START_VALUE[8]
-    assert _score_by_hand(me, opp, 8, patterns.load_table(8)) == START_VALUE[8]
+    assert backend.othello.pattern_score(me, opp, n) == START_VALUE[n]
+    assert _score_by_hand(me, opp, n, patterns.load_table(n)) == START_VALUE[n]
+
+
+@pytest.mark.parametrize("n", sorted(SHIPPED_SHA256))
+def test_both_backends_score_alike_with_the_shipped_weights(backends, n):
+    # Positions of real games (random moves), every stage, scored by both backends and by
+    # the definition read straight from _othello_patterns.
+    py, cy = backends
+    table = patterns.load_table(n)
+    rng = random.Random(n)
+    scored = set()
+    for _ in range(12):
+        game = Othello(n, backend="python")
+        while not game.is_game_over():
+            black, white = game.core.bitboards()
+            me, opp = (black, white) if game.turn == 0 else (white, black)
+            expected = _score_by_hand(me, opp, n, table)
+            assert py.othello.pattern_score(me, opp, n) == cy.othello.pattern_score(me, opp, n) == expected
+            scored.add(patterns.stage_of(n * n - (me | opp).bit_count(), n))
+            game.push(rng.choice(game.legal_moves()))
+    assert scored == set(range(patterns.pattern_set(n).stages))
+
+
+def test_the_default_evaluation_is_the_learned_one_where_weights_are_shipped(backend):
+    standard = Engine("standard")
+    for n in (4, 6, 8, 10):
+        game = Othello(n, backend=backend.name)
+        expected = LEARNED if n in SHIPPED_SHA256 else standard.evaluation_weights(game)
+        assert game.default_evaluation() == ("learned" if n in SHIPPED_SHA256 else "standard")
+        assert Engine().evaluation_weights(game) == expected
+        assert strength.player_from_spec("engine:depth=1")._engine_for("alphabeta").evaluation_weights(game) == expected
+    assert Engine().evaluation == "default"
+    assert Engine().evaluation_weights(Tetralath()) == Engine("standard").evaluation_weights(Tetralath())
+    # The default search is the learned one's, node for node.
+    game = Othello.from_moves("f5d6c3d3c4", backend=backend.name)
+    default, learned = search(game, depth=3), search(game, depth=3, evaluation="learned")
+    assert (default.move, default.score, default.nodes) == (learned.move, learned.score, learned.nodes)
 
 
 def test_the_learned_evaluation_searches_alike_in_both_backends(backends):
@@ -284,12 +331,31 @@ def test_a_tiny_match_counts_from_the_players_side():
 def test_engine_v1_is_the_standard_evaluation():
     player = strength.player_from_spec("engine:v1,depth=2")
     assert player.evaluation == "standard" and player.depth == 2
+    # A match on CPU time (the same work for both on a loaded machine).
+    timed = strength.player_from_spec("engine:v1,time=0.2,clock=cpu")
+    assert timed.clock == "cpu" == timed._engine_for("alphabeta").clock
+    with pytest.raises(ValueError):
+        strength.player_from_spec("engine:clock=sundial")
     with pytest.raises(ValueError):
         strength.play_match("engine:depth=1", "engine:v1,depth=1", size=6, games=41)
 
 
-SHIPPED_SHA256 = {8: "b98be31d7fe4ea1fd5b533d8f178f4a40694a575359b47e0c832b2301b1a19a2"}
-START_VALUE = {8: 97}
+def test_the_same_training_run_gives_the_same_bytes(tmp_path):
+    # What reproducing the shipped weights rests on, on a tiny run: the same options and seed
+    # give the same weights; another seed other positions, so other weights.
+    runs = {}
+    for name, seed in (("a", 7), ("b", 7), ("c", 8)):
+        options = train.TrainOptions(size=6, games=10, per_stage=20, depth=4, exact=8, epochs=2, seed=seed)
+        train.train(options, str(tmp_path / name))
+        runs[name] = (tmp_path / name / "othello6.patterns").read_bytes()
+    assert runs["a"] == runs["b"] != runs["c"]
+
+
+def test_the_training_command_defaults_to_the_shipped_options():
+    assert train.shipped_options(8) == train.TrainOptions(size=8, games=6000, per_stage=20000)
+    assert train.command_of(train.shipped_options(8)) == "gamecore train othello --size 8 --out DIR"
+    changed = train.shipped_options(6, games=5, seed=2)
+    assert train.command_of(changed) == "gamecore train othello --size 6 --out DIR --games 5 --seed 2"
 
 
 def test_the_commands_run_from_the_cli(tmp_path):

@@ -130,12 +130,12 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    evaluation = args.eval or "standard"
+    evaluation = args.eval
     if args.standalone and args.framework != "ctu":
         raise GamecoreError("--standalone is for 'export ctu' only (a UFRJ player imports gamecore)")
     if args.framework == "ufrj":
         time_limit = 5.0 if args.time is None else args.time
-        path = ufrj.export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation)
+        path = ufrj.export_player(args.out, time=time_limit, depth=args.depth, evaluation=evaluation or "default")
         print(f"Wrote the UFRJ player {path} ({time_limit:g} s a move; the framework allows 10 s).", file=out)
         if not os.path.basename(path).endswith("_player.py"):
             print("Note: the framework lists only files named *_player.py in models/players/.", file=out)
@@ -273,7 +273,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="PATH", help="the file to write")
     p.add_argument("--time", type=positive_float, metavar="S", help="seconds per move (default: ufrj 5, ctu 1)")
     p.add_argument("--depth", type=positive_int, metavar="N", help="deepest search (default: as deep as --time allows)")
-    p.add_argument("--eval", choices=sorted(Othello.EVALUATIONS), metavar="NAME", help="evaluation (default standard)")
+    p.add_argument(
+        "--eval",
+        choices=["default", *sorted(Othello.EVALUATIONS)],
+        metavar="NAME",
+        help="evaluation (default: the engine's, learned on 6x6 and 8x8; standard with --standalone)",
+    )
     p.add_argument(
         "--standalone", action="store_true", help="ctu only: one flat pure-Python file that needs no gamecore"
     )

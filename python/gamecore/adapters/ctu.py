@@ -116,7 +116,7 @@ class CTUPlayer:
         *,
         time: float = DEFAULT_TIME,
         depth: int | None = None,
-        evaluation: Any = "standard",
+        evaluation: Any = "default",
         player: Player | None = None,
         backend: str | None = None,
     ) -> None:
@@ -209,7 +209,7 @@ def _check_export_options(time: float, depth: int | None, evaluation: Any) -> No
         raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
 
 
-def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
+def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "default") -> str:
     """The text of a CTU ``player.py`` that uses the installed gamecore."""
     _check_export_options(time, depth, evaluation)
     return _PLAYER_TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
@@ -439,11 +439,15 @@ def export_player(
     *,
     time: float = DEFAULT_TIME,
     depth: int | None = None,
-    evaluation: str = "standard",
+    evaluation: str | None = None,
     standalone: bool = False,
 ) -> str:
     """Write a CTU ``player.py`` to ``path``; with ``standalone`` one flat pure-Python file
-    that needs no gamecore. Returns the path."""
+    that needs no gamecore. Returns the path. ``evaluation`` ``None``: the engine's default
+    (the learned one on 6x6 and 8x8), or ``"standard"`` standalone (the learned weights, 3 MB
+    a size, do not fit the CTU upload limit of 1 MB)."""
+    if evaluation is None:
+        evaluation = "standard" if standalone else "default"
     text = (standalone_source if standalone else player_source)(time=time, depth=depth, evaluation=evaluation)
     if standalone and len(text.encode("utf-8")) >= 1_000_000:  # pragma: no cover - guarded by a test
         raise ValueError("the standalone player grew over 1 MB, the CTU upload limit")

@@ -143,7 +143,7 @@ class UFRJPlayer:
         *,
         time: float = DEFAULT_TIME,
         depth: int | None = None,
-        evaluation: Any = "standard",
+        evaluation: Any = "default",
         backend: str | None = None,
     ) -> None:
         color_to_side(color)
@@ -195,7 +195,7 @@ class GamecorePlayer:
 '''
 
 
-def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard") -> str:
+def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "default") -> str:
     """The text of a UFRJ player file (see :func:`export_player`)."""
     if not (isinstance(time, (int, float)) and 0 < time <= 10):
         raise ValueError(f"the UFRJ framework allows at most 10 s a move; got time={time!r}")
@@ -205,7 +205,7 @@ def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evalu
 
 
 def export_player(
-    path: str, *, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "standard"
+    path: str, *, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "default"
 ) -> str:
     """Write a UFRJ player file to ``path`` (e.g. ``models/players/gamecore_player.py``); returns the path."""
     text = player_source(time=time, depth=depth, evaluation=evaluation)

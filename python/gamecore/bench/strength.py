@@ -2,7 +2,7 @@
 
 ::
 
-    gamecore bench strength --player engine:time=0.2,eval=learned --opponent engine:v1 --games 40
+    gamecore bench strength --player engine:time=0.2,clock=cpu --opponent engine:v1,time=0.2,clock=cpu --games 40
 
 Each shipped opening (``gamecore/data/openings{size}.txt``) is played twice, the players
 swapping colours, in the order of the file: ``--games 40`` plays the first 20 openings.
@@ -13,9 +13,10 @@ mean game score: ``elo = -400 log10(1 / score - 1)``; the interval is the Elo of
 1/2, 0).
 
 Player specs are those of ``gamecore play`` (``engine:time=0.2``, ``engine:depth=6,eval=learned``,
-``mcts:time=1``, ``random``); ``engine:v1`` is today's engine with the evaluation of
-version 1 (``standard``) whatever the default becomes, with the options after it
-(``engine:v1,time=0.2``).
+``mcts:time=1``, ``random``); ``engine:v1`` is the engine with the evaluation of
+version 1 (``standard``; the default is now the learned one where weights are shipped), with
+the options after it (``engine:v1,time=0.2``). ``clock=cpu`` gives an engine its time in CPU
+seconds, so that a loaded machine slows both sides alike.
 
 The openings were made by :func:`make_openings` (the header of each file records how):
 random plies from the start, kept when a search of today's engine finds them near balance.

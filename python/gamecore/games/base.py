@@ -174,6 +174,11 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """Names of the evaluation features, in the order the core takes the weights."""
         raise NotImplementedError
 
+    def default_evaluation(self) -> str:
+        """The built-in evaluation the engines use when given none (``"default"``, their
+        default): ``"standard"`` here; Othello's learned one on a size with shipped weights."""
+        return "standard"
+
     def exact_solver(self) -> Callable[..., tuple] | None:
         """The backend's exact endgame solver for this game's cores
         (``solve_exact(core, alpha=None, beta=None, node_limit=0, time_limit=0.0)``), or

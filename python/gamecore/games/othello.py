@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSizeError, InvalidSquareError
+from . import _othello_patterns
 from .base import Color, Outcome, Position, Termination
 
 __all__ = ["Othello", "OthelloColor", "OthelloMove", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
@@ -179,7 +180,8 @@ class Othello(Position[OthelloMove]):
     Move = OthelloMove
 
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
-    #: (see ``gamecore.search``). "standard" is the engine's default.
+    #: (see ``gamecore.search``). The engine's default, ``"default"``, is "learned" on a size
+    #: with shipped weights (6x6, 8x8) and "standard" elsewhere (:meth:`default_evaluation`).
     EVALUATIONS = {
         "greedy": {"discs": 1},
         "discs": {"discs": 1},
@@ -206,6 +208,11 @@ class Othello(Position[OthelloMove]):
         opponent's), corners, stable edge discs, parity (+1 when the side to move
         would make the last move), the learned pattern evaluation (hundredths of a disc)."""
         return self._backend.othello.FEATURES
+
+    def default_evaluation(self) -> str:
+        """``"learned"`` on a size with shipped weights (``gamecore/data/othello{size}.patterns``),
+        else ``"standard"``."""
+        return "learned" if _othello_patterns.load_table(self.size) is not None else "standard"
 
     def exact_solver(self) -> Callable[..., tuple]:
         """The exact endgame solver of this position's backend (``gamecore.search._endgame_*``)."""

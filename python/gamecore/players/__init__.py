@@ -84,7 +84,8 @@ class EnginePlayer(Player):
     :param depth: the depth to search to (with a time limit: at most this deep).
     :param time: seconds per move (default 1 when no depth is given); the search gets
         :func:`safe_time` of it, so the answer comes within it.
-    :param evaluation: an evaluation name, a ``{name: weight}`` dict or a callable.
+    :param evaluation: an evaluation name (``"default"``: the engine's, see
+        :class:`~gamecore.Engine`), a ``{name: weight}`` dict or a callable.
     :param tt_mb: transposition-table size in MB.
     :param backend: ``"cython"`` or ``"python"``; default: the position's.
     :param margin: fraction of the time kept back as a safety margin (the engine keeps its
@@ -96,6 +97,8 @@ class EnginePlayer(Player):
     :param game_time: seconds for all of this player's moves in a game (wall clock, from
         ``new_game()``): each move gets :func:`~gamecore.players.base.game_move_time` of
         what is left (with ``time`` too: at most ``time``).
+    :param clock: what ``time`` measures, as :class:`~gamecore.Engine`'s ``clock``:
+        ``"wall"`` or ``"cpu"`` (the same work on a loaded machine: for matches).
     """
 
     name = "engine"
@@ -104,12 +107,13 @@ class EnginePlayer(Player):
         self,
         depth: int | None = None,
         time: float | None = None,
-        evaluation: Any = "standard",
+        evaluation: Any = "default",
         tt_mb: int = 16,
         backend: str | None = None,
         margin: float = 0.02,
         algorithm: str | None = None,
         game_time: float | None = None,
+        clock: str = "wall",
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -136,6 +140,7 @@ class EnginePlayer(Player):
         self.backend = backend
         self.margin = margin
         self.algorithm = algorithm
+        self.clock = clock
         self._engines: dict[str, Any] = {}
         self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
@@ -147,7 +152,9 @@ class EnginePlayer(Player):
     def _engine_for(self, algorithm: str) -> Any:
         engine = self._engines.get(algorithm)
         if engine is None:
-            engine = self._engines[algorithm] = Engine(self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm)
+            engine = self._engines[algorithm] = Engine(
+                self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm, clock=self.clock
+            )
         return engine
 
     def new_game(self) -> None:

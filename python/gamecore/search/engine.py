@@ -169,11 +169,19 @@ def whole_budget(time_limit: float, clock: str = "cpu") -> float:
     return time_limit - min(margin, 0.5 * time_limit)
 
 
+#: The evaluation an engine uses when given none: each position's
+#: ``default_evaluation()`` (Othello's learned evaluation on a size with shipped weights,
+#: else the game's "standard").
+DEFAULT_EVALUATION = "default"
+
+
 class Engine:
     """An alpha-beta engine that keeps its transposition table between the moves of a game.
 
-    :param evaluation: a built-in evaluation's name (see the game's ``EVALUATIONS``:
-        ``"standard"``, ``"discs"`` (greedy), ``"positional"``, ``"mobility"``, ...), a
+    :param evaluation: ``"default"`` (the position's ``default_evaluation()``: Othello's
+        ``"learned"`` on 6x6 and 8x8, else ``"standard"``), a built-in evaluation's name
+        (see the game's ``EVALUATIONS``: ``"standard"`` (gamecore 1's default),
+        ``"learned"``, ``"discs"`` (greedy), ``"positional"``, ``"mobility"``, ...), a
         mapping of feature names to integer weights, or a function ``f(position) -> int``
         scoring a position for the side to move. The n-player searches (``maxn``,
         ``maxn-plain``, ``paranoid``, ``brs``) take instead ``f(position) -> list[int]``, one
@@ -222,7 +230,7 @@ class Engine:
 
     def __init__(
         self,
-        evaluation: Evaluation = "standard",
+        evaluation: Evaluation = DEFAULT_EVALUATION,
         *,
         tt_mb: float = 16,
         algorithm: str = "alphabeta",
@@ -245,7 +253,7 @@ class Engine:
         if algorithm == "mcts" and not isinstance(evaluation, (str, Mapping)):
             raise InvalidOptionError("mcts plays its games to the end: it takes no evaluation function")
         if isinstance(evaluation, str):
-            known = {name for game in GAMES.values() for name in game.EVALUATIONS}
+            known = {DEFAULT_EVALUATION}.union(*(game.EVALUATIONS for game in GAMES.values()))
             if evaluation not in known:
                 raise InvalidOptionError(f"unknown evaluation {evaluation!r}; built in: {', '.join(sorted(known))}")
         if endgame_empties is not None and (
@@ -303,6 +311,8 @@ class Engine:
         if callable(evaluation) and not isinstance(evaluation, (str, Mapping)):
             return [0] * len(features), evaluation
         if isinstance(evaluation, str):
+            if evaluation == DEFAULT_EVALUATION:
+                evaluation = position.default_evaluation()
             table = type(position).EVALUATIONS
             if evaluation not in table:
                 raise InvalidOptionError(
@@ -655,7 +665,7 @@ def search(
     depth: int | None = None,
     time_limit: float | None = None,
     nodes: int | None = None,
-    evaluation: Evaluation = "standard",
+    evaluation: Evaluation = DEFAULT_EVALUATION,
     algorithm: str | None = None,
     tt_mb: float = 16,
     aspiration: bool = False,

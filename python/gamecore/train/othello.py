@@ -40,7 +40,7 @@ from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
 from ..search.engine import Engine, solve
 
-__all__ = ["TrainOptions", "train", "fit_stage", "canonical_tables"]
+__all__ = ["TrainOptions", "SHIPPED", "shipped_options", "train", "fit_stage", "canonical_tables"]
 
 
 @dataclass
@@ -59,6 +59,32 @@ class TrainOptions:
     learning_rate: float = 0.004
     seed: int = 1
     backend: str = ""  #: "" picks the compiled backend when it loads
+
+
+#: The options the shipped weights were trained with, where they differ from
+#: ``TrainOptions``' defaults: ``gamecore train othello --size N --out DIR`` runs them, and
+#: the same code and seed give the same bytes (6x6: exact solving reaches deep cheaply).
+SHIPPED: dict[int, dict[str, Any]] = {
+    6: {"games": 4000, "per_stage": 10000, "depth": 8, "exact": 16},
+    8: {"games": 6000, "per_stage": 20000},
+}
+
+
+def shipped_options(size: int, **changes: Any) -> TrainOptions:
+    """The options of the shipped ``size`` weights, with ``changes`` made."""
+    return TrainOptions(**{"size": size, **SHIPPED.get(size, {}), **changes})
+
+
+def command_of(options: TrainOptions) -> str:
+    """The ``gamecore train othello`` command line that runs ``options``."""
+    shipped = asdict(shipped_options(options.size))
+    changed = [
+        f"--{name.replace('_', '-')} {value}"
+        for name, value in asdict(options).items()
+        if name not in ("size", "backend") and value != shipped[name]
+    ]
+    backend = [f"--backend {options.backend}"] if options.backend else []
+    return " ".join(["gamecore train othello", f"--size {options.size}", "--out DIR", *changed, *backend])
 
 
 Position = tuple[int, int, int]  # (black, white, side to move)
@@ -247,6 +273,7 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
         "sources": "self-play of gamecore's own engine (standard evaluation); no external game archive",
         "fit": "stochastic gradient descent on the squared error, plain Python",
         "options": asdict(options),
+        "command": command_of(options),
         "backend": backend_name,
         "positions": len(positions),
         "stage_results": [],
@@ -325,6 +352,10 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     o = games.add_parser("othello", help="fit the Othello pattern evaluation of one board size")
     defaults = TrainOptions()
     o.add_argument("--size", type=board_size, default=8)
+    shipped = "; ".join(
+        f"{n}x{n}: " + ", ".join(f"{k.replace('_', '-')} {v}" for k, v in changes.items())
+        for n, changes in SHIPPED.items()
+    )
     o.add_argument("--out", required=True, help="directory for the weights, their record and the positions")
     helps = {
         "games": "self-play games",
@@ -340,17 +371,18 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     }
     for name, value in asdict(defaults).items():
         if name in helps:
-            o.add_argument(
-                f"--{name.replace('_', '-')}", type=type(value), default=value, help=f"{helps[name]} (default {value})"
-            )
+            where = [f"{n}x{n} {SHIPPED[n][name]}" for n in SHIPPED if name in SHIPPED[n]]
+            default = f"{value}" + (f", except {', '.join(where)}" if where else "")
+            o.add_argument(f"--{name.replace('_', '-')}", type=type(value), help=f"{helps[name]} (default {default})")
     o.add_argument("--backend", choices=("cython", "python"), default="")
+    o.epilog = f"The defaults are the options of the shipped weights ({shipped})."
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
     o.set_defaults(run=run_command)
 
 
 def run_command(args: Any, out: TextIO) -> int:
-    names = TrainOptions.__dataclass_fields__
-    options = TrainOptions(**{k: getattr(args, k) for k in names})
+    given = {k: getattr(args, k) for k in TrainOptions.__dataclass_fields__ if k != "size"}
+    options = shipped_options(args.size, **{k: v for k, v in given.items() if v is not None})
     record = train(options, args.out, log=out, stop_after=args.stop_after)
     done = len(record["stage_results"])
     print(f"{done} of {record['stages']} stages fitted; weights in {args.out}", file=out)

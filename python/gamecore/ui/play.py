@@ -472,12 +472,13 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
         metavar="N",
         help="search depth of engine players (default: as deep as --time allows)",
     )
-    evaluations = sorted(ui.game.EVALUATIONS)
+    evaluations = ["default", *sorted(ui.game.EVALUATIONS)]
     parser.add_argument(
         "--eval",
         choices=evaluations,
         metavar="NAME",
-        help=f"evaluation of engine players: {', '.join(evaluations)} (default standard)",
+        help=f"evaluation of engine players: {', '.join(evaluations)} (default: default, the learned one "
+        "where Othello ships weights, else standard)",
     )
     parser.add_argument(
         "--iterations",
