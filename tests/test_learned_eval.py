@@ -24,6 +24,7 @@ from importlib import resources
 import pytest
 
 from gamecore import Engine, Othello, Tetralath, search
+from gamecore.adapters import ctu, ufrj
 from gamecore.bench import strength
 from gamecore.cli import main
 from gamecore.games import _othello_patterns as patterns
@@ -31,8 +32,13 @@ from gamecore.train import othello as train
 
 LEARNED = [0, 0, 0, 0, 0, 0, 1]
 #: The shipped weights' SHA-256 per size, and the start position's value with them (for black).
-SHIPPED_SHA256 = {8: "b98be31d7fe4ea1fd5b533d8f178f4a40694a575359b47e0c832b2301b1a19a2"}
-START_VALUE = {8: 97}
+SHIPPED_SHA256 = {
+    6: "15cca2c6ec4bd4dfe967f25ff829c7cde9cd69ec1c7e56a0aee1e17f6000f027",
+    8: "b98be31d7fe4ea1fd5b533d8f178f4a40694a575359b47e0c832b2301b1a19a2",
+}
+START_VALUE = {6: 261, 8: 97}
+#: The sizes whose shipped weights are a whole run of the documented command.
+COMPLETE = {6}
 
 
 def random_board(n: int, rng: random.Random) -> tuple[int, int]:
@@ -225,10 +231,13 @@ def test_the_shipped_weights_are_the_recorded_ones(n):
     blob, record = shipped(n)
     ps = patterns.pattern_set(n)
     assert patterns.sha256(blob) == record["sha256"] == SHIPPED_SHA256[n]
-    assert record["stride"] == ps.stride and record["complete"] and not record.get("copied_stages")
-    assert [s["stage"] for s in record["stage_results"]] == list(range(ps.stages))
-    assert record["command"] == f"gamecore train othello --size {n} --out DIR"
-    assert train.shipped_options(n) == train.TrainOptions(**record["options"])
+    assert record["stride"] == ps.stride
+    fitted = [s["stage"] for s in record["stage_results"]]
+    copied = sorted(int(s) for s in record.get("copied_stages", {}))
+    assert sorted(fitted + copied) == list(range(ps.stages)) and record["complete"] == (not copied)
+    if n in COMPLETE:
+        assert record["command"] == f"gamecore train othello --size {n} --out DIR"
+        assert train.shipped_options(n) == train.TrainOptions(**record["options"])
     assert len(blob) == 2 * ps.stride * ps.stages < 4_000_000
 
 
@@ -369,3 +378,16 @@ def test_the_commands_run_from_the_cli(tmp_path):
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("game   1: b3b4e5b2") and "in 2 games" in lines[-1]
     assert main(["bench", "strength", "--games", "0"], out=io.StringIO()) == 2
+
+
+def test_exported_players_default_to_the_learned_evaluation_unless_standalone(tmp_path):
+    # A player that imports gamecore has the weights; the standalone CTU file (1 MB at most)
+    # does not, and keeps the standard evaluation.
+    assert "EVALUATION = 'default'" in ctu.player_source()
+    assert "\"evaluation\": 'default'" in ufrj.player_source()
+    installed = ctu.export_player(str(tmp_path / "player.py"))
+    standalone = ctu.export_player(str(tmp_path / "flat.py"), standalone=True)
+    assert "EVALUATION = 'default'" in open(installed).read()
+    assert "evaluation 'standard'" in open(standalone).read()
+    player = ctu.CTUPlayer(0, 1, 8, depth=1)
+    assert player.player.evaluation == "default"
