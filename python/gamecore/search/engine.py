@@ -160,6 +160,33 @@ def time_budget(time_limit: float) -> float:
     return time_limit - margin
 
 
+#: Exact Max^n states per CPU second in four-player Rolit endgames (no table), by backend,
+#: and the states such a search needs with 10 squares empty, growing about 5 times an empty
+#: square (measured: docs/performance.md), for ``mcts_endgame_empties``.
+MAXN_ENDGAME_RATE = {"cython": 7_000_000, "python": 20_000}
+MAXN_ENDGAME_STATES_AT_10 = 600_000
+
+
+def mcts_endgame_empties(backend: str, budget: float) -> int:
+    """The most empty squares at which n-player MCTS with ``budget`` seconds hands the move to
+    an exact Max^n search: the most whose expected search fits in half the budget."""
+    affordable = MAXN_ENDGAME_RATE.get(backend, MAXN_ENDGAME_RATE["python"]) * budget / 2
+    empties, needed = 10, MAXN_ENDGAME_STATES_AT_10
+    while needed > affordable and empties > 0:
+        empties, needed = empties - 1, needed / 5
+    while needed * 5 <= affordable:
+        empties, needed = empties + 1, needed * 5
+    return empties
+
+
+def empty_squares(position: Any) -> int:
+    """Squares no piece stands on."""
+    taken = 0
+    for board in position.core.bitboards():
+        taken |= board
+    return position.size * position.size - taken.bit_count()
+
+
 def whole_budget(time_limit: float, clock: str = "cpu") -> float:
     """The part of ``time_limit`` the searches use, to the end: they stop within a few nodes
     of their deadline (MCTS: before an iteration that would end past it), so the margin is
@@ -200,6 +227,10 @@ class Engine:
         empty; ``None`` picks a size from the backend and the time limit. The solver obeys
         the search's limits: it gets the ``nodes`` budget (alpha-beta the rest when it does
         not finish) and is skipped when ``depth`` is below the number of empty squares.
+        MCTS with more than two players (Rolit's default engine) takes it too: with a time
+        limit and this many squares or fewer empty, an exact Max^n search to the end of the
+        game gets half the time, and its move is played when it finishes (``exact``; MCTS
+        runs in the time left when it does not); ``None``: ``mcts_endgame_empties``, 0: never.
     :param seed: MCTS: seed of its random generator.
     :param exploration: MCTS: the UCB1 constant.
     :param max_nodes: MCTS: bound on the tree's size.
@@ -267,6 +298,7 @@ class Engine:
         self.endgame_empties = endgame_empties
         self.clock = clock
         self._searchers: dict[str, Any] = {}
+        self._endgame_searchers: dict[str, Any] = {}  # n-player MCTS's exact Max^n, by backend
         # Checked here, so that a bad value fails at construction rather than at the first search.
         self._mcts = (
             MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history)
@@ -562,6 +594,9 @@ class Engine:
                 backend=position.backend,
                 player=_player_to_move(position),
             )
+        exact, solver_nodes = self._try_maxn_endgame(position, budget, nodes, start)
+        if exact is not None:
+            return exact
         time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             time_left = 1e-9
@@ -572,7 +607,7 @@ class Engine:
             score=found.score,
             depth=found.depth,
             pv=found.pv,
-            nodes=tree.states,
+            nodes=tree.states + solver_nodes,
             elapsed=self._now() - start,
             algorithm="mcts",
             backend=position.backend,
@@ -583,6 +618,49 @@ class Engine:
             iterations=found.iterations,
             reused=found.reused_visits,
         )
+
+    def _try_maxn_endgame(
+        self, position: Any, budget: float, nodes: int | None, start: float
+    ) -> tuple[SearchResult | None, int]:
+        """n-player MCTS near the end (``endgame_empties``): an exact Max^n search to the end of
+        the game in half of ``budget`` (MCTS plays the last moves by sampling; the searches
+        it meets play them exactly). ``(result, 0)``, or ``(None, states spent)``."""
+        if not budget or nodes is not None or position.num_players <= 2:
+            return None, 0  # node-limited searches stay MCTS alone, comparable by iterations
+        empties = empty_squares(position)
+        limit = self.endgame_empties
+        if limit is None:
+            limit = mcts_endgame_empties(position.backend, budget)
+        if empties > limit:
+            return None, 0
+        backend = _backend.load(position.backend)
+        solver = self._endgame_searchers.get(backend.name)
+        if solver is None:  # no table: at these depths it costs more time than it saves
+            solver = self._endgame_searchers[backend.name] = backend.multiplayer.MultiSearcher(0)
+        time_left = budget / 2 - (self._now() - start)
+        if time_left <= 0:
+            return None, 0
+        weights, _ = self._weights(position)
+        found = solver.search_multi(
+            position.core.copy(), weights, empties, 0, time_left, "maxn", None, None, None, self.clock == "cpu"
+        )
+        if not found.exact:
+            return None, found.nodes
+        return SearchResult(
+            move=position.move_from_code(found.move),
+            score=found.score,
+            depth=found.depth,
+            pv=[position.move_from_code(m) for m in found.pv],
+            nodes=found.nodes,
+            elapsed=self._now() - start,
+            exact=True,
+            algorithm="mcts",
+            backend=position.backend,
+            values=list(found.values),
+            player=_player_to_move(position),
+            memory=found.memory,
+            memory_used=found.memory,
+        ), 0
 
     def _try_endgame(
         self, position: Any, budget: float, depth: int | None, nodes: int | None, start: float

@@ -48,7 +48,6 @@ from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
 from ..players import Player, QuitGame, UndoMove, make_player
 from ..search import engine
-from ..search.mcts import MCTS
 from .play import MESSAGES, GameUI, Session
 
 __all__ = [
@@ -66,7 +65,8 @@ __all__ = [
 DEFAULT_TIME = 1.0
 MAX_TIME = 600.0
 #: The computer's algorithm unless told otherwise: multi-player MCTS (the reward of every
-#: player kept in every node, each player maximising its own).
+#: player kept in every node, each player maximising its own; the last moves by an exact
+#: Max^n search: ``Engine(endgame_empties=...)``).
 DEFAULT_ALGORITHM = "mcts"
 #: What ``--algorithm`` accepts. ``maxn``, ``maxn-plain``, ``paranoid`` and ``brs`` are the
 #: n-player searches of ``gamecore.search``; ``alphabeta`` is the two-player negamax
@@ -110,10 +110,12 @@ class _Computer:
                 self._impl = make_player(algorithm, seed=self.seed)
             return self._impl.choose_move(position), algorithm
         if algorithm == "mcts":
-            if self._impl is None:
-                self._impl = MCTS(seed=self.seed)
+            if self._impl is None:  # the default engine: MCTS, its last moves exact (Engine)
+                self._impl = engine.Engine(algorithm="mcts", seed=self.seed)
             result = self._impl.search(position, time_limit=self.time_limit)
-            reused = getattr(result, "reused_visits", 0)
+            if result.exact:
+                return result.move, f"mcts, the end solved exactly (Max^n), {result.elapsed:.1f} s"
+            reused = result.reused
             note = f"mcts, {result.iterations:,} playouts" + (f" ({reused:,} kept from before)" if reused else "")
             return result.move, f"{note}, {result.elapsed:.1f} s"
         if self._impl is None:
