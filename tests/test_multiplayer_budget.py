@@ -15,13 +15,14 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import subprocess
 import sys
 import threading
 import time
 
 import pytest
 
-from gamecore import Rolit, search
+from gamecore import Othello, Rolit, _backend, search
 from gamecore.players import RandomPlayer
 from gamecore.search.engine import Engine
 from gamecore.search.mcts import MCTS
@@ -178,3 +179,76 @@ def test_memory_used_counts_the_table_entries_filled(backends, algorithm):
     assert filled[0] == filled[1]
     mcts = Engine(algorithm="mcts").search(_position(cy.name, 0, 0), nodes=100)
     assert mcts.memory_used == mcts.memory > 0
+
+
+_FIRST_SEARCH = """
+import os, sys
+from gamecore import Rolit, _backend
+from gamecore.search.engine import Engine
+
+def resident():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+game = Rolit(backend=sys.argv[1])
+Engine(algorithm="paranoid", tt_mb=0).search(game, depth=2)  # modules loaded, caches warm
+engine = Engine(algorithm=sys.argv[2], tt_mb=16)
+before = resident()
+engine.search(game, nodes=int(sys.argv[3]))
+print(resident() - before, engine._searcher(_backend.load(game.backend)).maxn_tt_bytes())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
+@pytest.mark.parametrize("algorithm", ["maxn", "maxn-plain"])
+def test_a_max_n_engine_makes_its_table_before_the_clock_starts(backend, algorithm):
+    """The first Max^n search of an engine touches no new table memory: it was made, every
+    page touched, with the engine. (It was made at the first search, whose page faults came
+    between two readings of the clock: 2 of ~600 searches of a report ran 2 % over.)
+    A fresh process, so that no freed memory is reused."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_SEARCH, backend.name, algorithm, "50000" if backend.name == "cython" else "3000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "GAMECORE_BACKEND": backend.name},
+    )
+    grown, table = map(int, done.stdout.split())
+    assert table == 16 << 20  # as much as the alpha-beta table: half as many entries, twice the size
+    assert grown < table // 8, (grown, table)
+
+
+def test_the_clock_starts_before_the_position_is_copied(monkeypatch):
+    """Work the searcher does before its first node (copying the position, making a table)
+    is in its time: a copy that takes the whole limit leaves the search no more than one
+    stretch between two readings of the clock. (Pure twin only: a compiled core's copy
+    cannot be slowed down from Python; the compiled twin reads its clock first the same way.)"""
+    pure = _backend.load("python")
+    core = _position("python", 10, 5).core
+    plain_copy = type(core).copy
+
+    def slow_copy(self):
+        end = time.thread_time() + 0.05
+        while time.thread_time() < end:
+            pass
+        return plain_copy(self)
+
+    monkeypatch.setattr(type(core), "copy", slow_copy)
+    weights = Engine()._weights(_position("python", 10, 5))[0]
+    found = pure.multiplayer.MultiSearcher(0).search_multi(core, weights, 30, 0, 0.05, "maxn", None, None, None, True)
+    assert found.nodes <= pure.alphabeta.CLOCK_INTERVAL  # it was about 1,000
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxn-plain", "paranoid", "brs", "alphabeta"])
+def test_a_budget_of_n_states_explores_n_at_most(backend, algorithm):
+    """``nodes=N`` explores N states, never N + 1: a search that needs more stops at N, and
+    the budget a depth took exactly finishes that depth (one fewer does not)."""
+    game = Othello(backend=backend.name) if algorithm == "alphabeta" else _position(backend.name, 12, 6)
+    for budget in (1, 2, 17, 1000):
+        assert search(game, algorithm=algorithm, nodes=budget, tt_mb=1).nodes == budget
+    exact = search(game, algorithm=algorithm, depth=3, tt_mb=1)
+    assert not exact.exact and exact.depth == 3
+    enough = search(game, algorithm=algorithm, nodes=exact.nodes, tt_mb=1)
+    assert (enough.nodes, enough.depth, enough.move) == (exact.nodes, 3, exact.move)
+    short = search(game, algorithm=algorithm, nodes=exact.nodes - 1, tt_mb=1)
+    assert short.nodes == exact.nodes - 1 and short.depth == 2

@@ -449,10 +449,10 @@ cdef class Searcher:
     cdef int enter(self) noexcept nogil:
         """Count a node; 1 (and the abort flag) when a limit is reached or a signal handler
         raised (Ctrl-C: the interrupted flag too)."""
-        self.nodes += 1
-        if self.node_limit and self.nodes > self.node_limit:
-            self.aborted = True
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.aborted = True  # N nodes at most (the pure twin)
             return 1
+        self.nodes += 1
         if self.has_evaluator or (self.nodes & C_CLOCK_MASK) == 0:
             if self.stop_requested or self.deadline > 0 and gc_clock_seconds(self.cpu_clock) >= self.deadline:
                 self.aborted = True

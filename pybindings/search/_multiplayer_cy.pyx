@@ -163,8 +163,20 @@ cdef class MultiSearcher(Searcher):
         return self.tt_entries // 2 if self.tt_entries >= 2 else 0
 
     def maxn_tt_bytes(self):
-        """Memory of Max^n's table (allocated at the first Max^n search)."""
+        """Memory of Max^n's table (allocated by ``make_maxn_table`` or the first Max^n search)."""
         return self.maxn_entries() * MAXN_ENTRY_BYTES
+
+    def make_maxn_table(self):
+        """Allocate Max^n's table, if it is not yet, and touch every page of it (see the pure twin)."""
+        if self.busy:
+            raise ConcurrentUseError("cannot make a table while the searcher searches")
+        if self.maxn_table != NULL or self.maxn_entries() == 0:
+            return
+        self.maxn_table = <MaxnEntry*>calloc(self.maxn_entries(), sizeof(MaxnEntry))
+        if self.maxn_table == NULL:
+            raise MemoryError("cannot allocate the Max^n transposition table")
+        self.maxn_mask = self.maxn_entries() - 1
+        memset(self.maxn_table, 0, self.maxn_entries() * sizeof(MaxnEntry))
 
     def tt_used(self, algorithm):
         """Entries of the table ``algorithm`` uses that hold a position (see the pure twin)."""
@@ -191,6 +203,8 @@ cdef class MultiSearcher(Searcher):
                 "this searcher (Engine) is already searching: an evaluation function may not call "
                 "it again, and two threads may not share it (give each its own Engine)"
             )
+        # The clock starts here: copying the position and making the table are in the time.
+        cdef double entered = gc_clock_seconds(bool(cpu_clock))
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
         check_algorithm(algorithm, MULTIPLAYER_ALGORITHMS)
@@ -211,7 +225,8 @@ cdef class MultiSearcher(Searcher):
         cdef bint maxn = alg == ALG_MAXN or alg == ALG_MAXN_PLAIN
         cdef bint use_tt = self.tt_entries > 0 if not maxn else self.maxn_entries() > 0
         if maxn and use_tt and self.maxn_table == NULL:
-            # calloc: zero pages mapped lazily, like the pure twin's list made at the first search.
+            # calloc: zero pages mapped lazily, like the pure twin's list made at the first search
+            # (the Engine makes it beforehand: make_maxn_table).
             self.maxn_table = <MaxnEntry*>calloc(self.maxn_entries(), sizeof(MaxnEntry))
             if self.maxn_table == NULL:
                 raise MemoryError("cannot allocate the Max^n transposition table")
@@ -233,7 +248,7 @@ cdef class MultiSearcher(Searcher):
         self.tt_hits = 0
         self.node_limit = node_limit
         self.cpu_clock = bool(cpu_clock)
-        self.start = gc_clock_seconds(self.cpu_clock)
+        self.start = entered
         self.deadline = self.start + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         self.interrupted = False

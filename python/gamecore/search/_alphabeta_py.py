@@ -351,10 +351,11 @@ class Searcher:
         yield from self._order([m for m in moves if m not in front], by_history=True)
 
     def _enter(self) -> None:
-        """Count a node and stop the search when a limit is reached."""
-        self._nodes += 1
-        if self._node_limit and self._nodes > self._node_limit:
+        """Count a node and stop the search when a limit is reached: a node limit of N
+        visits N nodes at most (the one that would be the N+1-th is not counted)."""
+        if self._node_limit and self._nodes >= self._node_limit:
             raise LimitReached
+        self._nodes += 1
         if self._evaluator is not None or not self._nodes % CLOCK_INTERVAL:
             if self._stop_requested or self._deadline and self._now() >= self._deadline:
                 raise LimitReached

@@ -141,8 +141,17 @@ class MultiSearcher(Searcher):
         return self.tt_entries // 2 if self.tt_entries >= 2 else 0
 
     def maxn_tt_bytes(self) -> int:
-        """Memory of Max^n's table (allocated at the first Max^n search)."""
+        """Memory of Max^n's table (allocated by ``make_maxn_table`` or the first Max^n search)."""
         return self._maxn_entries() * MAXN_ENTRY_BYTES
+
+    def make_maxn_table(self) -> None:
+        """Allocate Max^n's table, if it is not yet, with every page of it touched: the first
+        timed Max^n search then spends none of its time on page faults, which come between two
+        readings of its clock and can overshoot a short limit (the Engine calls it)."""
+        if self._lock.locked():
+            raise ConcurrentUseError("cannot make a table while the searcher searches")
+        if self._maxn_table is None and self._maxn_entries():
+            self._maxn_table = [None] * self._maxn_entries()
 
     def tt_used(self, algorithm: str) -> int:
         """Entries of the table ``algorithm`` uses (Max^n's for ``maxn`` and ``maxn-plain``,
@@ -191,6 +200,8 @@ class MultiSearcher(Searcher):
             self._cpu_clock = bool(cpu_clock)
             self._progress = progress
             self._stop_requested = False
+            # The clock starts here: copying the position and making the table are in the time.
+            self._start = self._now()
             return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
         finally:
             self._core = self._evaluator = self._wrap = self._progress = None
@@ -223,7 +234,6 @@ class MultiSearcher(Searcher):
         self._nodes = 0
         self._tt_hits = 0
         self._node_limit = node_limit
-        self._start = self._now()
         self._deadline = self._start + time_limit if time_limit > 0 else 0.0
         self._pv = [[0] * MAX_PLY for _ in range(MAX_PLY)]
         self._pv_len = [0] * MAX_PLY

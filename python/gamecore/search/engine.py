@@ -171,7 +171,7 @@ def mcts_endgame_empties(backend: str, budget: float) -> int:
     """The most empty squares at which n-player MCTS with ``budget`` seconds hands the move to
     an exact Max^n search: the most whose expected search fits in half the budget."""
     affordable = MAXN_ENDGAME_RATE.get(backend, MAXN_ENDGAME_RATE["python"]) * budget / 2
-    empties, needed = 10, MAXN_ENDGAME_STATES_AT_10
+    empties, needed = 10, float(MAXN_ENDGAME_STATES_AT_10)
     while needed > affordable and empties > 0:
         empties, needed = empties - 1, needed / 5
     while needed * 5 <= affordable:
@@ -252,7 +252,7 @@ class Engine:
     past it. Alpha-beta stops sooner only when it has solved the position (every line
     reached the end of the game). ``SearchResult.time_share`` is the share of the limit used.
 
-    The table of the default backend is allocated (and its memory touched) here, so that a
+    The table of the default backend (Max^n's too) is allocated (and its memory touched) here, so that a
     timed search does not spend its time on it. One search at a time: using an engine from
     its own evaluation function or from two threads at once raises
     :class:`~gamecore.errors.ConcurrentUseError`. Copies (``copy.deepcopy``, pickle) get a
@@ -314,6 +314,8 @@ class Engine:
                 searcher = backend.alphabeta.Searcher(self.tt_mb)
             else:
                 searcher = backend.multiplayer.MultiSearcher(self.tt_mb)
+                if self.algorithm in ("maxn", "maxn-plain"):
+                    searcher.make_maxn_table()  # its pages touched now, not in a timed search
             self._searchers[backend.name] = searcher
         return searcher
 
