@@ -100,7 +100,16 @@ setup(
     package_dir={"": "python"},
     packages=find_packages("python"),
     package_data={
-        "gamecore": ["py.typed", "*.pxd", "games/*.pxd", "data/*.obf", "data/*.txt", "data/*.patterns", "data/*.json"]
+        "gamecore": [
+            "py.typed",
+            "*.pxd",
+            "games/*.pxd",
+            "data/*.obf",
+            "data/*.txt",
+            "data/*.patterns",
+            "data/*.json",
+            "web/static/*",
+        ]
     },
     ext_modules=extensions,
 )

@@ -45,6 +45,7 @@ from .ui import play as play_ui
 from .ui import rolit as rolit_ui
 from .ui.othello import format_record, load_record
 from .ui.play import positive_float, positive_int
+from .web.cli import add_subparser as add_serve_parser
 
 __all__ = ["main", "build_parser", "format_record", "load_record"]
 
@@ -286,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_parser(sub)  # gamecore tournament: the referee's own parser (gamecore.referee.cli)
     add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
     add_train_parser(sub, board_size)  # gamecore train othello (gamecore.train.othello)
+    add_serve_parser(sub)  # gamecore serve: the web board (gamecore.web.cli)
     # Listed for --help only: main() hands "rolit ..." to the Rolit UI before parsing.
     sub.add_parser(
         "rolit",
@@ -352,6 +354,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return args.report_handler(args, out)
         if args.command == "train":
             return int(args.run(args, out))
+        if args.command == "serve":
+            return args.serve_handler(args, out)
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from ..games.base import Color, Outcome, Position, Termination
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
 
-__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "GAME_UIS"]
+__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "result_line", "GAME_UIS"]
 
 #: Every line of the loop, per language.
 MESSAGES: dict[str, dict[str, str]] = {
@@ -203,6 +203,31 @@ def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: 
     return m["ahead"].format(score=abs(score), side=names(winner))
 
 
+def result_line(
+    ui: GameUI, outcome: Outcome, lang: str, label: Callable[[Color], str], *, counts: bool | None = None
+) -> str:
+    """The result as people say it: ``black (engine) wins 40-24: full board``; the game's own
+    words where it has them (Rolit's tie rule). ``label(colour)`` names a side; ``counts``
+    (default: the game's ``show_scores``) adds the discs."""
+    own = ui.result_text(outcome, lang)
+    if own is not None:
+        return own
+    m = MESSAGES[lang]
+    head = m["draw"] if outcome.winner is None else m["wins"].format(winner=label(outcome.winner))
+    if (ui.show_scores and bool(outcome.scores)) if counts is None else counts:
+        values = list(outcome.scores.values())
+        if len(values) == 2 and outcome.winner is not None:
+            values.sort(reverse=True)
+        head += " " + "-".join(str(v) for v in values)
+    if outcome.termination is Termination.THREE_IN_A_ROW and len(outcome.losers) == 1:
+        reason = m["three"].format(loser=ui.colour_name(outcome.losers[0], lang))
+    elif lang == "pt":
+        reason = _TERMINATIONS_PT[outcome.termination]
+    else:
+        reason = outcome.termination.value
+    return f"{head}: {reason}"
+
+
 class Session:
     """One game at the terminal: the position, a player per colour, the output."""
 
@@ -327,25 +352,7 @@ class Session:
         return line + self.m["thinking_note"].format(seconds=elapsed, note=", ".join(parts))
 
     def result_text(self, outcome: Outcome) -> str:
-        own = self.ui.result_text(outcome, self.lang)
-        if own is not None:
-            return own
-        if outcome.winner is None:
-            head = self.m["draw"]
-        else:
-            head = self.m["wins"].format(winner=self.label(outcome.winner))
-        if self.show_counts(outcome):
-            values = list(outcome.scores.values())
-            if len(values) == 2 and outcome.winner is not None:
-                values.sort(reverse=True)
-            head += " " + "-".join(str(v) for v in values)
-        if outcome.termination is Termination.THREE_IN_A_ROW and len(outcome.losers) == 1:
-            reason = self.m["three"].format(loser=self.name(outcome.losers[0]))
-        elif self.lang == "pt":
-            reason = _TERMINATIONS_PT[outcome.termination]
-        else:
-            reason = outcome.termination.value
-        return f"{head}: {reason}"
+        return result_line(self.ui, outcome, self.lang, self.label, counts=self.show_counts(outcome))
 
     def show_counts(self, outcome: Outcome) -> bool:
         return self.ui.show_scores and bool(outcome.scores)

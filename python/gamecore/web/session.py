@@ -1,0 +1,422 @@
+"""One browser tab's game: the position, its line of moves (for undo, redo and the move
+list), a player per seat, and the engine thinking in a worker thread.
+
+Everything here runs on the server's event loop except ``choose_move``, which runs in a
+worker thread on a copy of the position; its progress and its move come back to the loop
+with ``call_soon_threadsafe``. A move found after the game moved on (undo, new game) is
+dropped: every change of the position bumps ``generation``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any
+
+from ..errors import GamecoreError
+from ..players import EnginePlayer
+from ..referee.games import RULES
+from ..ui import GAME_UIS
+from ..ui.play import describe_score, result_line
+from .games import (
+    FILL,
+    SEAT_PLAYERS,
+    BadRequest,
+    board_geometry,
+    colours_of,
+    flat_cells,
+    make_seat_player,
+    new_position,
+    score_words,
+)
+
+__all__ = ["GameSession", "MAX_RECORD_CHARS"]
+
+MAX_RECORD_CHARS = 20_000
+MAX_PACE = 30.0
+_DEFAULT_SEATS = {
+    "othello": ({"player": "human"}, {"player": "engine", "time": 1.0}),
+    "rolit": (
+        {"player": "human"},
+        {"player": "mcts", "time": 1.0},
+        {"player": "mcts", "time": 1.0},
+        {"player": "mcts", "time": 1.0},
+    ),
+    "tetralath": ({"player": "human"}, {"player": "engine", "time": 2.0}),
+}
+
+
+def _push_record_move(position: Any, move: Any) -> None:
+    """Push a recorded move; a pass the record leaves out is played when it is forced."""
+    parsed = position.parse_move(move)
+    legal = position.legal_moves()
+    if not getattr(parsed, "is_pass", False) and len(legal) == 1 and getattr(legal[0], "is_pass", False):
+        position.push(legal[0])
+    position.push(parsed)
+
+
+def _move_list(texts: list[str]) -> str:
+    """Moves in a line: ``d3 c5``, or ``4 6, 3 6`` for moves said in two words (Rolit)."""
+    return (", " if any(" " in t for t in texts) else " ").join(texts)
+
+
+class GameSession:
+    """A game in one tab. ``notify()`` wakes the tab's event stream."""
+
+    def __init__(self, executor: Executor, backend: str | None = None) -> None:
+        self.id = secrets.token_urlsafe(16)
+        self.executor = executor
+        self.backend = backend
+        self.touched = time.monotonic()
+        self.version = 0
+        self.generation = 0
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.thinker: Any = None
+        self.thinking: dict | None = None
+        self.message = ""
+        self.replay: dict | None = None
+        self.closed = False
+        self._view: tuple[int, dict] | None = None
+        self.new_game("othello", {}, None)
+
+    # -- changes (event loop only) ---------------------------------------------------------
+
+    def notify(self) -> None:
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def _moved(self) -> None:
+        """The position changed: drop a running search's answer, stop it, redraw."""
+        self.generation += 1
+        self._stop_thinking()
+        self.thinking = None
+        self.notify()
+
+    def _stop_thinking(self) -> None:
+        if isinstance(self.thinker, EnginePlayer):
+            self.thinker.stop()
+
+    def new_game(self, game: Any, options: Any, seats: Any, *, replay: dict | None = None) -> None:
+        position, checked = new_position(game, options, self.backend)
+        colours = colours_of(position)
+        if seats is None:
+            seats = list(_DEFAULT_SEATS[game][: len(colours)])
+        players = self._seat_players(game, colours, seats)
+        self.game, self.options, self.position = game, checked, position
+        self.ui = GAME_UIS[game]
+        self.colours = colours
+        self.seats, self.players = players
+        self.start = position.copy()
+        self.line: list[Any] = []
+        self.replay = replay
+        self.paused = False
+        self.message = ""
+        self.last_thought: dict | None = None
+        self._moved()
+
+    def _seat_players(self, game: str, colours: tuple, seats: Any) -> tuple[list[dict], dict]:
+        if not isinstance(seats, list) or len(seats) != len(colours):
+            raise BadRequest(f"seats must be a list of {len(colours)} players, one per colour in the order of play")
+        chosen, players = [], {}
+        for k, (colour, spec) in enumerate(zip(colours, seats)):
+            seat, player = make_seat_player(game, spec, seed=secrets.randbelow(1 << 30) + k)
+            chosen.append(seat)
+            players[colour] = player
+        return chosen, players
+
+    def set_seats(self, seats: Any) -> None:
+        self.seats, self.players = self._seat_players(self.game, self.colours, seats)
+        self.replay = None
+        self._moved()
+
+    @property
+    def ply(self) -> int:
+        return len(self.position.move_stack)
+
+    def _is_engine(self, colour: Any) -> bool:
+        return self.players.get(colour) is not None
+
+    def _engine_to_move(self) -> bool:
+        return not self.position.is_game_over() and self._is_engine(self.position.turn)
+
+    def play(self, text: Any) -> None:
+        """A human's move (a name like ``d3``, ``e5``, ``pass``, ``swap``)."""
+        if not isinstance(text, str) or not 0 < len(text) <= 10:
+            raise BadRequest("move must be a move's name, e.g. d3")
+        if self.position.is_game_over():
+            raise BadRequest("the game is over", 409)
+        if self._engine_to_move():
+            raise BadRequest(f"it is {self._name(self.position.turn)}'s turn, and an engine plays it", 409)
+        try:
+            move = self.position.parse_move(text)
+        except (ValueError, GamecoreError) as exc:
+            raise BadRequest(f"cannot read the move {text!r}: {exc}") from None
+        if move not in self.position.legal_moves():
+            raise BadRequest(f"{move} is not a legal move here", 409)
+        self._push(move)
+        self.paused = False
+
+    def _push(self, move: Any) -> None:
+        ply = self.ply
+        if ply < len(self.line) and self.line[ply] == move:
+            self.position.push(move)  # the line goes on as before (redo)
+        else:
+            self.line = self.line[:ply] + [move]
+            self.position.push(move)
+        self.message = ""
+        self._moved()
+
+    def undo(self) -> None:
+        """Back to the last position where a human is to move (with only engines: one move)."""
+        if not self.ply:
+            raise BadRequest("there is no move to take back", 409)
+        humans = any(p is None for p in self.players.values())
+        self.position.pop()
+        while humans and self.ply and (self._is_engine(self.position.turn) or self._forced_pass()):
+            self.position.pop()
+        self._after_jump()
+
+    def _forced_pass(self) -> bool:
+        legal = self.position.legal_moves()
+        return len(legal) == 1 and getattr(legal[0], "is_pass", False)
+
+    def redo(self) -> None:
+        if self.ply >= len(self.line):
+            raise BadRequest("there is no move to redo", 409)
+        self.position.push(self.line[self.ply])
+        self._after_jump()
+
+    def goto(self, ply: Any) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self.line):
+            raise BadRequest(f"ply must be a whole number from 0 to {len(self.line)}")
+        while self.ply > ply:
+            self.position.pop()
+        while self.ply < ply:
+            self.position.push(self.line[self.ply])
+        self._after_jump()
+
+    def _after_jump(self) -> None:
+        # Looking back through a game: an engine to move waits for "play".
+        self.paused = self._engine_to_move()
+        self.message = ""
+        self._moved()
+
+    def set_paused(self, paused: Any) -> None:
+        if not isinstance(paused, bool):
+            raise BadRequest("paused must be true or false")
+        self.paused = paused
+        self.notify()
+
+    def set_pace(self, pace: Any) -> None:
+        if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not 0 <= pace <= MAX_PACE:
+            raise BadRequest(f"pace must be a number of seconds from 0 to {MAX_PACE:g}")
+        self.options = {**self.options, "pace": float(pace)}
+        self.notify()
+
+    def stop(self) -> None:
+        """The stop button: the thinking engine plays the best move it has found now."""
+        if self.task is None or self.thinker is None:
+            raise BadRequest("no engine is thinking", 409)
+        if not isinstance(self.thinker, EnginePlayer):
+            raise BadRequest("only the alpha-beta and n-player engines can be stopped; MCTS ends with its time", 409)
+        self.thinker.stop()
+
+    def import_record(self, text: Any) -> None:
+        """Replace the game by the position after a move record (the ``from_moves`` text)."""
+        if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
+            raise BadRequest(f"record must be a text of at most {MAX_RECORD_CHARS} characters")
+        trial = self.start.copy()
+        try:
+            self.ui.load_record(trial, text)
+        except (ValueError, GamecoreError) as exc:
+            raise BadRequest(f"cannot read the record: {exc}") from None
+        self.position = trial
+        self.line = list(trial.move_stack)
+        self.replay = None
+        self._after_jump()
+
+    def load_replay(self, record: Any, title: str) -> None:
+        """A tournament game from its record: every seat shows, none plays; step with redo."""
+        if not isinstance(record, dict):
+            raise BadRequest("a game record is a JSON object")
+        game = record.get("game")
+        if game not in SEAT_PLAYERS:
+            raise BadRequest(f"cannot replay a game of {str(game)[:40]!r}")
+        moves = record.get("moves")
+        if not isinstance(moves, list) or len(moves) > 1000:
+            raise BadRequest("the record's moves must be a list")
+        names = [m.get("move") if isinstance(m, dict) else m for m in moves]
+        try:
+            trial = RULES[game].new(record.get("size", 8))
+            for name in names:
+                _push_record_move(trial, name)
+        except (ValueError, TypeError, GamecoreError) as exc:
+            raise BadRequest(f"the record's moves cannot be replayed: {exc}") from None
+        options = {"size": trial.size} if game == "othello" else {"players": 4} if game == "rolit" else {}
+        players = [str(p)[:80] for p in record.get("players", [])] if isinstance(record.get("players"), list) else []
+        summary = {
+            "title": title[:200],
+            "players": players,
+            "result": str(record.get("reason") or record.get("termination") or "")[:200],
+        }
+        self.new_game(game, options, [{"player": "human"}] * len(colours_of(trial)), replay=summary)
+        self.line = list(trial.move_stack)
+        self.notify()
+
+    # -- the engines --------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """Start the engine of the side to move, when one is to move and none thinks."""
+        if self.closed or self.task is not None or self.paused or not self._engine_to_move():
+            return
+        self.task = asyncio.get_running_loop().create_task(self._engine_move(self.generation))
+        self.task.add_done_callback(self._engine_done)
+
+    def _engine_done(self, task: asyncio.Task) -> None:
+        self.task = None
+        self.thinker = None
+        if not task.cancelled() and task.exception() is not None:
+            self.message = f"the engine failed: {task.exception()}"
+            self.paused = True
+            self.notify()
+        self.step()
+
+    async def _engine_move(self, generation: int) -> None:
+        pace = self.options.get("pace", 0.0)
+        if pace:
+            await asyncio.sleep(pace)
+            if generation != self.generation or self.paused:
+                return
+        colour = self.position.turn
+        player = self.players[colour]
+        loop = asyncio.get_running_loop()
+        position = self.position.copy()
+        self.thinker = player
+        self.thinking = {"colour": int(colour), "depth": 0, "score": "", "pv": "", "nodes": 0, "nps": 0}
+        self.notify()
+        if isinstance(player, EnginePlayer):
+            player.progress = self._progress_hook(loop, generation, colour, position)
+        started = time.perf_counter()
+        move = await loop.run_in_executor(self.executor, player.choose_move, position)
+        if generation != self.generation:
+            return
+        result = getattr(player, "last_result", None)
+        thought = self._thought(colour, result, position) if result is not None else None
+        if thought is not None:
+            thought["elapsed"] = round(time.perf_counter() - started, 2)
+        self._push(move)
+        self.last_thought = thought
+
+    def _progress_hook(self, loop: Any, generation: int, colour: Any, position: Any) -> Callable[[Any], bool]:
+        def progress(result: Any) -> bool:
+            # In the search's thread: hand the numbers to the loop; a stale search stops.
+            if generation != self.generation or self.closed:
+                return True
+            loop.call_soon_threadsafe(self._show_progress, generation, self._thought(colour, result, position))
+            return False
+
+        return progress
+
+    def _show_progress(self, generation: int, thought: dict) -> None:
+        if generation == self.generation and self.task is not None:
+            self.thinking = thought
+            self.notify()
+
+    def _thought(self, colour: Any, result: Any, position: Any) -> dict:
+        lang = self.options["lang"]
+        score = describe_score(result, colour, self._name, score_words(lang), self.ui.proven_margin)
+        nodes = int(getattr(result, "nodes", 0))
+        elapsed = float(getattr(result, "elapsed", 0.0))
+        return {
+            "colour": int(colour),
+            "depth": int(getattr(result, "depth", 0)),
+            "iterations": int(getattr(result, "iterations", 0)),
+            "score": score,
+            "pv": _move_list([self.ui.move_text(m) for m in getattr(result, "pv", [])[:12]]),
+            "nodes": nodes,
+            "nps": int(nodes / elapsed) if elapsed > 0 else 0,
+        }
+
+    def close(self) -> None:
+        self.closed = True
+        self._moved()
+        if self.task is not None:
+            self.task.cancel()
+
+    # -- the view ---------------------------------------------------------------------------
+
+    def _name(self, colour: Any) -> str:
+        return self.ui.colour_name(colour, self.options["lang"]).lower()
+
+    def state(self) -> dict:
+        """Everything the page draws, as JSON-able data."""
+        if self._view is None or self._view[0] != self.generation:
+            self._view = (self.generation, self._board_view())
+        view = dict(self._view[1])
+        view.update(
+            version=self.version,
+            thinking=self.thinking if self.task is not None else None,
+            last_thought=self.last_thought,
+            paused=self.paused,
+            message=self.message,
+            seats=self.seats,
+            options=self.options,
+        )
+        return view
+
+    def _board_view(self) -> dict:
+        position, game, lang = self.position, self.game, self.options["lang"]
+        cells = flat_cells(position)
+        last = position.peek()
+        flipped: list[int] = []
+        if last is not None:
+            before = position.copy()
+            before.pop()
+            flipped = [i for i, (a, b) in enumerate(zip(flat_cells(before), cells)) if a != b and a != -1]
+        legal = [] if position.is_game_over() else position.legal_moves()
+        board_moves = [m for m in legal if 0 <= m.index < len(cells)]
+        scores = position.scores()
+        outcome = position.outcome()
+        result = None
+        if outcome is not None:
+            result = {
+                "text": result_line(self.ui, outcome, lang, self._name),
+                "winner": None if outcome.winner is None else int(outcome.winner),
+                "termination": outcome.termination.value,
+            }
+        movers, trial = [], self.start.copy()
+        for move in self.line:
+            movers.append(int(trial.turn))
+            trial.push(move)
+        return {
+            "id": self.id,
+            "game": game,
+            "geometry": board_geometry(game, position),
+            "cells": cells,
+            "fills": {str(k[1]): v for k, v in FILL.items() if k[0] == game},
+            "colours": [
+                {"index": int(c), "name": self._name(c), "score": scores.get(c, 0), "fill": FILL[(game, int(c))]}
+                for c in self.colours
+            ],
+            "turn": None if outcome is not None else int(position.turn),
+            "turn_name": None if outcome is not None else self._name(position.turn),
+            "legal": [m.index for m in board_moves],
+            "legal_names": [str(m) for m in board_moves],
+            "special": [str(m) for m in legal if not 0 <= m.index < len(cells)],
+            "names": [str(position.move_from_code(i)) for i in range(len(cells))],
+            "last": None if last is None or not 0 <= last.index < len(cells) else last.index,
+            "last_name": None if last is None else self.ui.move_text(last),
+            "flipped": flipped,
+            "ply": self.ply,
+            "moves": [{"colour": c, "text": self.ui.move_text(m)} for c, m in zip(movers, self.line)],
+            "result": result,
+            "record": self.ui.format_record(position),
+            "replay": self.replay,
+            "engine_to_move": self._engine_to_move(),
+            "players": list(SEAT_PLAYERS[game]),
+        }

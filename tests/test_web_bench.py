@@ -1,0 +1,25 @@
+"""The concurrency bench of the web board, in its quick form (python -m gamecore.web.bench
+gives the figure): many engine games think while a person's requests are answered."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("httpx")
+
+from gamecore.web.bench import main, run_bench  # noqa: E402
+
+
+def test_requests_are_answered_while_engines_think():
+    found = run_bench(sessions=4, seconds=1.5, move_time=0.3)
+    assert found["requests"] >= 10 and set(found["statuses"]) == {200}
+    assert found["engine_moves"] >= 1  # the engines played meanwhile
+    assert 0 < found["median_ms"] <= found["p95_ms"] <= found["max_ms"]
+
+
+def test_the_command_prints_its_figure(capsys):
+    assert main(["--sessions", "2", "--seconds", "0.5", "--time", "0.2"]) == 0
+    line = capsys.readouterr().out
+    assert "2 sessions of engine vs engine" in line and "latency median" in line and "ms" in line

@@ -1,0 +1,264 @@
+"""The web board in a real browser: Playwright for Python driving the system's Chromium
+(never Playwright's own download). The page keeps its Content-Security-Policy: the tests
+wait on DOM attributes (``#board[data-ply]``), not on evaluated script.
+
+Without Playwright or Chromium these tests skip, unless GAMECORE_REQUIRE_BROWSER=1 (CI),
+where they fail. GAMECORE_WEB_SCREENSHOTS=DIR also writes the docs' screenshots there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gamecore import Othello, Rolit, Tetralath
+
+from .web_helpers import played_record, running_server, write_games_json
+
+
+def _chromium() -> str | None:
+    return os.environ.get("GAMECORE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401, PLC0415 -- only to know whether it is there
+        import starlette  # noqa: F401, PLC0415
+        import uvicorn  # noqa: F401, PLC0415
+    except ImportError as exc:
+        return f"the web extra or playwright is not installed ({exc})"
+    return None if _chromium() else "no chromium on PATH (apt-get install chromium)"
+
+
+if _missing():
+    if os.environ.get("GAMECORE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"GAMECORE_REQUIRE_BROWSER=1 but {_missing()}", pytrace=False)
+    pytest.skip(_missing(), allow_module_level=True)
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+TIMEOUT = 30_000  # ms: a wait, not a speed claim (a loaded CI machine)
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("replays")
+    records = [played_record("othello", 5, "othello/6/0-1/g0"), played_record("rolit", 6, "rolit/8/0-1-2-3/g1")]
+    write_games_json(folder / "games.json", [r for r, _ in records])
+    return folder / "games.json", records
+
+
+@pytest.fixture(scope="module")
+def server(replays):
+    with running_server(replay_path=str(replays[0])) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    yield page
+    context.close()
+    assert not [e for e in errors if "409" not in e], errors  # a click racing the engine may get a 409
+
+
+def new_game(page, game, seats, **options):
+    page.select_option("#game", game)
+    if "size" in options:
+        page.select_option("#size", str(options["size"]))
+    if "players" in options:
+        page.select_option("#players", str(options["players"]))
+    if "lang" in options:
+        page.select_option("#lang", options["lang"])
+    for k, (player, seconds) in enumerate(seats):
+        page.select_option(f"#seat-{k}", player)
+        page.fill(f"#time-{k}", str(seconds))
+    page.click("#new")
+    page.wait_for_selector(f"#board[data-game='{game}'][data-ply='0']")
+
+
+def board_owners(page) -> dict[str, int]:
+    return {d.get_attribute("data-cell"): int(d.get_attribute("data-owner")) for d in page.query_selector_all(".disc")}
+
+
+def expected_owners(position, names) -> dict[str, int]:
+    cells = [v for row in position.cells() for v in row]
+    return {names[i]: v for i, v in enumerate(cells) if v >= 0}
+
+
+def click_moves(page, moves) -> None:
+    for move in moves:
+        ply = page.get_attribute("#board", "data-ply")
+        page.click(f"[data-cell='{move}']")
+        page.wait_for_selector(f"#board:not([data-ply='{ply}'])")
+
+
+def play_to_the_end(page) -> int:
+    """Click the first legal cell (or pass) whenever the human is to move; the moves made."""
+    clicks = 0
+    while True:
+        page.wait_for_selector("#board[data-turn='human'], #board[data-turn='over']")
+        board = page.query_selector("#board")
+        if board.get_attribute("data-turn") == "over":
+            return clicks
+        ply = board.get_attribute("data-ply")
+        target = page.query_selector("#board [data-legal='1'][role='button']") or page.query_selector("#special button")
+        target.click()
+        clicks += 1
+        page.wait_for_selector(f"#board:not([data-ply='{ply}'])")
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats", "truth"),
+    [
+        ("othello", {"size": 4}, [("human", 1), ("engine", 0.05)], lambda rec: Othello.from_moves(rec, size=4)),
+        (
+            "rolit",
+            {"players": 4},
+            [("human", 1), ("paranoid", 0.05), ("greedy", 1), ("random", 1)],
+            lambda rec: Rolit.from_moves(rec),
+        ),
+        ("tetralath", {"lang": "pt"}, [("human", 1), ("engine", 0.05)], lambda rec: Tetralath.from_moves(rec)),
+    ],
+)
+def test_a_full_game_against_the_engine_by_clicking(page, game, options, seats, truth):
+    new_game(page, game, seats, **options)
+    assert play_to_the_end(page) >= 2
+    result = page.text_content("#result")
+    assert result
+    record = page.input_value("#record")
+    final = truth(record)
+    assert final.is_game_over()
+    names = [final.move_from_code(i).name for i in range(len([v for row in final.cells() for v in row]))]
+    assert board_owners(page) == expected_owners(final, names)
+    assert len(page.query_selector_all("#moves li")) == int(page.get_attribute("#board", "data-ply"))
+    if game == "tetralath":
+        assert any(word in result for word in ("brancas", "pretas", "empate"))
+
+
+def test_each_board_drawn_as_the_game_says(page, tmp_path):
+    shots = os.environ.get("GAMECORE_WEB_SCREENSHOTS")
+    # Othello 8x8: the start, then d3 with its flip and the last move marked
+    new_game(page, "othello", [("human", 1), ("human", 1)], size=8)
+    assert len(page.query_selector_all("#board rect.square")) == 64
+    assert sorted(e.get_attribute("data-cell") for e in page.query_selector_all("[data-legal='1']")) == [
+        "c4",
+        "d3",
+        "e6",
+        "f5",
+    ]
+    assert board_owners(page) == {"d4": 1, "e4": 0, "d5": 0, "e5": 1}
+    page.click("[data-cell='d3']")
+    page.wait_for_selector("#board[data-ply='1']")
+    assert page.get_attribute("[data-last]", "data-last") == "d3"
+    assert len(page.query_selector_all(".flipped")) == 1
+    assert [li.get_attribute("data-score") for li in page.query_selector_all("#scores li")] == ["4", "1"]
+    click_moves(page, ("c5", "f6", "f5", "e6", "e3"))
+    assert page.get_attribute("#board", "data-ply") == "6"
+    truth = Othello.from_moves("d3 c5 f6 f5 e6 e3")
+    assert board_owners(page) == expected_owners(truth, [Othello.Move(i).name for i in range(64)])
+    _screenshot(page, tmp_path, shots, "web-othello.png")
+    # Rolit, four colours in the handout's order
+    new_game(page, "rolit", [("human", 1)] * 4, players=4)
+    assert [li.get_attribute("data-colour") for li in page.query_selector_all("#scores li")] == [
+        "red",
+        "blue",
+        "yellow",
+        "green",
+    ]
+    click_moves(page, ("f4", "d3", "d2", "c5", "c4", "d6", "d7", "c3"))
+    position = Rolit.from_moves("f4 d3 d2 c5 c4 d6 d7 c3")
+    assert board_owners(page) == expected_owners(position, [position.move_from_code(i).name for i in range(64)])
+    _screenshot(page, tmp_path, shots, "web-rolit.png")
+    # Tetralath: 61 hexagons, in Portuguese
+    new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
+    assert len(page.query_selector_all("#board polygon.hexcell")) == 61
+    assert "brancas" in page.text_content("#status")
+    click_moves(page, ("e5", "d4", "f5", "e4", "c5", "c3"))
+    position = Tetralath.from_moves("e5 d4 f5 e4 c5 c3")
+    assert board_owners(page) == expected_owners(position, [position.move_from_code(i).name for i in range(61)])
+    _screenshot(page, tmp_path, shots, "web-tetralath.png")
+
+
+def _screenshot(page, tmp_path: Path, folder: str | None, name: str) -> None:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if folder:
+        shutil.copy(path, Path(folder) / name)
+
+
+def test_undo_redo_and_the_move_list(page):
+    new_game(page, "othello", [("human", 1), ("random", 1)], size=6)
+    page.click("#board [data-legal='1']")
+    page.wait_for_selector("#board[data-ply='2'][data-turn='human']")
+    page.click("#undo")
+    page.wait_for_selector("#board[data-ply='0'][data-turn='human']")
+    assert len(page.query_selector_all(".disc")) == 4
+    assert len(page.query_selector_all("#moves li.future")) == 2
+    page.click("#moves button[data-ply='2']")  # forward through the list: the engine's reply, replayed
+    page.wait_for_selector("#board[data-ply='2']")
+    assert len(page.query_selector_all(".disc")) == 6
+
+
+def test_watching_an_engine_game_with_live_thinking_and_stop(page):
+    new_game(page, "othello", [("engine", 30), ("engine", 0.05)], size=8)
+    page.wait_for_selector("#thinking:not([data-depth='']):not([data-depth='0'])")
+    text = page.text_content("#thinking")
+    assert "depth" in text and ("for black" in text or "for white" in text or "level" in text)
+    assert "nodes/s" in text and "PV:" in text
+    page.click("#stop")
+    page.wait_for_selector("#board:not([data-ply='0'])")
+    page.click("#pause")  # watch at a pace, then pause: the game waits
+    page.wait_for_selector("#pause:text('Play')")
+    ply = int(page.get_attribute("#board", "data-ply"))
+    page.wait_for_timeout(300)
+    assert int(page.get_attribute("#board", "data-ply")) <= ply + 1  # at most the move already being thought
+    new_game(page, "othello", [("human", 1), ("human", 1)], size=8)  # and the 30 s engine stops thinking
+
+
+def test_loading_a_tournament_replay(page, replays):
+    _, records = replays
+    page.click("#replays summary")
+    page.select_option("#replay-list", "server:1")
+    page.click("#replay-open")
+    page.wait_for_selector("#board[data-game='rolit'][data-ply='0']")
+    record, final = records[1]
+    last = len(page.query_selector_all("#moves li"))
+    page.click(f"#moves button[data-ply='{last}']")
+    page.wait_for_selector(f"#board[data-ply='{last}']")
+    assert board_owners(page) == expected_owners(final, [final.move_from_code(i).name for i in range(64)])
+    assert page.text_content("#result")
+    assert "bot0" in page.text_content("#replay-info")
+
+
+def test_two_tabs_are_two_games(browser, server):
+    context = browser.new_context()
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):
+        tab.set_default_timeout(TIMEOUT)
+        tab.goto(server + "/")
+        tab.wait_for_selector("body[data-ready='1']")
+    new_game(first, "othello", [("human", 1), ("human", 1)], size=8)
+    first.click("[data-cell='d3']")
+    first.wait_for_selector("#board[data-ply='1']")
+    assert second.get_attribute("#board", "data-ply") == "0"
+    context.close()

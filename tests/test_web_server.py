@@ -1,0 +1,364 @@
+"""The web board's server (gamecore serve): its API, and attacks on it that must fail with a
+4xx and change nothing. Runs with whichever backend GAMECORE_BACKEND selects."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from gamecore import Othello, Rolit, Tetralath  # noqa: E402
+from gamecore.cli import main  # noqa: E402
+from gamecore.web.app import create_app  # noqa: E402
+
+from .web_helpers import played_record, write_database, write_games_json  # noqa: E402
+
+BASE = "http://127.0.0.1:8765"
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(), base_url=BASE) as c:
+        yield c
+
+
+def new_session(client, **body):
+    response = client.post("/api/sessions", json={})
+    assert response.status_code == 201
+    state = response.json()
+    if body:
+        state = act(client, state["id"], "new", **body)
+    return state
+
+
+def act(client, sid, action, status=200, **body):
+    response = client.post(f"/api/sessions/{sid}/{action}", json=body)
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def state_of(client, sid):
+    return client.get(f"/api/sessions/{sid}").json()
+
+
+def wait_for(client, sid, check, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = state_of(client, sid)
+        if check(state):
+            return state
+        time.sleep(0.02)
+    raise AssertionError(f"timed out; last state: ply {state['ply']}, result {state['result']}")
+
+
+HUMANS = [{"player": "human"}, {"player": "human"}]
+
+
+def stable(state):
+    """A state without its counters, to compare before and after a refused request."""
+    return {k: v for k, v in state.items() if k not in ("version",)}
+
+
+# -- playing -------------------------------------------------------------------------------
+
+
+def test_a_new_session_is_othello_8x8_at_the_start(client):
+    state = new_session(client)
+    assert state["game"] == "othello" and state["ply"] == 0
+    assert sorted(state["legal_names"]) == ["c4", "d3", "e6", "f5"]
+    assert state["cells"] == [v for row in Othello().cells() for v in row]
+    assert [c["score"] for c in state["colours"]] == [2, 2]
+
+
+def test_moves_flips_and_last_move(client):
+    sid = new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"]
+    state = act(client, sid, "move", move="d3")
+    names = state["names"]
+    assert names[state["last"]] == "d3"
+    assert [names[i] for i in state["flipped"]] == ["d4"]
+    assert state["cells"] == [v for row in Othello.from_moves("d3").cells() for v in row]
+    assert state["turn_name"] == "white" and [c["score"] for c in state["colours"]] == [4, 1]
+
+
+def test_undo_redo_goto_and_a_new_line(client):
+    sid = new_session(client, game="othello", options={"size": 6}, seats=HUMANS)["id"]
+    for move in ("c2", "b2", "a2"):
+        act(client, sid, "move", move=move)
+    assert act(client, sid, "undo")["ply"] == 2
+    assert act(client, sid, "redo")["ply"] == 3
+    state = act(client, sid, "goto", ply=1)
+    assert state["ply"] == 1 and [m["text"] for m in state["moves"]] == ["c2", "b2", "a2"]
+    assert state["cells"] == [v for row in Othello.from_moves("c2", size=6).cells() for v in row]
+    state = act(client, sid, "move", move=state["legal_names"][-1])  # another move: the old line goes
+    assert state["ply"] == 2 and len(state["moves"]) == 2
+    act(client, sid, "redo", status=409)
+
+
+def test_undo_against_the_engine_goes_back_to_the_human(client):
+    sid = new_session(client, game="othello", options={"size": 8}, seats=[{"player": "human"}, {"player": "random"}])[
+        "id"
+    ]
+    act(client, sid, "move", move="d3")
+    wait_for(client, sid, lambda s: s["ply"] == 2)
+    state = act(client, sid, "undo")
+    assert state["ply"] == 0 and state["turn_name"] == "black" and not state["paused"]
+
+
+def test_export_and_import_a_record(client):
+    sid = new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"]
+    for move in ("f5", "d6", "c3", "d3", "c4"):
+        act(client, sid, "move", move=move)
+    record = state_of(client, sid)["record"]
+    assert Othello.from_moves(record) == Othello.from_moves("f5 d6 c3 d3 c4")
+    other = new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"]
+    state = act(client, other, "import", record=record)
+    assert state["ply"] == 5 and state["cells"] == state_of(client, sid)["cells"]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats"),
+    [
+        ("othello", {"size": 4}, 2),
+        ("rolit", {"players": 3}, 3),
+        ("tetralath", {"lang": "pt"}, 2),
+    ],
+)
+def test_an_engine_game_plays_to_its_end(client, game, options, seats):
+    engines = [{"player": p, "time": 0.05} for p in ("engine", "paranoid", "mcts")[:seats]]
+    sid = new_session(client, game=game, options=options, seats=engines)["id"]
+    state = wait_for(client, sid, lambda s: s["result"] is not None)
+    record = state["record"]
+    truth = {
+        "othello": lambda: Othello.from_moves(record, size=4),  # passes left out, as from_moves reads them
+        "rolit": lambda: Rolit.from_moves(record, colours="RYG"),
+        "tetralath": lambda: Tetralath.from_moves(record),
+    }[game]()
+    assert truth.is_game_over() and [v for row in truth.cells() for v in row] == state["cells"]
+    assert state["result"]["termination"] == truth.outcome().termination.value
+    assert state["last_thought"] is None or state["last_thought"]["score"]
+    if game == "tetralath":
+        assert any(w in state["result"]["text"] for w in ("brancas", "pretas", "empate"))
+
+
+def test_live_thinking_and_the_stop_button(client):
+    sid = new_session(
+        client, game="othello", options={"size": 8}, seats=[{"player": "engine", "time": 60}, {"player": "human"}]
+    )["id"]
+    state = wait_for(client, sid, lambda s: s["thinking"] and s["thinking"]["depth"] >= 2)
+    thinking = state["thinking"]
+    assert thinking["score"].endswith(("for black", "for white")) or thinking["score"] == "level"
+    assert thinking["pv"].split()[0] in state["legal_names"] and thinking["nodes"] > 0
+    act(client, sid, "stop")
+    state = wait_for(client, sid, lambda s: s["ply"] == 1, timeout=30)
+    assert state["moves"][0]["text"] in ("d3", "c4", "f5", "e6")
+    assert state["last_thought"]["depth"] >= thinking["depth"]
+
+
+def test_pause_stops_an_engine_game_between_moves(client):
+    sid = new_session(client, game="othello", options={"size": 6}, seats=[{"player": "random"}] * 2)["id"]
+    act(client, sid, "pace", pace=0.3)
+    act(client, sid, "pause", paused=True)
+    ply = wait_for(client, sid, lambda s: s["thinking"] is None)["ply"]
+    time.sleep(0.8)
+    assert state_of(client, sid)["ply"] == ply
+    act(client, sid, "pause", paused=False)
+    wait_for(client, sid, lambda s: s["ply"] > ply)
+
+
+def test_replays_from_games_json_and_database(tmp_path):
+    records = [
+        played_record(game, 7 + k, f"{game}/8/0-1/g{k}") for k, game in enumerate(("othello", "rolit", "tetralath"))
+    ]
+    write_games_json(tmp_path / "games.json", [r for r, _ in records])
+    write_database(tmp_path / "results.db", [r for r, _ in records])
+    for source in ("games.json", "results.db"):
+        with TestClient(create_app(replay_path=str(tmp_path / source)), base_url=BASE) as client:
+            listed = client.get("/api/replays").json()
+            assert listed["source"] == source and len(listed["games"]) == 3
+            sid = new_session(client)["id"]
+            for index, (record, final) in enumerate(records):
+                state = act(client, sid, "replay", index=index)
+                assert state["game"] == record["game"] and state["ply"] == 0
+                assert len(state["moves"]) >= len(record["moves"])
+                state = act(client, sid, "goto", ply=len(state["moves"]))
+                assert state["cells"] == [v for row in final.cells() for v in row]
+                assert state["result"] is not None and state["replay"]["players"] == record["players"]
+
+
+def test_a_replay_uploaded_by_the_page(client):
+    record, final = played_record("othello", 3, "othello/6/0-1/g0")
+    sid = new_session(client)["id"]
+    state = act(client, sid, "replay-file", name="games.json", games=[record], index=0)
+    state = act(client, sid, "goto", ply=len(state["moves"]))
+    assert state["cells"] == [v for row in final.cells() for v in row]
+
+
+def test_sessions_are_independent_and_capped():
+    with TestClient(create_app(max_sessions=3), base_url=BASE) as client:
+        ids = [new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"] for _ in range(3)]
+        act(client, ids[1], "move", move="d3")
+        assert [state_of(client, sid)["ply"] for sid in ids] == [0, 1, 0]
+        client.get(f"/api/sessions/{ids[0]}")  # the first is used again: the second is the oldest idle one
+        client.get(f"/api/sessions/{ids[2]}")
+        new_session(client)
+        assert client.get(f"/api/sessions/{ids[1]}").status_code == 404
+        assert client.get(f"/api/sessions/{ids[0]}").status_code == 200
+
+
+def test_serve_refuses_other_addresses_and_explains_the_extra(capsys):
+    assert main(["serve", "--host", "0.0.0.0", "--no-browser"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# -- attacks: each gets a 4xx and changes nothing ------------------------------------------------
+
+
+def test_only_the_page_files_are_served(client):
+    assert "text/html" in client.get("/").headers["content-type"]
+    assert client.get("/static/app.js").status_code == 200
+    secret_markers = ("[build-system]", "import ", "root:", "def ")
+    for path in (
+        "/static/../pyproject.toml",
+        "/static/..%2f..%2fpyproject.toml",
+        "/static/%2e%2e/app.py",
+        "/static/..%5capp.py",
+        "/static/__init__.py",
+        "/static/app.py",
+        "/static/index.html/..",
+        "/static//etc/passwd",
+        "/static/%2fetc%2fpasswd",
+        "/../../etc/passwd",
+        "/etc/passwd",
+    ):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert not any(m in response.text for m in secret_markers), path
+
+
+def test_other_hosts_and_origins_are_refused(client):
+    sid = new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"]
+    before = stable(state_of(client, sid))
+    # DNS rebinding: a page of another site whose name resolves to 127.0.0.1
+    assert client.get("/", headers={"host": "evil.example:8765"}).status_code == 400
+    assert (
+        client.post(f"/api/sessions/{sid}/move", json={"move": "d3"}, headers={"host": "evil.example"}).status_code
+        == 400
+    )
+    # a cross-site form or fetch: another origin, or not JSON (a form's simple request)
+    response = client.post(f"/api/sessions/{sid}/move", json={"move": "d3"}, headers={"origin": "http://evil.example"})
+    assert response.status_code == 403
+    response = client.post(
+        f"/api/sessions/{sid}/move", content="move=d3", headers={"content-type": "application/x-www-form-urlencoded"}
+    )
+    assert response.status_code == 415
+    response = client.post(
+        f"/api/sessions/{sid}/move", content='{"move": "d3"}', headers={"content-type": "text/plain"}
+    )
+    assert response.status_code == 415
+    assert client.delete(f"/api/sessions/{sid}", headers={"origin": "http://evil.example"}).status_code == 403
+    assert stable(state_of(client, sid)) == before
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "status"),
+    [
+        ("move", {"move": "z9"}, 400),
+        ("move", {"move": "a1"}, 409),
+        ("move", {"move": 19}, 400),
+        ("move", {"move": "d3" * 100}, 400),
+        ("move", {}, 400),
+        ("goto", {"ply": 5}, 400),
+        ("goto", {"ply": -1}, 400),
+        ("goto", {"ply": True}, 400),
+        ("undo", {}, 409),
+        ("redo", {}, 409),
+        ("stop", {}, 409),
+        ("new", {"game": "chess"}, 400),
+        ("new", {"game": "othello", "options": {"size": 7}, "seats": HUMANS}, 400),
+        ("new", {"game": "othello", "options": {"size": 10**100}, "seats": HUMANS}, 400),
+        ("new", {"game": "othello", "options": [], "seats": HUMANS}, 400),
+        ("new", {"game": "othello", "options": {"lang": "pt"}, "seats": HUMANS}, 400),
+        ("new", {"game": "othello", "options": {}, "seats": [{"player": "human"}]}, 400),
+        (
+            "new",
+            {
+                "game": "othello",
+                "options": {},
+                "seats": [{"player": "__import__('os').system('id')"}, {"player": "human"}],
+            },
+            400,
+        ),
+        (
+            "new",
+            {"game": "othello", "options": {}, "seats": [{"player": "engine", "time": 1e9}, {"player": "human"}]},
+            400,
+        ),
+        (
+            "new",
+            {"game": "othello", "options": {}, "seats": [{"player": "engine", "time": "1"}, {"player": "human"}]},
+            400,
+        ),
+        (
+            "new",
+            {
+                "game": "othello",
+                "options": {},
+                "seats": [{"player": "engine", "time": float("nan")}, {"player": "human"}],
+            },
+            400,
+        ),
+        ("new", {"game": "tetralath", "options": {"swap": "yes"}, "seats": HUMANS}, 400),
+        ("new", {"game": "tetralath", "options": {}, "seats": [{"player": "greedy"}, {"player": "human"}]}, 400),
+        ("seats", {"seats": "engine"}, 400),
+        ("pace", {"pace": -1}, 400),
+        ("pace", {"pace": 1e6}, 400),
+        ("pause", {"paused": "yes"}, 400),
+        ("import", {"record": "f5 d6 z9"}, 400),
+        ("import", {"record": "f5 f5"}, 400),
+        ("import", {"record": "f5" * 20_000}, 400),
+        ("import", {"record": ["f5"]}, 400),
+        ("replay", {"index": 0}, 400),
+        ("replay-file", {"games": []}, 400),
+        ("replay-file", {"games": [{"game": "chess", "moves": []}]}, 400),
+        ("replay-file", {"games": [{"game": "othello", "size": 6, "moves": [{"move": "a1"}]}]}, 400),
+        ("replay-file", {"games": [{"game": "othello", "size": 3, "moves": []}]}, 400),
+        ("replay-file", {"games": [{"game": "othello", "size": 6, "moves": "c2"}]}, 400),
+        ("replay-file", {"games": [{"game": "othello", "size": 6, "moves": []}], "index": 1}, 400),
+        ("../../etc/passwd", {}, 404),
+        ("eval", {"code": "1+1"}, 404),
+    ],
+)
+def test_bad_requests_get_a_4xx_and_change_nothing(client, action, body, status):
+    sid = new_session(client, game="othello", options={"size": 6}, seats=HUMANS)["id"]
+    before = stable(state_of(client, sid))
+    response = client.post(
+        f"/api/sessions/{sid}/{action}", content=json.dumps(body), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == status, response.text
+    assert response.json()["error"]
+    assert stable(state_of(client, sid)) == before
+
+
+def test_malformed_bodies_and_unknown_sessions(client):
+    sid = new_session(client, game="othello", options={"size": 6}, seats=HUMANS)["id"]
+    before = stable(state_of(client, sid))
+    url = f"/api/sessions/{sid}/move"
+    headers = {"content-type": "application/json"}
+    assert client.post(url, content="{not json", headers=headers).status_code == 400
+    assert client.post(url, content="[1, 2]", headers=headers).status_code == 400
+    assert client.post(url, content="[" * 100_000, headers=headers).status_code == 413
+    assert client.post(url, content="[" * 50_000 + "]" * 50_000, headers=headers).status_code == 413
+    assert client.post(url, content='{"move": "' + "x" * 70_000 + '"}', headers=headers).status_code == 413
+    assert client.post(url, content="[" * 20_000 + "]" * 20_000, headers=headers).status_code == 400  # deep nesting
+    assert client.post(url, content=b"\xff\xfe", headers=headers).status_code == 400
+    assert stable(state_of(client, sid)) == before
+    for bad in ("nosuchsession0000000", "../../etc/passwd", "x" * 300, "%00"):
+        assert client.get(f"/api/sessions/{bad}").status_code == 404
+        assert client.post(f"/api/sessions/{bad}/move", json={"move": "d3"}).status_code == 404
+    assert client.get("/api/sessions").status_code == 405
