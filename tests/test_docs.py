@@ -62,6 +62,8 @@ OPTIONAL = {
     "gamecore.rl.pettingzoo_env": "pettingzoo",
     "gamecore.rl.gymnasium_env": "gymnasium",
     "gamecore.rl.openspiel_game": "pyspiel",
+    "gamecore.web.app": "starlette",
+    "gamecore.web.bench": "httpx",
 }
 
 

@@ -2,6 +2,7 @@
 and a server-sent event stream per session.
 
 Guard rails, each tested by an attack in tests/test_web_server.py:
+
 - only the files of :data:`STATIC` are served, by name (no path reaches the disk);
 - the Host header must name this machine (DNS rebinding), a POST must be JSON from no other
   origin (cross-site requests), and bodies are capped;
