@@ -32,8 +32,20 @@ MOVES = ("f5", "d6", "c3", "d3", "c4")
 
 
 def _start_server(sessions: int) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-m", "gamecore", "serve", "--no-browser", "--port", "0", "--sessions", str(sessions + 4)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=os.environ.copy())
+    command = [
+        sys.executable,
+        "-m",
+        "gamecore",
+        "serve",
+        "--no-browser",
+        "--port",
+        "0",
+        "--sessions",
+        str(sessions + 4),
+    ]
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=os.environ.copy()
+    )
     assert child.stdout is not None
     line = child.stdout.readline()
     found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
@@ -52,7 +64,9 @@ def run_bench(sessions: int = 20, seconds: float = 10.0, move_time: float = 0.5)
             thinking = []
             for _ in range(sessions):
                 sid = client.post("/api/sessions", json={}).json()["id"]
-                client.post(f"/api/sessions/{sid}/new", json={"game": "othello", "options": {"size": 8}, "seats": seats})
+                client.post(
+                    f"/api/sessions/{sid}/new", json={"game": "othello", "options": {"size": 8}, "seats": seats}
+                )
                 thinking.append(sid)
             human = client.post("/api/sessions", json={}).json()["id"]
             client.post(f"/api/sessions/{human}/new", json={"game": "othello", "options": {"size": 8}, "seats": HUMANS})
