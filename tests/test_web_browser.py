@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from gamecore import Othello, Rolit, Tetralath
-
-from .web_helpers import played_record, running_server, write_games_json
+from web_helpers import played_record, running_server, write_games_json
 
 
 def _chromium() -> str | None:

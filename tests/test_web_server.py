@@ -16,8 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from gamecore import Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
-
-from .web_helpers import played_record, write_database, write_games_json  # noqa: E402
+from web_helpers import played_record, write_database, write_games_json  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
 
