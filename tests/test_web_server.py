@@ -11,12 +11,13 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+import httpx  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from gamecore import Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
-from web_helpers import played_record, write_database, write_games_json  # noqa: E402
+from web_helpers import played_record, running_server, write_database, write_games_json  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
 
@@ -208,6 +209,27 @@ def test_sessions_are_independent_and_capped():
         new_session(client)
         assert client.get(f"/api/sessions/{ids[1]}").status_code == 404
         assert client.get(f"/api/sessions/{ids[0]}").status_code == 200
+
+
+def test_the_event_stream_sends_each_change_and_is_capped():
+    with running_server() as url, httpx.Client(base_url=url, timeout=30) as client:
+        sid = client.post("/api/sessions", json={}).json()["id"]
+        client.post(f"/api/sessions/{sid}/new", json={"game": "othello", "options": {"size": 6}, "seats": HUMANS})
+        with client.stream("GET", f"/api/sessions/{sid}/events") as events:
+            assert events.headers["content-type"].startswith("text/event-stream")
+            lines = events.iter_lines()
+            first = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+            assert first["id"] == sid and first["ply"] == 0
+            client.post(f"/api/sessions/{sid}/move", json={"move": "c2"})
+            moved = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+            assert moved["ply"] == 1 and moved["moves"][0]["text"] == "c2"
+            others = [client.stream("GET", f"/api/sessions/{sid}/events") for _ in range(3)]
+            opened = [o.__enter__() for o in others]
+            assert all(o.status_code == 200 for o in opened)
+            refused = client.get(f"/api/sessions/{sid}/events")
+            assert refused.status_code == 429  # a fifth stream of one game
+            for o in others:
+                o.__exit__(None, None, None)
 
 
 def test_serve_refuses_other_addresses_and_explains_the_extra(capsys):

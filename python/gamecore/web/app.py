@@ -46,6 +46,8 @@ STATIC = {
 LOCAL_HOSTS = ["127.0.0.1", "localhost"]
 MAX_BODY = 64 * 1024
 MAX_REPLAY_BODY = 8 * 1024 * 1024
+#: Event streams one game may have open at once (a tab has one).
+MAX_STREAMS = 4
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{16,40}$")
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
@@ -207,21 +209,27 @@ def create_app(
 
     async def events(request: Request) -> Response:
         session = sessions.get(request.path_params["sid"])
+        if session.streams >= MAX_STREAMS:
+            raise BadRequest(f"this game already has {MAX_STREAMS} event streams open", 429)
+        session.streams += 1
 
         async def stream() -> Any:
             sent = -1
-            while not session.closed:
-                if session.version != sent:
-                    sent = session.version
-                    yield f"data: {json.dumps(session.state())}\n\n"
-                changed = session.changed
-                try:
-                    await asyncio.wait_for(changed.wait(), 15)
-                except asyncio.TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    yield ": keep-alive\n\n"
-                session.touched = time.monotonic()
+            try:
+                while not session.closed:
+                    if session.version != sent:
+                        sent = session.version
+                        yield f"data: {json.dumps(session.state())}\n\n"
+                    changed = session.changed
+                    try:
+                        await asyncio.wait_for(changed.wait(), 15)
+                    except asyncio.TimeoutError:
+                        if await request.is_disconnected():
+                            return
+                        yield ": keep-alive\n\n"
+                    session.touched = time.monotonic()
+            finally:
+                session.streams -= 1
 
         return StreamingResponse(
             stream(), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"}

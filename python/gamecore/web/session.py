@@ -80,6 +80,7 @@ class GameSession:
         self.message = ""
         self.replay: dict | None = None
         self.closed = False
+        self.streams = 0  # open event streams (the server caps them)
         self._view: tuple[int, dict] | None = None
         self.new_game("othello", {}, None)
 
