@@ -155,22 +155,21 @@ INTENDED = {
     # Rules that only one game has.
     "SWAP": "Tetralath's swap move (the swap rule)",
     "swap_rule": "Tetralath's swap rule",
-    "colours": "Rolit: which two to four colours play, in order",
+    "colors": "Rolit: which two to four colours play, in order",
+    "colours": "Rolit: the older name of colors (the API spells colour as its Color class does)",
     "compulsory_capture": "Rolit's capture rule",
     "tie_rule": "Rolit's tie rule",
     "reached_at": "Rolit's tie rule: the ply each colour reached its score",
     # Older names, kept as documented aliases of scores() for existing code and the adapters.
     "score": "older name of scores(): Othello a (black, white) tuple, Rolit the same dict",
     "counts": "Tetralath: older (white, black) tuple; Rolit: all four colours, neutral ones too",
-    # Not yet on every game (the one-voice issue's next step).
-    "cell": "Tetralath only so far",
-    "distinct_moves": "Tetralath only: the engine searches one move per symmetry class where a game has it",
-    "feature_values": "Othello's built-in evaluation gives no per-feature values",
+    "feature_values": "Rolit takes the colour (n players); the two-player games give the side to move's",
     # The same member with each game's own options (all keyword-only).
-    "from_cells": "game options: Tetralath swap=, Rolit colours=/to_move=/rule flags (Rolit names the mover to_move)",
-    "from_text": "game options: Tetralath swap=, Rolit colours=/to_move=/rule flags",
+    "from_cells": "game options: Tetralath swap=, Rolit colors=/turn=/rule flags (and the older colours=/to_move=)",
+    "from_text": "game options: Tetralath swap=, Rolit colors=/turn=/rule flags (and the older colours=/to_move=)",
     "from_moves": "game options: Othello size=, Tetralath swap=, Rolit the options of Rolit()",
-    "render": "game options: Othello style=, Tetralath colour=/lang=; Rolit draws the handout's board (no last-move mark, status=)",
+    "render": "game options: Othello style=, Tetralath color=/lang=, Rolit status=; Rolit marks the last move only "
+    "when given (str() is the handout's board, which bots read)",
 }
 
 
@@ -283,3 +282,61 @@ def test_with_backend_on_every_game(backends):
         assert moved.backend == cy.name and moved == game and moved.move_stack == game.move_stack
     with pytest.raises(ValueError):
         Othello().with_backend("fortran")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda b: Othello(6, backend=b), lambda b: Tetralath(backend=b), lambda b: gamecore.Rolit("RYG", backend=b)],
+)
+def test_cell_distinct_moves_and_render_of_the_last_move_on_every_game(backend, make):
+    game = _play_out(make(backend.name), 5)
+    board = game.cells()
+    flat = [value for row in board for value in row]
+    for move in game.move_stack:  # every square played holds a ball, stone or disc
+        if not 0 <= move.index < len(flat):
+            continue  # a pass or a swap
+        assert game.cell(move) == game.cell(move.name) == game.cell(move.index) == flat[move.index] >= 0
+    empty = [i for i, value in enumerate(flat) if value < 0]
+    if empty:
+        assert game.cell(empty[0]) == -1
+    with pytest.raises(gamecore.errors.InvalidSquareError):
+        game.cell(len(flat))
+    # Every game gives the engine's root moves; only Tetralath leaves symmetric ones out.
+    fresh = make(backend.name)
+    distinct = fresh.distinct_moves()
+    assert set(distinct) <= set(fresh.legal_moves()) and distinct
+    assert (len(distinct) < len(fresh.legal_moves())) == isinstance(fresh, Tetralath)
+    # render(move) works everywhere and marks that move: lower case or parentheses.
+    last = next(m for m in reversed(game.move_stack) if 0 <= m.index < len(flat))
+    marked = game.render(last).splitlines()
+    if isinstance(game, gamecore.Rolit):
+        plain = game.render()
+        changed = [a for a, b in zip(marked, plain.splitlines(), strict=True) if a != b]
+        assert len(changed) == 1  # one row differs: the one with the last move
+        assert sum(ch.islower() for ch in changed[0]) == 1
+
+
+def test_othello_feature_values_are_what_the_evaluation_weighs(backend):
+    game = Othello.from_moves("f5 d6 c3", backend=backend.name)  # white to move
+    values = dict(zip(game.features(), game.feature_values(), strict=True))
+    black, white = game.score()
+    assert values["discs"] == white - black
+    assert values["corners"] == 0
+    assert values["parity"] == 1  # 57 empty squares: white would make the last move
+    as_black = Othello.from_text(game.to_text()[:-1] + "X", backend=backend.name)
+    assert values["mobility"] == len(game.legal_moves()) - len(as_black.legal_moves())
+    assert game.feature_values() == game.with_backend("python").feature_values()
+
+
+def test_rolit_turn_and_colors_keep_their_older_names(backend):
+    game = gamecore.Rolit("RYG", backend=backend.name).play("f4")
+    text = game.to_text()
+    again = gamecore.Rolit.from_text(text, turn=game.turn, colors="RYG", backend=backend.name)
+    older = gamecore.Rolit.from_text(text, to_move=game.turn, colours="RYG", backend=backend.name)
+    assert again == older == game
+    assert gamecore.Rolit(colors="RG").colors == gamecore.Rolit(colours="RG").colours
+    assert game.feature_values(color="Y") == game.feature_values(colour="Y")
+    with pytest.raises(gamecore.errors.InvalidOptionError):
+        gamecore.Rolit(colors="RG", colours="RG")
+    with pytest.raises(gamecore.errors.InvalidOptionError):
+        gamecore.Rolit.from_text(text, turn="R", to_move="R")

@@ -575,6 +575,18 @@ cdef class OthelloCore(GameCore):
         """True when neither side can move."""
         return self.is_terminal()
 
+    def feature_values(self):
+        """The values of ``FEATURES`` for the side to move: what ``evaluate`` adds per unit of
+        each weight."""
+        cdef int weights[16]
+        cdef int i
+        values = []
+        for i in range(len(FEATURES)):
+            memset(weights, 0, sizeof(weights))
+            weights[i] = 1
+            values.append(self.evaluate(weights))
+        return tuple(values)
+
     def counts(self):
         """``(black discs, white discs)``."""
         return gc_popcount128(self.discs[0]), gc_popcount128(self.discs[1])

@@ -655,6 +655,12 @@ class OthelloCore(GameCore):
         self._seen = (me, opp, moves)
         return not moves and not g.moves(opp, me)
 
+    def feature_values(self) -> tuple[int, ...]:
+        """The values of ``FEATURES`` for the side to move: what ``evaluate`` adds per unit of
+        each weight."""
+        count = len(FEATURES)
+        return tuple(self.evaluate([int(i == j) for j in range(count)]) for i in range(count))
+
     def counts(self) -> tuple[int, int]:
         """``(black discs, white discs)``."""
         return self._discs[0].bit_count(), self._discs[1].bit_count()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .. import _backend
-from ..errors import BackendUnavailableError
+from ..errors import BackendUnavailableError, InvalidOptionError, InvalidSquareError
 
 __all__ = ["Position", "Color", "Termination", "Outcome"]
 
@@ -101,6 +101,16 @@ class Outcome:
 
 
 P = TypeVar("P", bound="Position[Any]")
+
+
+def renamed(value: Any, older: Any, name: str, older_name: str) -> Any:
+    """An option given by its name or by its older name (``colours=`` for ``colors=``, ``to_move=``
+    for ``turn=``: the API spells colour as its ``Color`` class does), not both."""
+    if older is None:
+        return value
+    if value is not None:
+        raise InvalidOptionError(f"give {name}= or its older name {older_name}=, not both")
+    return older
 
 
 class _GameMove(Protocol):
@@ -205,6 +215,28 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """The player to move as a number: 0 moves first (the index of :attr:`turn` in the
         order of play)."""
         return int(self._core.turn)
+
+    def cells(self) -> list[list[int]]:
+        """The board as rows of ``-1`` (empty) or the number of the colour on each square."""
+        raise NotImplementedError
+
+    def cell(self, square: Any) -> int:
+        """What is on one square (a name like ``"d4"`` or an index, as moves are written):
+        ``-1`` empty, else the number of the colour there, as :meth:`cells` gives it.
+
+        :raises InvalidSquareError: not a square of this board (``"pass"`` included).
+        """
+        index = self.parse_move(square).index
+        board = [value for row in self.cells() for value in row]
+        if not 0 <= index < len(board):  # a pass or a swap
+            raise InvalidSquareError(f"{square!r} is not a square")
+        return board[index]
+
+    def distinct_moves(self) -> list[MoveT]:
+        """One legal move of each set that the board's symmetries make equivalent (what the
+        engine searches at the root): Tetralath's 12 symmetries; every legal move in the
+        games whose positions are searched without them (Othello, Rolit)."""
+        return self.legal_moves()
 
     def scores(self) -> dict[_Color, int]:
         """Discs, stones or balls of each colour that plays, in the order of play; when the

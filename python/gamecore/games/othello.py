@@ -202,6 +202,11 @@ class Othello(Position[OthelloMove]):
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.othello.OthelloCore(size)
 
+    def feature_values(self) -> tuple[int, ...]:
+        """The values of :meth:`features` in this position, for the side to move (each one is
+        what the evaluation adds per unit of its weight)."""
+        return tuple(self._core.feature_values())
+
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the weights are given to the core:
         disc difference, positional square weights, mobility (own moves minus the

@@ -44,7 +44,7 @@ from typing import Any
 
 from .. import _backend
 from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
-from .base import Color, Outcome, Position, Termination
+from .base import Color, Outcome, Position, Termination, renamed
 from .othello import _PASS_WORDS, COLUMNS, parse_square
 
 __all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "render_rolit"]
@@ -181,14 +181,14 @@ INTERNED_MOVES = tuple(RolitMove(index) for index in range(SIZE * SIZE))
 class Rolit(Position[RolitMove]):
     """A Rolit position with its move history.
 
-    :param colours: the colours that play, in their order of play: ``"RBYG"`` (default, four
+    :param colors: the colours that play, in their order of play: ``"RBYG"`` (default, four
         players in the handout's order red, blue, yellow, green), ``"RG"``, ``"RYG"``, any 2
         to 4 different ones in any order (``"RGBY"`` plays red, green, blue, yellow), or a
-        list of colours.
-    :param players: 2, 3 or 4 instead of ``colours``: red-green, red-yellow-green, all four
+        list of colours. ``colours=`` is its older name, still accepted.
+    :param players: 2, 3 or 4 instead of ``colors``: red-green, red-yellow-green, all four
         (red, blue, yellow, green).
-    :param first: the colour that moves first (default the first of ``colours``); the turn
-        then goes round in the order of ``colours``.
+    :param first: the colour that moves first (default the first of ``colors``); the turn
+        then goes round in the order of ``colors``.
     :param compulsory_capture: a capture must be played when one exists (the rules);
         ``False`` lifts the compulsion (every empty square next to a ball is legal).
     :param tie_rule: break a tie at the top in favour of the colour that first reached the
@@ -217,14 +217,16 @@ class Rolit(Position[RolitMove]):
 
     def __init__(
         self,
-        colours: Any = None,
+        colors: Any = None,
         *,
         players: int | None = None,
         first: Any = None,
         compulsory_capture: bool = True,
         tie_rule: bool = True,
         backend: str | None = None,
+        colours: Any = None,
     ) -> None:
+        colours = renamed(colors, colours, "colors", "colours")
         if players is not None and (isinstance(players, bool) or players not in DEFAULT_COLOURS):
             raise InvalidPositionError(f"players must be 2, 3 or 4, got {players!r}")
         if colours is None:
@@ -277,8 +279,10 @@ class Rolit(Position[RolitMove]):
         own balls on the edge, own capturing moves."""
         return self._backend.rolit.FEATURES
 
-    def feature_values(self, colour: Any = None) -> tuple[int, ...]:
-        """The values of :meth:`features` for a playing colour (default: the side to move)."""
+    def feature_values(self, color: Any = None, *, colour: Any = None) -> tuple[int, ...]:
+        """The values of :meth:`features` for a playing colour (default: the side to move;
+        ``colour=`` is the older name of ``color=``)."""
+        colour = renamed(color, colour, "color", "colour")
         colour = self.turn if colour is None else parse_colour(colour)
         return self._core.feature_values(self._player(colour))
 
@@ -297,9 +301,14 @@ class Rolit(Position[RolitMove]):
         return SIZE
 
     @property
-    def colours(self) -> tuple[RolitColor, ...]:
-        """The colours that play, in play order (player ``i`` plays ``colours[i]``)."""
+    def colors(self) -> tuple[RolitColor, ...]:
+        """The colours that play, in play order (player ``i`` plays ``colors[i]``)."""
         return tuple(RolitColor(c) for c in self._core.colours)
+
+    @property
+    def colours(self) -> tuple[RolitColor, ...]:
+        """The older name of :attr:`colors`."""
+        return self.colors
 
     @property
     def num_players(self) -> int:
@@ -312,7 +321,7 @@ class Rolit(Position[RolitMove]):
 
     @property
     def player(self) -> int:
-        """The player to move: the index of :attr:`turn` in :attr:`colours`."""
+        """The player to move: the index of :attr:`turn` in :attr:`colors`."""
         return self._core.turn
 
     @property
@@ -417,12 +426,15 @@ class Rolit(Position[RolitMove]):
         body = "".join("." if v < 0 else INITIALS[v] for row in self.cells() for v in row)
         return f"{body} {self.turn.initial} {_initials(self.colours)}"
 
-    def render(self, *, status: bool = False) -> str:
+    def render(self, last_move: RolitMove | None = None, *, status: bool = False) -> str:
         """The board as the course handout draws it (``str(position)``): ``.`` empty, the
         colour's initial for a ball, one space between cells, the 1-based row and column
-        numbers at both ends of every row and column. ``status=True`` adds a line with the
-        colour to move and the balls of each playing colour."""
-        return render_rolit(self.cells(), status=self._status_line() if status else None)
+        numbers at both ends of every row and column. ``last_move`` (a move, as
+        ``game.render(game.peek())``) is drawn in lower case; unlike Othello and Tetralath
+        none is marked by default, since ``str()`` is the handout's board that bots read.
+        ``status=True`` adds a line with the colour to move and the balls of each playing colour."""
+        mark = -1 if last_move is None else self.parse_move(last_move).index
+        return render_rolit(self.cells(), status=self._status_line() if status else None, mark=mark)
 
     def _status_line(self) -> str:
         balls = "  ".join(f"{c.initial} {n}" for c, n in self.score().items())
@@ -442,22 +454,27 @@ class Rolit(Position[RolitMove]):
         cls,
         text: str,
         *,
-        colours: Any = None,
-        to_move: Any = None,
+        colors: Any = None,
+        turn: Any = None,
         compulsory_capture: bool = True,
         tie_rule: bool = True,
         backend: str | None = None,
+        colours: Any = None,
+        to_move: Any = None,
     ) -> Rolit:
         """Read a position: the one-line form of :meth:`to_text` (the colours that play may be
         left out, ``/`` between rows and ``-`` for empty accepted), or the board of ``str()``
-        with ``to_move`` (and ``colours``) given as keywords. ``colours`` defaults to the
-        text's, else all four; ``to_move`` to the text's, else the first that plays.
+        with ``turn`` (and ``colors``) given as keywords. ``colors`` defaults to the
+        text's, else all four; ``turn`` to the text's, else the first that plays.
+        (``colours=`` and ``to_move=`` are their older names, still accepted.)
 
         :raises InvalidPositionError: wrong number of squares, stray characters, a colour to
             move that does not play, an empty board.
         """
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position text must be a str, got {type(text).__name__}")
+        colours = renamed(colors, colours, "colors", "colours")
+        to_move = renamed(turn, to_move, "turn", "to_move")
         cells, text_mover, text_colours = _parse_position_text(text)
         if colours is None:
             colours = text_colours or DEFAULT_COLOURS[4]
@@ -467,7 +484,7 @@ class Rolit(Position[RolitMove]):
         else:  # (not ``text_mover or ...``: red is colour 0, a false int)
             mover = text_mover if text_mover is not None else playing[0]
         if text_mover is not None and to_move is not None and parse_colour(to_move) != text_mover:
-            raise InvalidPositionError(f"the text says {text_mover} to move, to_move says {parse_colour(to_move)}")
+            raise InvalidPositionError(f"the text says {text_mover} to move, turn says {parse_colour(to_move)}")
         game = cls(playing, first=mover, compulsory_capture=compulsory_capture, tie_rule=tie_rule, backend=backend)
         balls = [0, 0, 0, 0]
         for square, v in enumerate(cells):
@@ -481,11 +498,13 @@ class Rolit(Position[RolitMove]):
         cls,
         rows: Iterable[Iterable[int]],
         *,
-        colours: Any = None,
-        to_move: Any = None,
+        colors: Any = None,
+        turn: Any = None,
         compulsory_capture: bool = True,
         tie_rule: bool = True,
         backend: str | None = None,
+        colours: Any = None,
+        to_move: Any = None,
     ) -> Rolit:
         """A position from 8 rows of ``-1`` (empty) or a colour number (as :meth:`cells`
         returns), with the options of :meth:`from_text` and its checks."""
@@ -504,8 +523,8 @@ class Rolit(Position[RolitMove]):
         text = "".join("." if v < 0 else INITIALS[int(v)] for row in grid for v in row)
         return cls.from_text(
             text,
-            colours=colours,
-            to_move=to_move,
+            colors=renamed(colors, colours, "colors", "colours"),
+            turn=renamed(turn, to_move, "turn", "to_move"),
             compulsory_capture=compulsory_capture,
             tie_rule=tie_rule,
             backend=backend,
@@ -552,12 +571,15 @@ def _restore(
     return game
 
 
-def render_rolit(cells: list[list[int]], status: str | None = None) -> str:
-    """Draw 8 rows of cells (-1 empty, 0..3 a colour) as the course handout does."""
+def render_rolit(cells: list[list[int]], status: str | None = None, mark: int = -1) -> str:
+    """Draw 8 rows of cells (-1 empty, 0..3 a colour) as the course handout does, the ball
+    on square ``mark`` (the last move) in lower case."""
     header = "  " + " ".join(str(c + 1) for c in range(SIZE))
     lines = [header]
     for r, row in enumerate(cells):
-        body = " ".join("." if v < 0 else INITIALS[v] for v in row)
+        body = " ".join(
+            "." if v < 0 else INITIALS[v].lower() if r * SIZE + c == mark else INITIALS[v] for c, v in enumerate(row)
+        )
         lines.append(f"{r + 1} {body} {r + 1}")
     lines.append(header)
     if status:

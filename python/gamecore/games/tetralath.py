@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSquareError
-from .base import Color, Outcome, Position, Termination
+from .base import Color, Outcome, Position, Termination, renamed
 
 __all__ = [
     "Tetralath",
@@ -327,12 +327,6 @@ class Tetralath(Position[TetralathMove]):
         """``(white stones, black stones)``: the older form of :meth:`scores`."""
         return self._core.counts()
 
-    def cell(self, cell: Any) -> int:
-        """What is on a cell: ``-1`` empty, ``0`` white, ``1`` black."""
-        index = parse_cell(cell)
-        white, black = self._core.bitboards()
-        return 0 if white >> index & 1 else 1 if black >> index & 1 else -1
-
     def cells(self) -> list[list[int]]:
         """The board as 9 rows (``a`` to ``i``) of ``-1`` (empty), ``0`` (white), ``1`` (black)."""
         white, black = self._core.bitboards()
@@ -357,19 +351,28 @@ class Tetralath(Position[TetralathMove]):
         body = "/".join("".join(chars[v] for v in row) for row in self.cells())
         return f"{body} {'WB'[self.turn]}"
 
-    def render(self, last_move: TetralathMove | None = None, *, colour: bool = False, lang: str = "en") -> str:
+    def render(
+        self,
+        last_move: TetralathMove | None = None,
+        *,
+        color: bool = False,
+        lang: str = "en",
+        colour: bool | None = None,
+    ) -> str:
         """The hexagon with coordinates (``str(position)``): row letters on the left, cell numbers
         along the top and bottom edges (1-5) and the right edges (6-9), ``W`` white, ``B`` black,
         ``.`` empty (``lang="pt"``: ``B`` brancas, ``P`` pretas); the last move (``last_move``,
-        by default the last one played) in parentheses, and with ``colour=True`` also in ANSI
-        colours and reverse video. :meth:`from_text` reads both drawings back."""
+        by default the last one played) in parentheses, and with ``color=True`` also in ANSI
+        colours and reverse video (``colour=`` is its older name). :meth:`from_text` reads
+        both drawings back."""
+        color = bool(renamed(color or None, colour, "color", "colour"))
         if lang not in SYMBOLS:
             raise InvalidOptionError(f"lang must be one of {', '.join(SYMBOLS)}, got {lang!r}")
         if last_move is None:
             last_move = self.peek()
         mark = -1 if last_move is None or last_move.is_swap else last_move.index
         return render_board(
-            self.cells(), self.turn, mark=mark, colour=colour, footer=self._status_line(lang), symbols=SYMBOLS[lang]
+            self.cells(), self.turn, mark=mark, colour=color, footer=self._status_line(lang), symbols=SYMBOLS[lang]
         )
 
     def _status_line(self, lang: str = "en") -> str:

@@ -735,8 +735,10 @@ def _root_moves(position: Any, moves: Iterable[Any] | None) -> list[int] | None:
         if not codes:
             raise InvalidOptionError("moves must name at least one legal move")
         return codes
-    distinct = getattr(position, "distinct_moves", None)
-    return None if distinct is None else [m.index for m in distinct()]
+    distinct = position.distinct_moves()
+    if len(distinct) == len(position.legal_moves()):
+        return None  # nothing to leave out
+    return [m.index for m in distinct]
 
 
 def search(
