@@ -142,4 +142,4 @@ def test_an_engine_player_uses_most_of_its_move_time(backend):
         start = time.perf_counter()
         player.choose_move(game)
         assert time.perf_counter() - start >= 0.85 * limit
-        assert 0.85 < player.last_result.time_share <= 1.0
+        assert player.last_result.time_share > 0.85  # of what the engine was given, on the wall clock
