@@ -75,7 +75,13 @@ def _hex(colour):
 def test_html_replay_draws_each_colour_apart_from_the_board(tmp_path):
     config = TournamentConfig([f"random:seed={i}" for i in range(4)], game="rolit", db=str(tmp_path / "t.sqlite"))
     config.resolve()
-    page = html_page(config, [])
+    names = [b["name"] for b in config.bots]
+    refused = {  # a game lost before its first move: the page shows the start
+        **{"key": "rolit/8/0-1-2-3/g0", "game": "rolit", "size": 8, "players": names, "first": names[0]},
+        **{"moves": [], "places": [1, 0, 0, 0], "score": [1, 1, 1, 1], "winner": None, "termination": "forfeit"},
+        **{"reason": "refused", "forfeits": [{"seat": 0, "reason": "refused", "detail": "", "player": names[0]}]},
+    }
+    page = html_page(config, [refused])
     css = dict(re.findall(r"\.rolit \.(s\d|cell)\{background:(#[0-9a-f]{6})", page))
     balls = {colour: _hex(css[f"s{int(colour)}"]) for colour in Rolit.Color}
     # Each ball is its colour (the replay's cells hold the colour numbers of Rolit.cells()).
@@ -96,5 +102,7 @@ def test_html_replay_draws_each_colour_apart_from_the_board(tmp_path):
         assert all(far(rgb, other) for c, other in balls.items() if c != colour)
     # The page draws the cells' colour numbers: the start is d4 red, e4 yellow, d5 blue, e5 green.
     data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S).group(1))
-    start = data["initial"]["8"]
-    assert start[3][3:5] == [Rolit.RED, Rolit.YELLOW] and start[4][3:5] == [Rolit.BLUE, Rolit.GREEN]
+    start = data["games"][0]["boards"][0]
+    assert data["games"][0]["rows"] == [8] * 8
+    assert start[3 * 8 + 3 : 3 * 8 + 5] == f"{Rolit.RED:d}{Rolit.YELLOW:d}"
+    assert start[4 * 8 + 3 : 4 * 8 + 5] == f"{Rolit.BLUE:d}{Rolit.GREEN:d}"

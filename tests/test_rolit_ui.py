@@ -177,8 +177,9 @@ def test_options_first_free_placement_and_tie_rule(backend):
 def test_cli_dispatch(monkeypatch):
     # "gamecore rolit" is the handout's short form; "play rolit" is the shared loop.
     calls = []
-    monkeypatch.setattr(cli.rolit_ui, "main", lambda argv: calls.append(list(argv)) or 0)
+    monkeypatch.setattr(cli.rolit_ui, "run", lambda args, stdin, out: calls.append(args) or 0)
     assert cli.main(["rolit", "Y", "B", "--time", "2"]) == 0
+    assert calls[0].humans == ["Y", "B"] and calls[0].time == 2.0  # a real subcommand, parsed by argparse
     assert (
         cli.main(
             [
@@ -198,7 +199,6 @@ def test_cli_dispatch(monkeypatch):
         )
         == 0
     )
-    assert calls == [["Y", "B", "--time", "2"]]
 
 
 # -- gamecore play rolit / game rolit: the shared loop ----------------------------------------

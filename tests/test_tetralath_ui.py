@@ -37,7 +37,7 @@ def english_parts():
 def test_human_vs_human_game_to_a_win_in_english(backend):
     # White builds e1 e2 _ e4 and fills e3; black plays along row a (a1 a3 a5: no line).
     moves = ["e1", "a1", "e2", "z9", "a3", "e4", "a6", "e4", "a5", "e3"]
-    status, text = run(["--white", "human", "--black", "human", "--color", "never", "--backend", backend.name], moves)
+    status, text = run(["--white", "human", "--black", "human", "--ansi", "never", "--backend", backend.name], moves)
     assert status == 0
     assert "'z9' is not a cell" in text
     assert "'a6' is off the board: row a has cells 1 to 5." in text
@@ -55,7 +55,7 @@ def test_human_vs_human_game_to_a_win_in_english(backend):
 def test_three_in_a_row_loses_in_portuguese(backend):
     moves = ["e1", "a1", "xyz", "e2", "a3", "", "ajuda", "e3"]
     status, text = run(
-        ["--lang", "pt", "--white", "human", "--black", "human", "--color", "never", "--backend", backend.name], moves
+        ["--lang", "pt", "--white", "human", "--black", "human", "--ansi", "never", "--backend", backend.name], moves
     )
     assert status == 0
     assert "'xyz' não é uma casa" in text
@@ -70,7 +70,7 @@ def test_three_in_a_row_loses_in_portuguese(backend):
 
 def test_human_against_computer_with_undo_and_quit(backend):
     lines = ["undo", "e5", "undo", "e5", "quit"]
-    status, text = run(["--depth", "1", "--color", "never", "--backend", backend.name], lines)
+    status, text = run(["--depth", "1", "--ansi", "never", "--backend", backend.name], lines)
     assert status == 0
     assert "There is no move of yours to take back." in text
     assert re.search(r"black \(engine\) plays [a-i][1-9] in [0-9.]+ s \(depth 1, ", text)
@@ -84,7 +84,7 @@ def test_human_against_computer_with_undo_and_quit(backend):
 def test_computer_starts_and_wins_against_a_blunder(backend):
     # The human (black) makes three in a row as fast as possible and loses.
     lines = ["a1", "a2", "a3"]
-    status, text = run(["--first", "computer", "--depth", "2", "--color", "never", "--backend", backend.name], lines)
+    status, text = run(["--computer-first", "--depth", "2", "--ansi", "never", "--backend", backend.name], lines)
     assert status == 0
     assert text.startswith(MESSAGES["en"]["title"])
     assert "white (engine), black (human)." in text
@@ -94,7 +94,7 @@ def test_computer_starts_and_wins_against_a_blunder(backend):
 
 
 def test_computer_vs_computer_portuguese_with_colours(backend):
-    argv = ["--lang", "pt", "--white", "engine", "--black", "engine", "--depth", "2", "--color", "always"]
+    argv = ["--lang", "pt", "--white", "engine", "--black", "engine", "--depth", "2", "--ansi", "always"]
     status, text = run([*argv, "--backend", backend.name], [])
     assert status == 0
     assert "\x1b[" in text and "\x1b[5;7m" in text  # colours and the blinking reverse-video last move
@@ -106,7 +106,7 @@ def test_computer_vs_computer_portuguese_with_colours(backend):
 
 
 def test_end_of_input_and_bad_options():
-    status, text = run(["--white", "human", "--black", "human", "--color", "never"], ["e5"])
+    status, text = run(["--white", "human", "--black", "human", "--ansi", "never"], ["e5"])
     assert status == 1 and "Game stopped (input ended)." in text
     assert main(["tetralath", "--depth", "0"], stdin=io.StringIO(""), out=io.StringIO()) == 2
     assert main(["tetralath", "--time", "abc"], stdin=io.StringIO(""), out=io.StringIO()) == 2
@@ -145,3 +145,16 @@ def test_the_command_through_a_real_stdin(tmp_path):
     assert "'bad' não é uma casa" in proc.stdout
     assert "Fim de jogo: vitória das brancas (humano): quatro em linha." in proc.stdout
     assert "\x1b[" not in proc.stdout  # not a terminal: no colours
+
+
+def test_old_option_names_still_work_and_say_they_are_deprecated(capsys):
+    # --color was ANSI output and --first who moves first; both names now mean other things elsewhere.
+    out = io.StringIO()
+    argv = ["tetralath", "--first", "computer", "--color", "always", "--depth", "1"]
+    assert main(argv, stdin=io.StringIO(""), out=out) == 1  # the human (black) typed nothing
+    warnings = capsys.readouterr().err
+    assert "--first is deprecated; use --computer-first" in warnings
+    assert "--color is deprecated; use --ansi" in warnings
+    assert "\x1b[" in out.getvalue()  # --color always took effect
+    assert "white (engine), black (human)." in ANSI.sub("", out.getvalue())  # and --first computer
+    assert main(["tetralath", "--colour", "sometimes"], stdin=io.StringIO(""), out=io.StringIO()) == 2

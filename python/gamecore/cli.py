@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__, _backend, bench
+from ._cli_types import add_backend, board_size, count, seconds
 from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
@@ -38,23 +39,16 @@ from .errors import GamecoreError
 from .games.othello import Othello
 from .players import player_names
 from .referee.cli import add_subparser as add_tournament_parser
+from .referee.cli import expand as expand_tournament
 from .report.cli import add_subparser as add_compare_parser
 from .train.othello import add_subparser as add_train_parser
 from .ui import GAME_UIS
 from .ui import play as play_ui
 from .ui import rolit as rolit_ui
 from .ui.othello import format_record, load_record
-from .ui.play import positive_float, positive_int
 from .web.cli import add_subparser as add_serve_parser
 
 __all__ = ["main", "build_parser", "format_record", "load_record"]
-
-
-def board_size(text: str) -> int:
-    value = positive_int(text)
-    if value % 2 or not 4 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"the board size must be even, 4 to 10; got {text!r}")
-    return value
 
 
 # -- subcommands -----------------------------------------------------------------------
@@ -212,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--depth", type=int, metavar="N", help="plies to count (default 9 on the compiled backend, 7 on pure Python)"
     )
-    p.add_argument("--backend", choices=_backend.BACKENDS, help="cython or python (default: the fastest installed)")
+    add_backend(p)
 
     p = sub.add_parser(
         "bench",
@@ -226,13 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=board_size, default=8, help="board size of the MCTS benchmark (default 8)")
     p.add_argument(
         "--depth",
-        type=positive_int,
+        type=count,
         help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches "
         "(default 8, --quick 5)",
     )
-    p.add_argument("--plies", type=positive_int, help="tetralath: plies of the openings (default 12, --quick 4)")
+    p.add_argument("--plies", type=count, help="tetralath: plies of the openings (default 12, --quick 4)")
     p.add_argument(
-        "--time", type=positive_float, help="tetralath: seconds a move of the timed opening (default 5, --quick 0.5)"
+        "--time", type=seconds, help="tetralath: seconds a move of the timed opening (default 5, --quick 0.5)"
     )
     p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
     p.add_argument(
@@ -240,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--solve-limit",
-        type=positive_float,
+        type=seconds,
         metavar="S",
         help="endgame: instead, the most empty squares solved within S seconds a move (FFO positions and "
         "positions played from them)",
@@ -251,17 +245,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="perft: instead, time compiled 8x8 perft(11) against ref_perft.perft(11) from PATH (a folder "
         "where ../shared/bench/ref_perft.pyx was built, or the module file), in turn",
     )
-    p.add_argument("--iterations", type=positive_int, help="MCTS iterations per search (default 200)")
+    p.add_argument("--iterations", type=count, help="MCTS iterations per search (default 200)")
     p.add_argument(
         "--quick",
         action="store_true",
         help="smoke runs of a few seconds: perft trees three plies shallower; tetralath: nodes/s searches two "
         "shallower and short openings",
     )
-    p.add_argument(
-        "--runs", type=positive_int, default=3, help="runs per measurement; the median is reported (default 3)"
-    )
-    p.add_argument("--backend", choices=_backend.BACKENDS, help="only this backend (default: every installed one)")
+    p.add_argument("--runs", type=count, default=3, help="runs per measurement; the median is reported (default 3)")
+    add_backend(p, every=True)
 
     p = sub.add_parser(
         "export",
@@ -272,8 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("framework", choices=("ufrj", "ctu"), help="ufrj or ctu")
     p.add_argument("--out", required=True, metavar="PATH", help="the file to write")
-    p.add_argument("--time", type=positive_float, metavar="S", help="seconds per move (default: ufrj 5, ctu 1)")
-    p.add_argument("--depth", type=positive_int, metavar="N", help="deepest search (default: as deep as --time allows)")
+    p.add_argument("--time", type=seconds, metavar="S", help="seconds per move (default: ufrj 5, ctu 1)")
+    p.add_argument("--depth", type=count, metavar="N", help="deepest search (default: as deep as --time allows)")
     p.add_argument(
         "--eval",
         choices=["default", *sorted(Othello.EVALUATIONS)],
@@ -288,28 +280,24 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
     add_train_parser(sub, board_size)  # gamecore train othello (gamecore.train.othello)
     add_serve_parser(sub)  # gamecore serve: the web board (gamecore.web.cli)
-    # Listed for --help only: main() hands "rolit ..." to the Rolit UI before parsing.
-    sub.add_parser(
+    p = sub.add_parser(
         "rolit",
-        help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue; "
-        "gamecore rolit --help); also 'play rolit'",
+        help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue); also 'play rolit'",
+        **rolit_ui.PARSER_TEXTS,
     )
+    rolit_ui.add_options(p)
     return parser
 
 
-_QUICK_PLAYERS = {
-    "othello": ("--black", "random", "--white", "greedy"),
-    "tetralath": ("--white", "random", "--black", "engine:depth=2"),
-    "rolit": ("--red", "engine:depth=2", "--blue", "random", "--yellow", "mcts:iterations=200", "--green", "random"),
-}
-
-
 def _expand(argv: list[str]) -> list[str]:
-    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``play`` with options only
+    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``tournament PLAYER...`` is
+    ``tournament run PLAYER...``; ``play`` with options only
     is ``play othello``; ``game [GAME] ...`` is ``play GAME`` with two quick computer players
     (the user's own options come after and win)."""
     if argv and argv[0] == "tetralath":
         return ["play", "tetralath", *argv[1:]]
+    if argv and argv[0] == "tournament":
+        return ["tournament", *expand_tournament(argv[1:])]
     if argv and argv[0] == "play" and (len(argv) == 1 or argv[1].startswith("-") and argv[1] not in ("-h", "--help")):
         return ["play", "othello", *argv[1:]]  # Othello is the default game, as for "game"
     if argv and argv[0] == "game":
@@ -317,7 +305,8 @@ def _expand(argv: list[str]) -> list[str]:
         name = rest.pop(0) if rest and rest[0] in GAME_UIS else "othello"
         if any(a in ("-h", "--help") for a in rest):
             return ["game", name, *rest]
-        return ["game", name, *_QUICK_PLAYERS.get(name, ()), *rest]
+        quick = [word for colour, spec in GAME_UIS[name].quick_players.items() for word in (f"--{colour}", spec)]
+        return ["game", name, *quick, *rest]
     return argv
 
 
@@ -326,9 +315,6 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     argv = _expand(list(sys.argv[1:] if argv is None else argv))
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
-    # Everything after "rolit" belongs to the Rolit UI (its own options and loop).
-    if argv and argv[0] == "rolit":
-        return int(rolit_ui.main(argv[1:]) or 0)
     if argv[:2] == ["bench", "strength"]:  # its own options (gamecore.bench.strength)
         return bench_strength.main(argv[2:], out)
     parser = build_parser()
@@ -348,6 +334,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return _cmd_bench(args, out)
         if args.command == "export":
             return _cmd_export(args, out)
+        if args.command == "rolit":
+            return rolit_ui.run(args, stdin, out)
         if args.command == "tournament":
             return args.referee_handler(args, out)
         if args.command == "compare":

@@ -14,9 +14,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .. import _backend
-from ..errors import BackendUnavailableError, InvalidOptionError, InvalidSquareError
+from ..errors import (
+    BackendUnavailableError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidSizeError,
+    InvalidSquareError,
+)
 
-__all__ = ["Position", "Color", "Termination", "Outcome"]
+__all__ = ["Position", "Color", "Termination", "Outcome", "GAMES"]
 
 
 class Color(enum.IntEnum):
@@ -102,6 +108,9 @@ class Outcome:
 
 P = TypeVar("P", bound="Position[Any]")
 
+#: Every game by its name (``Position.name``), filled as each game class is defined.
+GAMES: dict[str, type[Position[Any]]] = {}
+
 
 def renamed(value: Any, older: Any, name: str, older_name: str) -> Any:
     """An option given by its name or by its older name (``colours=`` for ``colors=``, ``to_move=``
@@ -153,12 +162,71 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         @property
         def turn(self) -> _Color: ...
 
+    # -- what a game says about itself, once: every registry is read from here (GAMES, the
+    # -- terminal games, the players a game takes, the referee's tables, the report's pages).
+
+    #: The game's name on the command line and in the referee (``gamecore play othello``). A
+    #: game class that sets it is registered in :data:`GAMES` when it is defined.
+    name: ClassVar[str] = ""
+    #: The board sizes the game is played on (Tetralath: its 61 cells, Rolit: 8).
+    sizes: ClassVar[tuple[int, ...]] = ()
+    #: The size it is played on unless told.
+    default_size: ClassVar[int] = 0
+    #: The sizes a tournament plays unless told.
+    tournament_sizes: ClassVar[tuple[int, ...]] = ()
+    #: Players at the referee's table, one a colour of :meth:`for_size`'s game (Rolit: four).
+    seats: ClassVar[int] = 2
+    #: The players of :func:`gamecore.players.make_player` that play this game.
+    players: ClassVar[tuple[str, ...]] = ("human", "random", "engine", "mcts")
+
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
     #: The game's colours (an :class:`Color` subclass; each game sets it).
     Color: ClassVar[type[_Color]] = Color
     #: The game's move type (each game sets it).
     Move: type = object
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("name"):
+            GAMES[cls.name] = cls
+
+    @classmethod
+    def for_size(cls: type[P], size: int | None = None, *, backend: str | None = None) -> P:
+        """The starting position on a board of ``size`` (one of :attr:`sizes`; default
+        :attr:`default_size`), with :attr:`seats` players: what the referee and the terminal
+        game start from.
+
+        :raises InvalidSizeError: a size the game is not played on.
+        """
+        size = cls.default_size if size is None else size
+        if size not in cls.sizes:
+            sizes = ", ".join(map(str, cls.sizes))
+            raise InvalidSizeError(f"{cls.name or cls.__name__} is played on sizes {sizes}, not {size!r}")
+        return cls._start(size, backend)
+
+    @classmethod
+    def _start(cls: type[P], size: int, backend: str | None) -> P:
+        """:meth:`for_size` once ``size`` is checked (a game whose constructor takes a size overrides it)."""
+        return cls(backend=backend)
+
+    def places(self) -> list[int]:
+        """The finishing place of each player, in the order of play, once the game is over
+        (0 best, equal places tie): the winner first and every other player second, or all
+        level on a draw. Rolit ranks the others by their balls.
+
+        :raises InvalidPositionError: the game is not over.
+        """
+        outcome = self._final_outcome()
+        if outcome.winner is None:
+            return [0] * self.num_players
+        return [0 if colour == outcome.winner else 1 for colour in self.scores()]
+
+    def _final_outcome(self) -> Outcome:
+        outcome = self.outcome()
+        if outcome is None:
+            raise InvalidPositionError("the game is not over yet: it has no places")
+        return outcome
 
     @classmethod
     def _wrap(cls: type[P], core: Any, backend: Any) -> P:

@@ -179,6 +179,13 @@ class Othello(Position[OthelloMove]):
     WHITE = OthelloColor.WHITE
     Move = OthelloMove
 
+    name = "othello"
+    sizes = (4, 6, 8, 10)
+    default_size = 8
+    tournament_sizes = (6, 8, 10)
+    #: Besides every game's players, the one-ply ones that read squares (``gamecore.players.othello``).
+    players = (*Position.players, "greedy", "corner", "positional")
+
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
     #: (see ``gamecore.search``). The engine's default, ``"default"``, is "learned" on a size
     #: with shipped weights (6x6, 8x8) and "standard" elsewhere (:meth:`default_evaluation`).
@@ -206,6 +213,10 @@ class Othello(Position[OthelloMove]):
         """The values of :meth:`features` in this position, for the side to move (each one is
         what the evaluation adds per unit of its weight)."""
         return tuple(self._core.feature_values())
+
+    @classmethod
+    def _start(cls, size: int, backend: str | None) -> Othello:
+        return cls(size, backend=backend)
 
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the weights are given to the core:

@@ -205,6 +205,15 @@ class Rolit(Position[RolitMove]):
     GREEN = GREEN
     Color = RolitColor
     Move = RolitMove
+
+    name = "rolit"
+    sizes = (SIZE,)
+    default_size = SIZE
+    tournament_sizes = (SIZE,)
+    #: The referee seats the handout's four players, red to green.
+    seats = 4
+    #: Besides every game's players, greedy (the most balls after the move).
+    players = (*Position.players, "greedy")
     #: Built-in evaluations: feature name -> integer weight (see :meth:`features`); each
     #: player's strength shares out the empty squares (``gamecore/games/_rolit_py.py``).
     EVALUATIONS = {
@@ -529,6 +538,18 @@ class Rolit(Position[RolitMove]):
             tie_rule=tie_rule,
             backend=backend,
         )
+
+    def places(self) -> list[int]:
+        """The finishing place of each player, in the order of play, once the game is over (0
+        best): the winner first (the tie rule decides a tie at the top), then the others by
+        their balls; equal balls share a place."""
+        outcome = self._final_outcome()
+        balls = list(outcome.scores.values())
+        places = [sum(1 for other in balls if other > mine) for mine in balls]
+        if outcome.winner is not None:
+            winner = list(outcome.scores).index(outcome.winner)
+            places = [0 if player == winner else max(1, place) for player, place in enumerate(places)]
+        return places
 
     def scores(self) -> dict[RolitColor, int]:  # type: ignore[override]
         """Balls of each colour that plays, in the order of play (neutral colours left out);

@@ -224,6 +224,12 @@ class Tetralath(Position[TetralathMove]):
     WHITE = TetralathColor.WHITE
     BLACK = TetralathColor.BLACK
     Move = TetralathMove
+
+    name = "tetralath"
+    #: One board: its size is its 61 cells.
+    sizes = (61,)
+    default_size = 61
+    tournament_sizes = (61,)
     #: The swap move (``Tetralath.Move("swap")``), legal only with the swap rule on.
     SWAP = SWAP
     #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from .._rng import splitmix64
 from ..errors import GamecoreError, InvalidLimitError, InvalidOptionError
+from ..games import GAMES
 from ..search.engine import ALGORITHMS, Engine
 from ..search.mcts import DEFAULT_EXPLORATION, MCTS
 from .base import Player, game_move_time, safe_time
@@ -48,7 +49,6 @@ __all__ = [
     "HUMAN_COMMANDS",
     "HUMAN_TEXTS",
     "PLAYERS",
-    "GAME_PLAYERS",
     "player_names",
     "make_player",
     "safe_time",
@@ -391,13 +391,20 @@ PLAYERS: dict[str, type[Player]] = {
     "corner": CornerPlayer,
     "positional": PositionalPlayer,
 }
-#: Players that only know one game (they read discs or squares), by name -> game.
-GAME_PLAYERS = {"greedy": "othello", "corner": "othello", "positional": "othello"}
+#: Other names of a player (the game classes list the first name only).
+_SAME_PLAYER = {"computer": "engine", "alphabeta": "engine"}
 
 
 def player_names(game: str | None = None) -> list[str]:
-    """The names ``make_player`` takes, for one game (``"othello"``) or every game."""
-    return [name for name in PLAYERS if game is None or GAME_PLAYERS.get(name, game) == game]
+    """The names ``make_player`` knows, for one game (``"othello"``: the names its class lists
+    in ``players``, see :class:`~gamecore.games.Position`) or every game."""
+    if game is None:
+        return list(PLAYERS)
+    try:
+        plays = GAMES[game].players
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}") from None
+    return [name for name in PLAYERS if _SAME_PLAYER.get(name, name) in plays]
 
 
 _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations", "n": "iterations"}

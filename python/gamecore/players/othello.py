@@ -1,7 +1,8 @@
-"""Othello's one-ply heuristic players: greedy (most discs), corner first, positional.
+"""The one-ply heuristic players: greedy (most discs or balls), corner first, positional.
 
-They read discs (``score()``) and squares (``row``/``col``), so they play Othello only;
-``make_player`` offers them for Othello (``gamecore play othello --white greedy``).
+Greedy reads ``scores()``, so it plays Othello and Rolit; corner and positional read squares
+(``row``/``col``) and play Othello only. ``make_player`` offers each for the games whose class
+lists it in ``players`` (``gamecore play othello --white greedy``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ __all__ = ["GreedyPlayer", "CornerPlayer", "PositionalPlayer"]
 
 def _discs_after(position: Any, move: Any) -> int:
     child = position.play(move)
-    return child.score()[position.turn]
+    return child.scores()[position.turn]
 
 
 class GreedyPlayer(Player):

@@ -8,8 +8,12 @@
 - :mod:`~gamecore.referee.sandbox`: isolation (bubblewrap, cgroups, seccomp; the threat model is in docs/sandbox.rst);
 - :mod:`~gamecore.referee.play`: one game of a table of bots, forfeits and their reasons;
 - :mod:`~gamecore.referee.tournament`: schedule, identity, workers, resume;
-- :mod:`~gamecore.referee.db`: the SQLite results; :mod:`~gamecore.referee.report`: standings,
-  Elo-style ratings, crosstable, CSV/JSON/Markdown/HTML;
+- :mod:`~gamecore.referee.games`: the games it runs (every registered game class);
+- :mod:`~gamecore.referee.rules`: the default limits, written once, and the typed bot, task
+  and record dicts;
+- :mod:`~gamecore.referee.db`: the SQLite results; :mod:`~gamecore.referee.scoring`: matches,
+  standings, Elo-style ratings, crosstable; :mod:`~gamecore.referee.report`: CSV, JSON,
+  Markdown and the HTML replay;
 - :mod:`~gamecore.referee.cluster`: Dask distributed (the only module that imports dask);
 - :mod:`~gamecore.referee.check`: the compliance check; :mod:`~gamecore.referee.bench`: overhead figures.
 

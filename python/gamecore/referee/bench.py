@@ -20,11 +20,12 @@ import tempfile
 import time
 from typing import TextIO
 
+from .._cli_types import at_least, count
 from .cluster import dask_available, local_cluster
 from .sandbox import BotProcess, namespaces_available
 from .tournament import TournamentConfig, run_tournament
 
-__all__ = ["bench", "main"]
+__all__ = ["bench", "main", "add_bench_options"]
 
 
 def _startup_and_round_trip(isolation: str, runs: int, moves: int) -> tuple[float, float]:
@@ -95,11 +96,22 @@ def bench(out: TextIO, *, runs: int = 5, moves: int = 200, players: int = 5) -> 
     print(f"  Dask LocalCluster, 2 workers   {games} games   {rate:6.2f} games/s (cluster already running)", file=out)
 
 
+def add_bench_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``gamecore tournament bench`` and ``python -m gamecore.referee.bench``."""
+    parser.add_argument("--runs", type=count, default=5, help="bot start-ups to time (default 5)")
+    parser.add_argument("--moves", type=count, default=200, help="move round trips to time (default 200)")
+    parser.add_argument(
+        "--players",
+        type=at_least(int, 2, "players"),
+        default=5,
+        help="players of the throughput round robin (default 5)",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
+    assert __doc__ is not None
     parser = argparse.ArgumentParser(prog="python -m gamecore.referee.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="bot start-ups to time (default 5)")
-    parser.add_argument("--moves", type=int, default=200, help="move round trips to time (default 200)")
-    parser.add_argument("--players", type=int, default=5, help="players of the throughput round robin (default 5)")
+    add_bench_options(parser)
     args = parser.parse_args(argv)
     bench(sys.stdout, runs=args.runs, moves=args.moves, players=args.players)
     return 0

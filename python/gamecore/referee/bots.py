@@ -36,6 +36,7 @@ import stat
 
 from ..errors import GamecoreError
 from ..players import make_player
+from .rules import BotSpec
 
 __all__ = ["resolve", "MAX_BYTES", "MAX_FILES", "SubmissionRefused"]
 
@@ -151,7 +152,7 @@ def _read_submission(path: str, folder: bool, max_bytes: int, max_files: int) ->
     return reader.files
 
 
-def _digest(bot: dict) -> str:
+def _digest(bot: BotSpec) -> str:
     h = hashlib.sha256()
     for key in ("kind", "spec", "entry", "command") + (("refused",) if "refused" in bot else ()):
         h.update(repr(bot.get(key)).encode("utf-8", "backslashreplace"))
@@ -169,7 +170,7 @@ def _regular_or_link(path: str) -> bool:
     return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
-def resolve(argument: str, game: str = "othello", *, max_bytes: int = MAX_BYTES, max_files: int = MAX_FILES) -> dict:
+def resolve(argument: str, game: str = "othello", *, max_bytes: int = MAX_BYTES, max_files: int = MAX_FILES) -> BotSpec:
     """The bot a command-line player argument names (see the module docs). A submission that
     breaks the rules for submissions comes back with ``refused`` set (it forfeits its games).
 
@@ -183,7 +184,7 @@ def resolve(argument: str, game: str = "othello", *, max_bytes: int = MAX_BYTES,
     if eq and ":" not in head and not os.path.exists(spec) and _NAME.match(head):
         name, spec = head.strip(), tail.strip()
     path = os.path.expanduser(spec)
-    bot: dict
+    bot: BotSpec
     source: tuple[str, bool] | None = None  # what to read: a folder (True) or one file
     if os.path.isdir(path):  # the folder named on the command line is the staff's: followed
         folder = os.path.abspath(path)

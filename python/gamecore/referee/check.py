@@ -9,12 +9,13 @@ bot red, then blue, yellow and green), and says in plain words what would forfei
 from __future__ import annotations
 
 import time
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..errors import GamecoreError
 from .bots import MAX_BYTES, MAX_FILES, resolve
-from .games import rules_for
+from .games import game_class, start_position
 from .play import FORFEIT_REASONS, play_game
+from .rules import DEFAULT_RULES, BotSpec, Rules, Task
 from .sandbox import SandboxError, isolation_for
 
 __all__ = ["check_bot"]
@@ -40,12 +41,12 @@ def check_bot(
     *,
     game: str = "othello",
     size: int | None = None,
-    time_limit: float = 5.0,
-    grace: float = 0.5,
-    startup: float = 20.0,
+    time_limit: float = DEFAULT_RULES.time,
+    grace: float = DEFAULT_RULES.grace,
+    startup: float = DEFAULT_RULES.startup,
     games: int | None = None,
-    isolation: str = "auto",
-    memory_mb: int = 1024,
+    isolation: str = DEFAULT_RULES.isolation,
+    memory_mb: int = DEFAULT_RULES.memory_mb,
     max_bytes: int = MAX_BYTES,
     max_files: int = MAX_FILES,
     out: TextIO,
@@ -54,9 +55,10 @@ def check_bot(
 
     ``games``: how many to play (default one in each seat); game ``g`` seats the bot at ``g``
     modulo the number of seats, the random player in the others."""
-    rules = rules_for(game)
+    rules = game_class(game)
     games = rules.seats if games is None else games
-    size = rules.check_size(size if size is not None else rules.default_sizes[len(rules.default_sizes) // 2])
+    size = size if size is not None else rules.tournament_sizes[len(rules.tournament_sizes) // 2]
+    start_position(game, size)  # a size the game is not played on: one clear error now
     bot = resolve(path, game, max_bytes=max_bytes, max_files=max_files)
     opponent = resolve("random", game)
     isolation_for(isolation, [bot], out)
@@ -67,26 +69,19 @@ def check_bot(
     )
     problems, warnings = [], []
     slowest = 0.0
-    sides = _seat_names(rules, size)
+    sides = _seat_names(game, size)
     against = "random" if rules.seats == 2 else f"{rules.seats - 1} random players"
+    limits = Rules(time_limit, grace, startup, isolation=isolation, memory_mb=memory_mb).as_dict()
     for g in range(games):
         seat = g % rules.seats
-        seats = [bot if k == seat else dict(opponent, name=f"random{k + 1}") for k in range(rules.seats)]
-        task = {
+        seats = [bot if k == seat else BotSpec(**opponent, name=f"random{k + 1}") for k in range(rules.seats)]
+        task: Task = {
             "key": f"check/{size}/g{g}",
             "game": game,
             "size": size,
             "seed": g,
             "bots": seats,
-            "rules": {
-                "time": time_limit,
-                "grace": grace,
-                "startup": startup,
-                "bank": 0.0,
-                "isolation": isolation,
-                "memory_mb": memory_mb,
-                "disk_mb": 64,
-            },
+            "rules": limits,
         }
         start = time.perf_counter()
         try:
@@ -133,13 +128,9 @@ def check_bot(
     return 1
 
 
-def _seat_names(rules: Any, size: int) -> list[str]:
+def _seat_names(game: str, size: int) -> list[str]:
     """How the verdict names each seat: first and second, or the colour (Rolit's red ... green)."""
-    if rules.seats == 2:
+    position = start_position(game, size)
+    if position.num_players == 2:
         return ["first", "second"]
-    colours = getattr(rules.new(size), "colours", None) or range(rules.seats)
-    return [str(c) for c in colours]
-
-
-def describe_error(exc: Exception) -> str:
-    return str(exc) if isinstance(exc, GamecoreError) else f"{type(exc).__name__}: {exc}"
+    return [str(colour) for colour in position.scores()]

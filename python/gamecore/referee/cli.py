@@ -5,7 +5,9 @@
     gamecore tournament random greedy engine:depth=2 students/*/ --game othello --sizes 6 8 10 \\
         --time 5 --out results --db results/tournament.sqlite
     gamecore tournament check player.py --game othello --size 8
-    gamecore tournament bench        # referee overhead per move, games/s (= python -m gamecore.referee.bench)
+    gamecore tournament bench --runs 7  # referee overhead per move, games/s (= python -m gamecore.referee.bench)
+
+``run`` is the default subcommand: ``gamecore tournament PLAYER...`` is ``tournament run PLAYER...``.
 
 :func:`add_subparser` adds the subcommand to the main ``gamecore`` parser; the handler it
 sets (``args.referee_handler``) runs it.
@@ -19,15 +21,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from .._cli_types import add_game, add_seed, add_time, at_least, count, seconds, seconds_or_zero
 from ..errors import GamecoreError
-from .bench import bench
+from .bench import __doc__ as bench_doc
+from .bench import add_bench_options, bench
 from .bots import MAX_BYTES, MAX_FILES
 from .check import check_bot
 from .report import standings, write_reports
+from .rules import DEFAULT_RULES
 from .sandbox import ISOLATION_MODES
 from .tournament import TournamentConfig, run_tournament
 
-__all__ = ["add_subparser", "main", "run"]
+__all__ = ["add_subparser", "expand", "main", "run", "SUBCOMMANDS"]
 
 _EPILOG = """\
 A player is a built-in spec (random, greedy, corner, positional, engine:depth=6,
@@ -36,19 +41,6 @@ program speaking the JSON-lines protocol (an executable file, or a folder with a
 'run'); NAME=SPEC names it. 'gamecore tournament check FILE' checks one bot before submission.
 Rules by default as the CTU course: two games a match with colours swapped, 2/1/0 points for
 a match won/drawn/lost, a forfeit (timeout, illegal move, crash, ...) loses the match."""
-
-
-def _number(kind: Any, low: float, what: str) -> Any:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected {what} >= {low:g}, got {text!r}")
-        return value
-
-    return parse
 
 
 def _points(text: str) -> tuple[float, float, float]:
@@ -61,61 +53,38 @@ def _points(text: str) -> tuple[float, float, float]:
     return values[0], values[1], values[2]
 
 
-def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("players", nargs="*", metavar="PLAYER", help="the players (or: check FILE)")
-    p.add_argument(
-        "--game", choices=("othello", "tetralath", "rolit"), default="othello", help="the game (default othello)"
-    )
-    p.add_argument(
-        "--sizes",
-        type=int,
-        nargs="+",
-        metavar="N",
-        help="board sizes; every pair meets once per size (othello default: 6 8 10)",
-    )
-    p.add_argument("--size", type=int, metavar="N", help="check: the board size (default 8)")
-    p.add_argument("--time", type=_number(float, 0.001, "seconds"), default=5.0, help="seconds a move (default 5)")
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    """The limits a game is played under, the same for ``run`` and ``check``."""
+    d = DEFAULT_RULES
+    add_game(p)
+    add_time(p, default=d.time)
     p.add_argument(
         "--grace",
-        type=_number(float, 0.0, "seconds"),
-        default=0.5,
-        help="seconds over the limit still accepted, for the referee's own overhead (default 0.5)",
+        type=seconds_or_zero,
+        default=d.grace,
+        metavar="S",
+        help=f"seconds over the limit still accepted, for the referee's own overhead (default {d.grace:g})",
     )
     p.add_argument(
-        "--startup", type=_number(float, 0.001, "seconds"), default=20.0, help="seconds to load a bot (default 20)"
+        "--startup", type=seconds, default=d.startup, metavar="S", help=f"seconds to load a bot (default {d.startup:g})"
     )
-    p.add_argument(
-        "--bank",
-        type=_number(float, 0.0, "seconds"),
-        default=0.0,
-        help="time bank: extra seconds a game that moves over --time may draw on (default 0)",
-    )
-    p.add_argument(
-        "--games",
-        type=_number(int, 1, "a whole number"),
-        help="games per match (default: one per seat, each bot playing every seat: 2 with colours swapped)",
-    )
-    p.add_argument(
-        "--points", type=_points, default=(2.0, 1.0, 0.0), metavar="W,D,L", help="match points (default 2,1,0)"
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the games (random players, default 0)")
     p.add_argument(
         "--memory",
-        type=_number(int, 16, "megabytes"),
-        default=1024,
+        type=at_least(int, 16, "megabytes"),
+        default=d.memory_mb,
         metavar="MB",
-        help="memory cap of a bot (default 1024 MB)",
+        help=f"memory cap of a bot (default {d.memory_mb} MB)",
     )
     p.add_argument(
         "--submission-mb",
-        type=_number(float, 0.001, "megabytes"),
+        type=at_least(float, 0.001, "megabytes"),
         default=MAX_BYTES / (1 << 20),
         metavar="MB",
         help=f"a submission's files in all, at most (default {MAX_BYTES >> 20} MB; a bigger one forfeits, 'refused')",
     )
     p.add_argument(
         "--submission-files",
-        type=_number(int, 1, "a whole number"),
+        type=count,
         default=MAX_FILES,
         metavar="N",
         help=f"files and folders of a submission, at most (default {MAX_FILES}; more forfeits, 'refused')",
@@ -123,12 +92,47 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--isolation",
         choices=ISOLATION_MODES,
-        default="auto",
-        help="full: the sandbox (root, bwrap, cgroups; see docs/referee.rst); basic: NOT a security "
+        default=d.isolation,
+        help="full: the sandbox (root, bwrap, cgroups; see docs/sandbox.rst); basic: NOT a security "
         "boundary, trusted bots only (as root: built-in players only); auto (default): full when "
         "available, else basic (namespaces: old name of full)",
     )
-    p.add_argument("--workers", type=_number(int, 1, "a whole number"), help="games at once (default: one per core)")
+
+
+def _add_run_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "run",
+        help="the round robin (the default: 'gamecore tournament PLAYER...' is 'tournament run PLAYER...')",
+        description="Round-robin tournament of (untrusted) bots, each isolated in its own process.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("players", nargs="*", metavar="PLAYER", help="the players (at least one table of them)")
+    _add_limits(p)
+    p.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="board sizes; every pair meets once per size (othello default: 6 8 10)",
+    )
+    p.add_argument(
+        "--bank",
+        type=seconds_or_zero,
+        default=DEFAULT_RULES.bank,
+        metavar="S",
+        help=f"time bank: extra seconds a game that moves over --time may draw on (default {DEFAULT_RULES.bank:g})",
+    )
+    p.add_argument(
+        "--games",
+        type=count,
+        help="games per match (default: one per seat, each bot playing every seat: 2 with colours swapped)",
+    )
+    p.add_argument(
+        "--points", type=_points, default=(2.0, 1.0, 0.0), metavar="W,D,L", help="match points (default 2,1,0)"
+    )
+    add_seed(p, of="the games (random players)")
+    p.add_argument("--workers", type=count, help="games at once (default: one per core)")
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -145,18 +149,59 @@ def _configure(p: argparse.ArgumentParser) -> None:
     bar.add_argument(
         "--no-progress", dest="progress", action="store_false", help="never show it (default: only on a terminal)"
     )
+    p.set_defaults(referee_run=_tournament)
+
+
+def _add_check_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="play one bot against random players, a game in each seat, and say what would forfeit",
+        description="Check a bot before submitting it: it plays a game in each seat against random players "
+        "under the tournament's limits; the verdict says what would forfeit and how to fix it.",
+    )
+    p.add_argument("bot", metavar="FILE_OR_FOLDER", help="the bot: a player.py, a *_player.py, or a folder")
+    _add_limits(p)
+    p.add_argument("--size", type=int, metavar="N", help="the board size (default: the middle tournament size)")
+    p.set_defaults(referee_run=_check)
+
+
+def _add_bench_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="the referee's overhead per move and games/s (= python -m gamecore.referee.bench)",
+        description=bench_doc.splitlines()[0],
+    )
+    add_bench_options(p)
+    p.set_defaults(referee_run=_bench)
+
+
+#: The subcommands of ``tournament``; any other first word is a player of ``run``.
+SUBCOMMANDS = ("run", "check", "bench")
+
+
+def expand(argv: list[str]) -> list[str]:
+    """``tournament PLAYER...`` (the documented short form) is ``tournament run PLAYER...``."""
+    if argv and argv[0] in SUBCOMMANDS or argv[:1] in (["-h"], ["--help"]):
+        return argv
+    return ["run", *argv]
 
 
 def add_subparser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``tournament`` to a parser's subcommands; the parsed args carry ``referee_handler``."""
+    """Add ``tournament`` (with ``run``, ``check``, ``bench``) to a parser's subcommands; the
+    parsed args carry ``referee_handler``. Give it the arguments after ``tournament`` through
+    :func:`expand` first."""
     p = subparsers.add_parser(
         "tournament",
-        help="round robin of bots under time limits (also: tournament check FILE)",
-        description="Round-robin tournament of (untrusted) bots, each isolated in its own process.",
+        help="round robin of bots under time limits (also: tournament check FILE, tournament bench)",
+        description="Round-robin tournament of (untrusted) bots, each isolated in its own process. "
+        "'gamecore tournament PLAYER...' is 'gamecore tournament run PLAYER...'.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _configure(p)
+    sub = p.add_subparsers(dest="tournament_command", metavar="{run,check,bench}", required=True)
+    _add_run_parser(sub)
+    _add_check_parser(sub)
+    _add_bench_parser(sub)
     p.set_defaults(referee_handler=run)
     return p
 
@@ -165,32 +210,34 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the parsed ``tournament`` command; returns the exit status."""
     out = out or sys.stdout
     try:
-        if args.players == ["bench"]:
-            bench(out)
-            return 0
-        if args.players[:1] == ["check"]:
-            if len(args.players) != 2:
-                raise GamecoreError("usage: gamecore tournament check FILE_OR_FOLDER [--game G] [--size N] [--time S]")
-            return check_bot(
-                args.players[1],
-                game=args.game,
-                size=args.size,
-                time_limit=args.time,
-                grace=args.grace,
-                startup=args.startup,
-                isolation=args.isolation,
-                memory_mb=args.memory,
-                max_bytes=int(args.submission_mb * (1 << 20)),
-                max_files=args.submission_files,
-                out=out,
-            )
-        return _tournament(args, out)
+        return int(args.referee_run(args, out))
     except (GamecoreError, ValueError, OSError) as exc:
         print(f"gamecore tournament: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted: finished games are in the database; run the same command to resume", file=sys.stderr)
         return 130
+
+
+def _bench(args: argparse.Namespace, out: TextIO) -> int:
+    bench(out, runs=args.runs, moves=args.moves, players=args.players)
+    return 0
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    return check_bot(
+        args.bot,
+        game=args.game,
+        size=args.size,
+        time_limit=args.time,
+        grace=args.grace,
+        startup=args.startup,
+        isolation=args.isolation,
+        memory_mb=args.memory,
+        max_bytes=int(args.submission_mb * (1 << 20)),
+        max_files=args.submission_files,
+        out=out,
+    )
 
 
 def _tournament(args: argparse.Namespace, out: TextIO) -> int:
@@ -249,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m gamecore.referee ARGS`` = ``gamecore tournament ARGS``."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(["tournament"] + argv)
+        args = build_parser().parse_args(["tournament", *expand(argv)])
     except SystemExit as exc:
         return int(exc.code or 0)
     return args.referee_handler(args)

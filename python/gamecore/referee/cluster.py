@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 
 from ..errors import GamecoreError
 from .play import play_game
+from .rules import GameRecord, Task
 from .sandbox import become_subreaper
 
 __all__ = ["run_on_dask", "local_cluster", "dask_available"]
@@ -45,13 +46,13 @@ def local_cluster(workers: int = 2) -> Iterator[str]:
         cluster.close()
 
 
-def _play_on_worker(task: dict) -> dict:
+def _play_on_worker(task: Task) -> GameRecord:
     become_subreaper()
     return play_game(task)
 
 
 def run_on_dask(
-    tasks: list[dict], scheduler: str, store: Callable[[dict], None], *, workers: int | None = None
+    tasks: list[Task], scheduler: str, store: Callable[[GameRecord], None], *, workers: int | None = None
 ) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415 (optional extra)

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import GamecoreError
+from .rules import GameRecord
 
 __all__ = ["ResultsDB", "DamagedDatabaseError", "check_record"]
 
@@ -182,7 +183,7 @@ class ResultsDB:
     def done(self) -> set[str]:
         return {record["key"] for record in self.records()}
 
-    def add(self, ordinal: int, record: dict) -> None:
+    def add(self, ordinal: int, record: GameRecord) -> None:
         """Store a finished game (one transaction)."""
         with self._reading(f"the game {record['key']!r}"), self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
@@ -191,7 +192,7 @@ class ResultsDB:
                 (record["key"], ordinal, json.dumps(record, sort_keys=True)),
             )
 
-    def records(self) -> Iterator[dict]:
+    def records(self) -> Iterator[GameRecord]:
         """Every stored game record, checked (:func:`check_record`), in schedule order."""
         with self._reading("its games table"):
             rows = self.conn.execute("SELECT key, record FROM games ORDER BY ordinal").fetchall()

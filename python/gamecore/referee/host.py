@@ -40,7 +40,7 @@ from ..adapters.ufrj import BLACK_STONE, WHITE_STONE, board_to_position, positio
 from ..games import _othello_patterns
 from ..games.othello import Move
 from ..players import make_player
-from .games import rules_for
+from .games import start_position
 
 REQUEST_FD = 0
 REPLY_FD = 3
@@ -256,7 +256,7 @@ class BotError(Exception):
 
 def _position(game: str, size: int, history: list[str]) -> Any:
 
-    position = rules_for(game).new(size)
+    position = start_position(game, size)
     for name in history:
         position.push(name)
     return position

@@ -1,14 +1,10 @@
 """One game of a table of bots, each in its own sandboxed host: :func:`play_game`.
 
-A task is a plain dict (picklable, JSON-able: it travels to Dask workers with the bots' files)::
-
-    {"key": "othello/6/0-1/g0", "game": "othello", "size": 6, "seed": 123,
-     "bots": [bot_seat0, bot_seat1],          # see gamecore.referee.bots
-     "rules": {"time": 5.0, "grace": 0.5, "startup": 20.0, "bank": 0.0,
-               "isolation": "auto", "memory_mb": 1024, "disk_mb": 64},
-     "hide": [paths the bots must not see]}
-
-The record it returns is what the database, ``games.json`` and the HTML replay hold.
+A task is a plain dict (picklable, JSON-able: it travels to Dask workers with the bots' files),
+:class:`~gamecore.referee.rules.Task`: the game, its size and seed, a bot per seat, the
+:class:`~gamecore.referee.rules.Rules` (limits) as a dict and the paths the bots must not see.
+The :class:`~gamecore.referee.rules.GameRecord` it returns is what the database,
+``games.json`` and the HTML replay hold.
 
 Timing. A move is on time when its reply reaches the referee within ``time`` seconds of the
 request, plus what is left of the bot's time bank (``bank``, seconds a game, spent by the
@@ -35,7 +31,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .games import rules_for
+from .games import game_class, seat_scores, start_position
+from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, Rules, Task
 from .sandbox import BotProcess, Limits, ReplyError, SandboxError
 
 __all__ = ["play_game", "FORFEIT_REASONS"]
@@ -56,10 +53,17 @@ FORFEIT_REASONS = {
 }
 
 
-def _limits(rules: dict, moves_per_game: int) -> Limits:
-    per_move = float(rules["time"]) + float(rules.get("grace", 0.5))
-    cpu = int(float(rules.get("startup", 20.0)) + float(rules.get("bank", 0.0)) + moves_per_game * per_move) + 10
-    return Limits(memory_mb=int(rules.get("memory_mb", 1024)), cpu_s=cpu, disk_mb=int(rules.get("disk_mb", 64)))
+def _rules(task: Task) -> Rules:
+    """The task's limits; what it leaves out is the default."""
+    return Rules(**{**DEFAULT_RULES.as_dict(), **task["rules"]})  # type: ignore[arg-type]
+
+
+def _limits(rules: Rules, moves_per_game: int) -> Limits:
+    per_move = float(rules.time) + float(rules.grace)
+    # The CPU cap is a backstop for a bot the clock could not stop: every second it may
+    # legitimately use, plus 10 s of the host's own start-up.
+    cpu = int(float(rules.startup) + float(rules.bank) + moves_per_game * per_move) + 10
+    return Limits(memory_mb=int(rules.memory_mb), cpu_s=cpu, disk_mb=int(rules.disk_mb))
 
 
 def _known(reason: object, default: str) -> str:
@@ -75,10 +79,9 @@ class _Forfeit(Exception):
         self.detail = detail
 
 
-def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
+def _start(bots: list[BotProcess], task: Task, rules: Rules) -> list[_Forfeit | None]:
     """Send ``start`` to every seat, then await all of them under one deadline."""
-    rules = task["rules"]
-    deadline = max(bot.started for bot in bots) + float(rules.get("startup", 20.0))
+    deadline = max(bot.started for bot in bots) + float(rules.startup)
     failures: list[_Forfeit | None] = [None] * len(bots)
     for seat, bot in enumerate(bots):
         try:
@@ -89,7 +92,7 @@ def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
                     "size": task["size"],
                     "seat": seat,
                     "seats": len(bots),
-                    "time": float(rules["time"]),
+                    "time": float(rules.time),
                     "seed": task["seed"] + seat,
                 }
             )
@@ -118,10 +121,9 @@ def _start(bots: list[BotProcess], task: dict) -> list[_Forfeit | None]:
     return failures
 
 
-def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float) -> tuple[Any, float]:
-    rules = task["rules"]
-    per_move = float(rules["time"])
-    grace = float(rules.get("grace", 0.5))
+def _ask(bot: BotProcess, seat: int, position: Any, task: Task, rules: Rules, bank_left: float) -> tuple[Any, float]:
+    per_move = float(rules.time)
+    grace = float(rules.grace)
     legal = position.legal_moves()
     request = {
         "type": "move",
@@ -163,25 +165,24 @@ def _ask(bot: BotProcess, seat: int, position: Any, task: dict, bank_left: float
     return move, elapsed
 
 
-def play_game(task: dict, *, on_move: Any = None) -> dict:
+def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
     """Play one game of ``task`` and return its record (the bots are always killed).
 
     :raises SandboxError: the referee could not build a bot's sandbox (the message names the
         game); nothing of the game is to be stored.
     """
-    rules_of_game = rules_for(task["game"])
-    size = rules_of_game.check_size(task["size"])
-    position = rules_of_game.new(size)
-    seats = rules_of_game.seats
+    size = task["size"]
+    position = start_position(task["game"], size)
+    seats = game_class(task["game"]).seats
     specs = task["bots"]
     if len(specs) != seats:
         raise ValueError(f"{task['game']} is played by {seats} bots, the task has {len(specs)}")
-    rules = task["rules"]
-    limits = _limits(rules, len(position.cells()) * len(position.cells()[0]))
+    rules = _rules(task)
+    limits = _limits(rules, sum(len(row) for row in position.cells()))  # a move a cell at most (Tetralath: 61)
     started = time.time()
     bots: list[BotProcess] = []
-    moves: list[dict] = []
-    forfeits: list[dict] = []
+    moves: list[MoveRecord] = []
+    forfeits: list[Forfeit] = []
     forfeits += [
         {"seat": seat, "reason": "refused", "detail": spec["refused"]}
         for seat, spec in enumerate(specs)
@@ -190,15 +191,13 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
     try:
         if not forfeits:
             for spec in specs:
-                bots.append(
-                    BotProcess(spec, isolation=rules.get("isolation", "auto"), limits=limits, hide=task.get("hide"))
-                )
-            for failure in _start(bots, task):
+                bots.append(BotProcess(spec, isolation=rules.isolation, limits=limits, hide=task.get("hide")))
+            for failure in _start(bots, task, rules):
                 if failure:
                     forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
             for bot in bots:
                 bot.pause()  # each bot runs again only on its own turn (_ask)
-        banks = [float(rules.get("bank", 0.0))] * seats
+        banks = [float(rules.bank)] * seats
         while not forfeits and not position.is_game_over():
             seat = position.player  # the index in the order of play (a Rolit colour number need not be)
             legal = position.legal_moves()
@@ -207,11 +206,11 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
                 moves.append({"seat": seat, "move": legal[0].name, "time": 0.0})
                 continue
             try:
-                move, elapsed = _ask(bots[seat], seat, position, task, banks[seat])
+                move, elapsed = _ask(bots[seat], seat, position, task, rules, banks[seat])
             except _Forfeit as failure:
                 forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
                 break
-            banks[seat] = max(0.0, banks[seat] - max(0.0, elapsed - float(rules["time"])))
+            banks[seat] = max(0.0, banks[seat] - max(0.0, elapsed - float(rules.time)))
             position.push(move)
             moves.append({"seat": seat, "move": move.name, "time": round(elapsed, 4)})
             if on_move:
@@ -229,11 +228,11 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
         termination = "forfeit"
         reason = forfeits[0]["reason"]
     else:
-        places = rules_of_game.places(position)
+        places = position.places()
         termination = "normal"
         outcome = position.outcome()
-        ended = getattr(outcome, "termination", None)
-        reason = getattr(outcome, "reason", None) or getattr(ended, "value", None) or "neither side can move"
+        assert outcome is not None  # the loop ends at the end of the game
+        reason = outcome.termination.value
     winners = [names[s] for s in range(seats) if places[s] == 0 and places.count(0) < seats]
     for f in forfeits:
         f["player"] = names[f["seat"]]
@@ -245,7 +244,7 @@ def play_game(task: dict, *, on_move: Any = None) -> dict:
         "first": names[0],
         "moves": moves,
         "places": places,
-        "score": rules_of_game.score(position),
+        "score": seat_scores(position),
         "winner": winners[0] if len(winners) == 1 else None,
         "termination": termination,
         "reason": reason,

@@ -51,7 +51,8 @@ import sys
 import tempfile
 import threading
 import time
-from typing import TextIO
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
 
 from ..errors import GamecoreError
 from . import cgroups, seccomp
@@ -186,7 +187,7 @@ def resolve_isolation(requested: str) -> str:
     raise SandboxError(f"isolation 'full' is not available: {missing}")
 
 
-def isolation_for(requested: str, bots: list[dict], stream: TextIO) -> str:
+def isolation_for(requested: str, bots: Sequence[Mapping[str, Any]], stream: TextIO) -> str:
     """The isolation a run of ``bots`` gets (``full`` or ``basic``), checked before any game:
     ``basic`` says in one line on ``stream`` that it is no security boundary, and as root it
     refuses anything but built-in players. Raises :class:`~gamecore.errors.GamecoreError`."""
@@ -330,7 +331,7 @@ class BotProcess:
 
     def __init__(
         self,
-        bot: dict,
+        bot: Mapping[str, Any],
         *,
         isolation: str = "auto",
         limits: Limits | None = None,

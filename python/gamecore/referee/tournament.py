@@ -41,9 +41,10 @@ from ..errors import GamecoreError
 from .bots import MAX_BYTES, MAX_FILES, resolve
 from .cluster import run_on_dask
 from .db import DamagedDatabaseError, ResultsDB
-from .games import rules_for
+from .games import game_class, start_position
 from .play import play_game
 from .report import standings
+from .rules import DEFAULT_RULES, BotSpec, GameRecord, Rules, Task
 from .sandbox import SandboxError, become_subreaper, isolation_for
 
 __all__ = ["TournamentConfig", "schedule", "identity", "run_tournament"]
@@ -54,16 +55,16 @@ class TournamentConfig:
     players: list[str]
     game: str = "othello"
     sizes: list[int] | None = None
-    time: float = 5.0
-    grace: float = 0.5
-    startup: float = 20.0
-    bank: float = 0.0
+    time: float = DEFAULT_RULES.time
+    grace: float = DEFAULT_RULES.grace
+    startup: float = DEFAULT_RULES.startup
+    bank: float = DEFAULT_RULES.bank
     games: int | None = None
     points: tuple[float, float, float] = (2.0, 1.0, 0.0)
     seed: int = 0
-    memory_mb: int = 1024
-    disk_mb: int = 64
-    isolation: str = "auto"
+    memory_mb: int = DEFAULT_RULES.memory_mb
+    disk_mb: int = DEFAULT_RULES.disk_mb
+    isolation: str = DEFAULT_RULES.isolation
     workers: int | None = None
     scheduler: str | None = None
     db: str = "tournament.sqlite"
@@ -71,11 +72,26 @@ class TournamentConfig:
     progress: bool | None = None
     submission_bytes: int = MAX_BYTES
     submission_files: int = MAX_FILES
-    bots: list[dict] = field(default_factory=list)
+    bots: list[BotSpec] = field(default_factory=list)
+
+    @property
+    def rules(self) -> Rules:
+        """The limits every game is played under."""
+        return Rules(
+            time=self.time,
+            grace=self.grace,
+            startup=self.startup,
+            bank=self.bank,
+            isolation=self.isolation,
+            memory_mb=self.memory_mb,
+            disk_mb=self.disk_mb,
+        )
 
     def resolve(self) -> None:
-        rules = rules_for(self.game)
-        self.sizes = [rules.check_size(s) for s in (self.sizes or rules.default_sizes)]
+        rules = game_class(self.game)
+        self.sizes = list(self.sizes or rules.tournament_sizes)
+        for size in self.sizes:
+            start_position(self.game, size)  # a size the game is not played on: one clear error
         if len(set(self.sizes)) != len(self.sizes):
             raise GamecoreError("a size is given twice in --sizes")
         if not (self.time > 0 and self.grace >= 0 and self.startup > 0 and self.bank >= 0):
@@ -133,21 +149,13 @@ def _hidden_paths(config: TournamentConfig) -> list[str]:
     return paths
 
 
-def schedule(config: TournamentConfig) -> list[dict]:
+def schedule(config: TournamentConfig) -> list[Task]:
     """Every game of the tournament as a task for :func:`gamecore.referee.play.play_game`, in order."""
-    seats = rules_for(config.game).seats
-    rules = {
-        "time": config.time,
-        "grace": config.grace,
-        "startup": config.startup,
-        "bank": config.bank,
-        "isolation": config.isolation,
-        "memory_mb": config.memory_mb,
-        "disk_mb": config.disk_mb,
-    }
+    seats = game_class(config.game).seats
+    rules = config.rules.as_dict()
     hide = _hidden_paths(config)
     games = config.games or max(2, seats)
-    tasks: list[dict] = []
+    tasks: list[Task] = []
     for size in config.sizes or []:
         for table in itertools.combinations(range(len(config.bots)), seats):
             for g in range(games):
@@ -209,7 +217,7 @@ class Progress:
             self.stream.flush()
 
 
-def _leader(config: TournamentConfig, records: list[dict]) -> str:
+def _leader(config: TournamentConfig, records: list[GameRecord]) -> str:
     table = standings(config, records, rated=False)
     if not table:
         return "-"
@@ -217,7 +225,7 @@ def _leader(config: TournamentConfig, records: list[dict]) -> str:
     return f"{top['player']} ({top['points']:g} pts)"
 
 
-def _run_local(tasks: list[dict], workers: int, store: Callable[[dict], None]) -> None:
+def _run_local(tasks: list[Task], workers: int, store: Callable[[GameRecord], None]) -> None:
     """Play ``tasks``, ``workers`` at once, storing each record as it comes. After a failure
     no new game starts; the games in flight finish and are stored, then the failure is raised."""
     failure: BaseException | None = None
@@ -243,10 +251,9 @@ def _run_local(tasks: list[dict], workers: int, store: Callable[[dict], None]) -
         raise failure
 
 
-def _check_stored(config: TournamentConfig, tasks: list[dict], records: list[dict], path: str) -> None:
+def _check_stored(config: TournamentConfig, tasks: list[Task], records: list[GameRecord], path: str) -> None:
     """Every stored record is a game of this tournament, played by its bots, legal move by move."""
     by_key = {t["key"]: t for t in tasks}
-    rules = rules_for(config.game)
     for record in records:
         task = by_key.get(record["key"])
         problem = None
@@ -255,7 +262,7 @@ def _check_stored(config: TournamentConfig, tasks: list[dict], records: list[dic
         elif record["players"] != [b["name"] for b in task["bots"]] or record["size"] != task["size"]:
             problem = "not the players or the size this tournament schedules under its key"
         else:
-            position = rules.new(task["size"])
+            position = start_position(config.game, task["size"])
             for move in record["moves"]:
                 try:
                     position.push(move["move"])
@@ -269,8 +276,8 @@ def _check_stored(config: TournamentConfig, tasks: list[dict], records: list[dic
 
 
 def run_tournament(
-    config: TournamentConfig, *, stream: TextIO = sys.stderr, after_game: Callable[[dict], None] | None = None
-) -> list[dict]:
+    config: TournamentConfig, *, stream: TextIO = sys.stderr, after_game: Callable[[GameRecord], None] | None = None
+) -> list[GameRecord]:
     """Play every game not yet in the database, then return all records in schedule order."""
     config.resolve()
     if not config.scheduler:  # on Dask, each worker's machine decides (and refuses) for itself
@@ -288,7 +295,7 @@ def run_tournament(
         lock = threading.Lock()
         ordinals = {t["key"]: t["ordinal"] for t in tasks}
 
-        def store(record: dict) -> None:
+        def store(record: GameRecord) -> None:
             with lock:
                 db.add(ordinals[record["key"]], record)
                 records.append(record)

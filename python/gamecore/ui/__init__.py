@@ -7,4 +7,5 @@ from .tetralath import TetralathUI
 
 __all__ = ["GAME_UIS", "GameUI", "Session"]
 
-GAME_UIS.update({"othello": OthelloUI(), "tetralath": TetralathUI(), "rolit": RolitUI()})
+# The games' own UIs register themselves for their game classes when they are defined.
+_OWN_UIS = (OthelloUI, RolitUI, TetralathUI)

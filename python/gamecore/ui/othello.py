@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._cli_types import board_size
 from ..errors import GamecoreError
 from ..games.base import Position
 from ..games.othello import PASS, STYLES, Othello, parse_move_list
-from .play import GameUI, positive_int
+from .play import GameUI
 
 __all__ = ["OthelloUI", "format_record", "load_record"]
 
@@ -47,31 +48,21 @@ def load_record(game: Othello, text: str) -> int:
     return len(moves)
 
 
-def _board_size(text: str) -> int:
-    value = positive_int(text)
-    if value % 2 or not 4 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"the board size must be even, 4 to 10; got {text!r}")
-    return value
-
-
 class OthelloUI(GameUI):
-    name = "othello"
     game = Othello
     summary = "Othello/Reversi on a 4x4 to 10x10 board"
     default_players = {"black": "human", "white": "engine"}
+    quick_players = {"black": "random", "white": "greedy"}
     default_time = 1.0
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--size", type=_board_size, default=8, help="board size: 4, 6, 8 or 10 (default 8)")
+        parser.add_argument("--size", type=board_size, default=8, help="board size: 4, 6, 8 or 10 (default 8)")
         parser.add_argument(
             "--style",
             choices=tuple(STYLES),
             default="letters",
             help="board drawing: letters (X black, O white; the default) or ufrj (the UFRJ handout's ○ ● and ? frame)",
         )
-
-    def position(self, args: argparse.Namespace) -> Position:
-        return Othello(args.size, backend=args.backend)
 
     def title(self, position: Position, args: argparse.Namespace) -> str:
         return f"Othello {args.size}x{args.size} ({position.backend} backend)"

@@ -4,7 +4,8 @@ The loop knows only the position protocol (``legal_moves``, ``push``, ``pop``, `
 ``outcome``, ``move_stack``) and the players' ``choose_move``. What differs between games
 is a small :class:`GameUI` in ``ui/<game>.py``: its command-line options, how to build
 the position, how to draw it, its record format and its own messages for a bad move.
-A new game plugs in with a ``GameUI`` subclass added to :data:`GAME_UIS`; no new loop.
+Every game of :data:`gamecore.games.GAMES` is in :data:`GAME_UIS`: with the plain
+:class:`GameUI`, or with a subclass that sets ``game`` (it registers itself); no new loop.
 
 At the prompt every game takes a move, ``help``, ``undo`` and ``quit`` (with
 ``--lang pt``: ``ajuda``, ``desfazer``, ``sair``).
@@ -15,9 +16,11 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from .._cli_types import add_backend, add_seed, add_time, count
+from ..games import GAMES
 from ..games.base import Color, Outcome, Position, Termination
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
 
@@ -118,16 +121,12 @@ _TERMINATIONS_PT = {
 
 
 class GameUI:
-    """What the loop needs to know of one game; subclass it in ``ui/<game>.py``."""
+    """What the loop needs to know of one game. Every game has one: this plain one (drawn by
+    ``str(position)``, moves read by the game's ``parse_move``), or a subclass in
+    ``ui/<game>.py`` that sets :attr:`game` and registers itself for that game class."""
 
-    #: The name after ``gamecore play`` (a key of ``gamecore.games.GAMES``).
-    name = ""
     #: The position class.
     game: type[Position] = Position
-    #: One line for ``gamecore play --help``.
-    summary = ""
-    #: Default player per colour name (``{"black": "human", "white": "engine"}``).
-    default_players: dict[str, str] = {}
     #: Default seconds per move of the thinking players.
     default_time = 1.0
     #: Transposition table of the engine players, in MB.
@@ -136,14 +135,53 @@ class GameUI:
     show_scores = True
     #: A proven search result is worth saying as a margin ("black wins by 12").
     proven_margin = True
-    #: Languages of the game's lines.
-    languages: tuple[str, ...] = ("en",)
+
+    def __init__(self, game: type[Position] | None = None) -> None:
+        if game is not None:
+            self.game = game
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game" in cls.__dict__:
+            _UI_CLASSES[cls.game] = cls
+
+    @property
+    def name(self) -> str:
+        """The name after ``gamecore play``: the game's (``Position.name``)."""
+        return self.game.name
+
+    @property
+    def summary(self) -> str:
+        """One line for ``gamecore play --help``: the first line of the game's docstring."""
+        return (self.game.__doc__ or self.game.__name__).strip().splitlines()[0].rstrip(".")
+
+    @property
+    def default_players(self) -> dict[str, str]:
+        """Default player per colour name (``{"black": "human", "white": "engine"}``): a person
+        moves first, the engine plays the others."""
+        return {c.name.lower(): "human" if i == 0 else "engine" for i, c in enumerate(self.game.Color)}
+
+    @property
+    def quick_players(self) -> dict[str, str]:
+        """The players of ``gamecore game GAME`` (a quick computer game), per colour name."""
+        return {c.name.lower(): "random" for c in self.game.Color}
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
-        """Add the game's own options (board size, style, ...)."""
+        """Add the game's own options (board size, style, ...): here ``--size`` when the game
+        has several."""
+        if len(self.game.sizes) > 1:
+            sizes = ", ".join(map(str, self.game.sizes))
+            parser.add_argument(
+                "--size",
+                type=int,
+                choices=self.game.sizes,
+                default=self.game.default_size,
+                metavar="N",
+                help=f"board size: {sizes} (default {self.game.default_size})",
+            )
 
     def position(self, args: argparse.Namespace) -> Position:
-        raise NotImplementedError
+        return self.game.for_size(getattr(args, "size", None), backend=args.backend)
 
     def title(self, position: Position, args: argparse.Namespace) -> str:
         return f"{type(position).__name__} ({position.backend} backend)"
@@ -466,16 +504,10 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
         parser.add_argument(
             f"--{name}", default=default, metavar="PLAYER", help=f"who plays {name}: {names} (default {default})"
         )
-    parser.add_argument(
-        "--time",
-        type=positive_float,
-        default=ui.default_time,
-        metavar="S",
-        help=f"seconds per move of engine and mcts players (default {ui.default_time:g})",
-    )
+    add_time(parser, default=ui.default_time, what="a move of engine and mcts players")
     parser.add_argument(
         "--depth",
-        type=positive_int,
+        type=count,
         metavar="N",
         help="search depth of engine players (default: as deep as --time allows)",
     )
@@ -489,38 +521,14 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
     )
     parser.add_argument(
         "--iterations",
-        type=positive_int,
+        type=count,
         metavar="N",
         help="MCTS iterations per move (default: as many as --time allows)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random and mcts players (default 0)")
+    add_seed(parser, of="the random and mcts players")
     parser.add_argument("--record", metavar="FILE", help="save the moves to FILE after every move (default: no file)")
     parser.add_argument("--load", metavar="FILE", help="start from the moves in FILE (a saved record)")
-    parser.add_argument(
-        "--backend",
-        choices=("cython", "python"),
-        help="backend of the game and engines (default: the fastest installed)",
-    )
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected a finite number of seconds above 0, at most 3600; got {text!r}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
-    return value
+    add_backend(parser)
 
 
 def want_colour(choice: str, out: TextIO) -> bool:
@@ -531,5 +539,24 @@ def want_colour(choice: str, out: TextIO) -> bool:
     return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
 
 
-#: Every game's terminal UI by name, filled by ``gamecore.ui`` (``ui/__init__.py``).
-GAME_UIS: dict[str, GameUI] = {}
+#: The game classes with a UI of their own (``ui/<game>.py``), filled as each is defined.
+_UI_CLASSES: dict[type[Position], type[GameUI]] = {}
+
+
+class _GameUIs(Mapping[str, GameUI]):
+    """Every game's terminal UI by game name, read from :data:`gamecore.games.GAMES` each time:
+    the game's own :class:`GameUI` subclass, or the plain one."""
+
+    def __getitem__(self, name: str) -> GameUI:
+        game = GAMES[name]
+        return _UI_CLASSES.get(game, GameUI)(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAMES)
+
+    def __len__(self) -> int:
+        return len(GAMES)
+
+
+#: Every game's terminal UI by name (``gamecore play NAME``).
+GAME_UIS: Mapping[str, GameUI] = _GameUIs()

@@ -41,7 +41,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .. import _backend
+from .._cli_types import MAX_SECONDS, add_backend, add_seed, add_time
 from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from ..games.base import Outcome, Position
 from ..games.othello import _PASS_WORDS
@@ -63,7 +63,6 @@ __all__ = [
 
 #: Seconds the computer thinks per move unless told otherwise.
 DEFAULT_TIME = 1.0
-MAX_TIME = 600.0
 #: The computer's algorithm unless told otherwise: multi-player MCTS (the reward of every
 #: player kept in every node, each player maximising its own; the last moves by an exact
 #: Max^n search: ``Engine(endgame_empties=...)``).
@@ -273,10 +272,10 @@ class RolitUI(GameUI):
     """Rolit in the shared loop (``gamecore play rolit``): the handout's board, moves said as
     row and column, the colours in their order of play, the tie rule in the result."""
 
-    name = "rolit"
     game = Rolit
     summary = "Rolit (Othello for 2-4 players), as the course handout draws it"
     default_players = {"red": "human", "blue": "mcts", "yellow": "mcts", "green": "mcts"}
+    quick_players = {"red": "engine:depth=2", "blue": "random", "yellow": "mcts:iterations=200", "green": "random"}
     default_time = DEFAULT_TIME
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -459,8 +458,8 @@ def _setup(
     stdin: TextIO | None,
     stdout: TextIO | None,
 ) -> tuple[Rolit, _Session]:
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_TIME:
-        raise InvalidLimitError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {time_limit!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_SECONDS:
+        raise InvalidLimitError(f"the time per move must be above 0 and at most {MAX_SECONDS:g} s, got {time_limit!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionError(f"seed must be an int, got {seed!r}")
     game = Rolit(colours, first=first, tie_rule=tie_rule, compulsory_capture=compulsory_capture, backend=backend)
@@ -497,23 +496,8 @@ def _setup(
 # -- the command line ------------------------------------------------------------------------
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= MAX_TIME:
-        raise argparse.ArgumentTypeError(f"the time per move must be above 0 and at most {MAX_TIME:g} s, got {text}")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="gamecore rolit",
-        description="Play Rolit (Othello for 2 to 4 players) in the terminal. The colours named are played by "
-        "people, the others by the computer; name none to watch the computer play.",
-        epilog="Example: gamecore rolit Y B --time 2   (you play yellow and blue against red and green)",
-    )
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``gamecore rolit`` (the subcommand, and :func:`build_parser` for :func:`main`)."""
     p.add_argument("humans", nargs="*", metavar="COLOUR", help="colours played by people: R B Y G (or red, blue...)")
     _add_rule_options(p)
     p.add_argument(
@@ -522,28 +506,29 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_ALGORITHM,
         help=f"the computer's algorithm (default {DEFAULT_ALGORITHM})",
     )
-    p.add_argument(
-        "--time",
-        type=_seconds,
-        default=DEFAULT_TIME,
-        metavar="S",
-        help=f"the computer's seconds per move (default {DEFAULT_TIME:g})",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the computer's random choices (default 0)")
-    p.add_argument("--backend", choices=_backend.BACKENDS, default=None, help="cython or python (default: fastest)")
+    add_time(p, default=DEFAULT_TIME, what="a move of the computer")
+    add_seed(p, of="the computer's random choices")
+    add_backend(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gamecore rolit", **PARSER_TEXTS)
+    add_options(p)
     return p
 
 
-def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run ``gamecore rolit``; the exit status: 0 the game ended or was left, 1 the input
-    ended mid-game or an error, 2 bad options."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+#: The description and epilog of ``gamecore rolit``.
+PARSER_TEXTS: dict[str, Any] = {
+    "description": "Play Rolit (Othello for 2 to 4 players) in the terminal. The colours named are played by "
+    "people, the others by the computer; name none to watch the computer play.",
+    "epilog": "Example: gamecore rolit Y B --time 2   (you play yellow and blue against red and green)",
+}
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run parsed ``gamecore rolit`` options; the exit status: 0 the game ended or was left,
+    1 the input ended mid-game or an error, 2 bad settings."""
     stdout = sys.stdout if stdout is None else stdout
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
     try:
         _game, session = _setup(
             args.humans,
@@ -565,6 +550,16 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     except (GamecoreError, ValueError) as exc:
         sys.stderr.write(f"gamecore rolit: {exc}\n")
         return 2 if isinstance(exc, (InvalidPositionError, InvalidOptionError, InvalidLimitError)) else 1
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run ``gamecore rolit`` (see :func:`run`)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return run(args, stdin, stdout)
 
 
 if __name__ == "__main__":  # pragma: no cover

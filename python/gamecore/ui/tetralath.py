@@ -9,7 +9,7 @@ without colour. Every line exists in English (default) and Portuguese (``--lang 
 >>> import io
 >>> from gamecore.cli import main
 >>> out = io.StringIO()
->>> main(["tetralath", "--white", "engine", "--black", "engine", "--depth", "1", "--color", "never"], out=out)
+>>> main(["tetralath", "--white", "engine", "--black", "engine", "--depth", "1", "--ansi", "never"], out=out)
 0
 >>> "Game over" in out.getvalue()
 True
@@ -20,11 +20,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._cli_types import DeprecatedAlias
 from ..games.base import Color, Position
 from ..games.tetralath import ROW_LENGTHS, ROWS, SYMBOLS, Tetralath, render_board
 from .play import GameUI, want_colour
 
 __all__ = ["TetralathUI", "MESSAGES", "DEFAULT_TIME"]
+
+#: What ``--ansi`` takes.
+ANSI_CHOICES = ("auto", "always", "never")
 
 #: Seconds the computer may think per move unless told otherwise.
 DEFAULT_TIME = 5.0
@@ -55,10 +59,10 @@ MESSAGES = {
 
 
 class TetralathUI(GameUI):
-    name = "tetralath"
     game = Tetralath
     summary = "Tetralath (Yavalath's rules on 61 cells): four in a row wins, three loses"
     default_players = {"white": "human", "black": "engine"}
+    quick_players = {"white": "random", "black": "engine:depth=2"}
     default_time = DEFAULT_TIME
     # A 64 MB table: Tetralath is a placement game, full of transpositions, and the larger
     # table is what lets the first move finish depth 8 within 5 s.
@@ -69,24 +73,35 @@ class TetralathUI(GameUI):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
+            "--computer-first",
+            action="store_true",
+            help="human against the engine: the engine takes white and moves first (swaps --white and --black)",
+        )
+        # --first is a colour in every other command (Rolit's --first B): here it was who moves first.
+        parser.add_argument(
             "--first",
+            dest="computer_first",
+            action=DeprecatedAlias,
+            new="--computer-first",
             choices=("human", "computer"),
-            help="human against the engine: who moves first (sets --white and --black)",
+            convert=lambda who: who == "computer",
         )
         parser.add_argument("--swap", action="store_true", help="allow the swap rule (default off)")
         parser.add_argument(
             "--lang", choices=tuple(MESSAGES), default="en", help="language: en (English, default) or pt (Portuguese)"
         )
         parser.add_argument(
-            "--color",
-            "--colour",
-            choices=("auto", "always", "never"),
+            "--ansi",
+            choices=ANSI_CHOICES,
             default="auto",
             help="ANSI colours: auto (default: when the output is a terminal), always or never",
         )
+        # --colours says which colours play (Rolit); ANSI output was --color before.
+        for old in ("--color", "--colour"):
+            parser.add_argument(old, dest="ansi", action=DeprecatedAlias, new="--ansi", choices=ANSI_CHOICES)
 
     def position(self, args: argparse.Namespace) -> Position:
-        if args.first == "computer" and args.white == "human":
+        if args.computer_first and args.white == "human":
             args.white, args.black = args.black, "human"
         return Tetralath(swap=args.swap, backend=args.backend)
 
@@ -104,7 +119,7 @@ class TetralathUI(GameUI):
         if last_move is None:
             last_move = position.peek()
         mark = -1 if last_move is None or last_move.is_swap else last_move.index
-        colour = want_colour(args.color, args.out)
+        colour = want_colour(args.ansi, args.out)
         return render_board(position.cells(), position.turn, mark=mark, colour=colour, symbols=SYMBOLS[args.lang])
 
     def explain(self, position: Position, text: str, error: Exception | None, lang: str) -> str | None:

@@ -8,6 +8,7 @@ import time
 import webbrowser
 from typing import Any, TextIO
 
+from .._cli_types import add_backend
 from ..errors import GamecoreError
 
 __all__ = ["add_subparser", "run"]
@@ -28,7 +29,7 @@ def add_subparser(sub: Any) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.add_argument("--replays", metavar="FILE", help="a tournament's games.json or results database, to replay")
     p.add_argument("--sessions", type=int, default=32, metavar="N", help="most games at once (default 32)")
-    p.add_argument("--backend", choices=("cython", "python"), help="backend of the games and engines")
+    add_backend(p)
     p.set_defaults(serve_handler=run)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import GamecoreError
 from ..players import EnginePlayer
-from ..referee.games import RULES
+from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
 from ..ui.play import describe_score, result_line
 from .games import (
@@ -253,7 +253,7 @@ class GameSession:
             raise BadRequest("the record's moves must be a list")
         names = [m.get("move") if isinstance(m, dict) else m for m in moves]
         try:
-            trial = RULES[game].new(record.get("size", 8))
+            trial = start_position(game, record.get("size", game_class(game).default_size))
             for name in names:
                 _push_record_move(trial, name)
         except (ValueError, TypeError, GamecoreError) as exc:
