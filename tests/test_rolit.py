@@ -1,4 +1,4 @@
-"""Rolit: the rules against DESIGN.md's vectors and a slow oracle, both backends, their
+"""Rolit: the rules against hand-worked vectors and a slow oracle, both backends, their
 agreement move by move, values and their bounds, the tie rule, text, pickling, bad input."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def play_picks(game, picks):
     return game
 
 
-# -- DESIGN.md vectors -----------------------------------------------------------------
+# -- hand-worked vectors --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_default_order_is_the_handout_s_red_blue_yellow_green(backend):
 
 
 def test_after_red_f4_blue_captures_with_d3_f3_f5(backend):
-    # DESIGN.md: after red plays F4 (capturing E4), blue, next in the handout's order,
+    # After red plays F4 (capturing E4), blue, next in the handout's order,
     # captures with D3 F3 F5.
     game = Rolit(backend=backend.name)
     game.push("f4")
@@ -83,7 +83,7 @@ def test_after_red_f4_blue_captures_with_d3_f3_f5(backend):
 
 
 def test_after_red_f4_yellow_has_no_ball_and_fourteen_adjacency_moves(backend):
-    # DESIGN.md: had yellow been next (the order R, Y, ... given), it would have no ball and
+    # Had yellow been next (the order R, Y, ... given), it would have no ball and
     # exactly 14 adjacency moves.
     game = Rolit("RYGB", backend=backend.name)
     game.push("f4")

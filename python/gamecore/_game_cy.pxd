@@ -1,5 +1,5 @@
 # The game protocol every compiled search runs on; mirrors python/gamecore/_game_py.py.
-# Subclasses (OthelloCore, TetralathCore) override every cdef method.
+# Each game's core (OthelloCore, TetralathCore, RolitCore) subclasses GameCore.
 from libc.stdint cimport uint64_t
 
 cdef enum:

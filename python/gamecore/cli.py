@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--reference",
         metavar="PATH",
         help="perft: instead, time compiled 8x8 perft(11) against ref_perft.perft(11) from PATH (a folder "
-        "where ../shared/bench/ref_perft.pyx was built, or the module file), in turn",
+        "where a ref_perft module was built, or the module file), in turn",
     )
     p.add_argument("--iterations", type=count, help="MCTS iterations per search (default 200)")
     p.add_argument(

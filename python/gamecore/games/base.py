@@ -1,9 +1,11 @@
 """What every game position has in common: a backend core and its move history.
 
-:class:`Othello` and :class:`Tetralath` subclass :class:`Position`; each says how its move
-codes become move objects (``move_from_code``) and how text becomes a move
-(``parse_move``). The searches only need ``core``, ``features()``, ``EVALUATIONS``,
-``move_from_code`` and ``copy()``.
+:class:`Othello`, :class:`Tetralath` and :class:`Rolit` subclass :class:`Position`. Each says
+how its move codes become move objects (``move_from_code``) and how text becomes a move
+(``parse_move``), and states its facts once, as class attributes (``name``, ``sizes``,
+``seats``, ``players``...): :data:`GAMES`, the terminal games, the players it takes and the
+referee are all read from them. The searches use the core and what ``Position`` offers on
+every game (``features()``, ``EVALUATIONS``, ``player``, ``scores()``, ``copy()``...).
 """
 
 from __future__ import annotations

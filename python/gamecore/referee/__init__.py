@@ -4,7 +4,9 @@
 (see :mod:`gamecore.referee.cli`). The parts:
 
 - :mod:`~gamecore.referee.bots`: what a player argument names (built-in, CTU, UFRJ, external);
-- :mod:`~gamecore.referee.host`: the process that loads one bot and speaks the protocol;
+- :mod:`~gamecore.referee.host`: the process that loads one bot and speaks the protocol, after
+  building the bot's side of the sandbox (:mod:`~gamecore.referee.jail`); the Python bots it
+  loads (built-in, CTU, UFRJ) are :mod:`~gamecore.referee.course_bots`;
 - :mod:`~gamecore.referee.sandbox`: isolation (bubblewrap, cgroups, seccomp; the threat model is in docs/sandbox.rst);
 - :mod:`~gamecore.referee.play`: one game of a table of bots, forfeits and their reasons;
 - :mod:`~gamecore.referee.tournament`: schedule, identity, workers, resume;

@@ -56,6 +56,7 @@ from typing import Any, TextIO
 
 from ..errors import GamecoreError
 from . import cgroups, seccomp
+from .jail import ARCHIVE_MAGIC
 
 __all__ = [
     "Limits",
@@ -89,7 +90,6 @@ BOT_UID_BASE = 1_000_000
 _PR_SET_CHILD_SUBREAPER = 36
 _MAX_LINE = 1 << 16
 _BOT_DIR = "/bot"
-_ARCHIVE_MAGIC = b"GCBOT1\n"
 _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Waits for the referee's go (after it has moved this process into the bot's cgroups), then
 # becomes bubblewrap: every process of the bot is born inside the group.
@@ -216,7 +216,7 @@ def pack_files(files: dict) -> int:
     fd = os.memfd_create("gamecore-bot-files", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     try:
         with os.fdopen(os.dup(fd), "wb") as out:
-            out.write(_ARCHIVE_MAGIC)
+            out.write(ARCHIVE_MAGIC)
             for path, data in files.items():
                 name = os.fsencode(path)
                 out.write(struct.pack(">IQ", len(name), len(data)))

@@ -6,24 +6,11 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from .._cli_types import add_backend, add_seed, count, seconds
 from .compare import INSTALL_HINT, Budget, compare_rolit, pdf
 from .table import LABELS, fmt_bytes
 
 __all__ = ["add_subparser"]
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {value}")
-    return value
 
 
 def add_subparser(sub: Any) -> None:
@@ -36,13 +23,11 @@ def add_subparser(sub: Any) -> None:
         'the memory and the time they used (charts and PDF need matplotlib: pip install "gamecore[report]").',
     )
     p.add_argument("game", choices=("rolit",), help="the game (rolit)")
-    p.add_argument("--cycles", type=_positive_int, default=1, help="cycles of 24 games (default 1)")
+    p.add_argument("--cycles", type=count, default=1, help="cycles of 24 games (default 1)")
     budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--time", type=seconds, metavar="S", help="seconds a move for every algorithm (default 0.1)")
     budget.add_argument(
-        "--time", type=_positive_float, metavar="S", help="seconds a move for every algorithm (default 0.1)"
-    )
-    budget.add_argument(
-        "--states", type=_positive_int, metavar="N", help="instead of time: states explored a move for every algorithm"
+        "--states", type=count, metavar="N", help="instead of time: states explored a move for every algorithm"
     )
     p.add_argument(
         "--clock",
@@ -59,8 +44,8 @@ def add_subparser(sub: Any) -> None:
         "--no-rss", action="store_true", help="skip the peak-RSS cross-check (a fresh process per algorithm)"
     )
     p.add_argument("--out", default="rolit-report", help="folder for the files (default rolit-report)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the MCTS generators (default 0)")
-    p.add_argument("--backend", choices=("cython", "python"), help="backend (default: the one in use)")
+    add_seed(p, of="the MCTS generators")
+    add_backend(p)
     p.set_defaults(report_handler=run)
 
 

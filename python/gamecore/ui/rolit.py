@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 import argparse
-import inspect
 import re
 import sys
 from collections.abc import Sequence
@@ -124,16 +123,8 @@ class _Computer:
 
 
 def _search_engine(algorithm: str, seed: int) -> Any:
-    """An ``Engine`` running ``algorithm``, or a clear error when this version lacks it."""
-    if algorithm not in engine.ALGORITHMS:
-        raise InvalidOptionError(
-            f"the {algorithm} search is not in this version of gamecore; "
-            f"choose one of {', '.join(a for a in ENGINE_ALGORITHMS if a in engine.ALGORITHMS or a in _OWN)}"
-        )
-    options: dict[str, Any] = {"algorithm": algorithm}
-    if "seed" in inspect.signature(engine.Engine).parameters:
-        options["seed"] = seed
-    return engine.Engine("standard", **options)
+    """An ``Engine`` running ``algorithm`` (one of ``gamecore.search``'s)."""
+    return engine.Engine("standard", algorithm=algorithm, seed=seed)
 
 
 _OWN = ("mcts", "random", "greedy")

@@ -69,7 +69,6 @@ class TetralathUI(GameUI):
     tt_mb = 64
     show_scores = False
     proven_margin = False  # a proven margin counts empty cells: say "a forced win"
-    languages = ("en", "pt")
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
