@@ -29,7 +29,7 @@ def played_record(game: str, seed: int, key: str) -> tuple[dict, object]:
     record = {
         "key": key,
         "game": game,
-        "size": position.size if game == "othello" else 8,
+        "size": position.size,  # as the referee records it (Tetralath: 61)
         "players": names,
         "first": names[0],
         "moves": moves,
