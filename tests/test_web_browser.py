@@ -80,6 +80,7 @@ def page(browser, server):
 
 
 def new_game(page, game, seats, **options):
+    number = int(page.get_attribute("#board", "data-game-number"))
     page.select_option("#game", game)
     if "size" in options:
         page.select_option("#size", str(options["size"]))
@@ -91,7 +92,7 @@ def new_game(page, game, seats, **options):
         page.select_option(f"#seat-{k}", player)
         page.fill(f"#time-{k}", str(seconds))
     page.click("#new")
-    page.wait_for_selector(f"#board[data-game='{game}'][data-ply='0']")
+    page.wait_for_selector(f"#board[data-game='{game}'][data-game-number='{number + 1}'][data-ply='0']")
 
 
 def board_owners(page) -> dict[str, int]:

@@ -11,8 +11,6 @@ from ..games.othello import Othello
 from ..games.rolit import DEFAULT_COLOURS, Rolit
 from ..games.tetralath import ROW_LENGTHS, Tetralath
 from ..players import EnginePlayer, GreedyPlayer, MCTSPlayer, Player, RandomPlayer
-from ..ui import GAME_UIS
-from ..ui.play import MESSAGES, playing_colours
 
 __all__ = ["BadRequest", "GAME_NAMES", "SEAT_PLAYERS", "new_position", "board_geometry", "make_seat_player"]
 
@@ -100,10 +98,6 @@ def flat_cells(position: Any) -> list[int]:
     return [v for row in position.cells() for v in row]
 
 
-def colour_name(game: str, colour: Any, lang: str) -> str:
-    return GAME_UIS[game].colour_name(colour, lang).lower() if game != "rolit" else colour.name.lower()
-
-
 def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict, Player | None]:
     """A seat's player from ``{"player": name, "time": seconds}`` (``None`` for a human)."""
     if not isinstance(spec, dict):
@@ -128,12 +122,3 @@ def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict, Player | No
         algorithm = None if name == "engine" else name
         player = EnginePlayer(time=seconds, tt_mb=WEB_TT_MB, algorithm=algorithm)
     return seat, player
-
-
-def score_words(lang: str) -> dict[str, str]:
-    """The terminal's phrases for a search score (``+6 for black``) in ``lang``."""
-    return MESSAGES[lang]
-
-
-def colours_of(position: Any) -> tuple:
-    return playing_colours(position)

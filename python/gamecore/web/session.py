@@ -20,17 +20,15 @@ from ..errors import GamecoreError
 from ..players import EnginePlayer
 from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
-from ..ui.play import describe_score, result_line
+from ..ui.play import MESSAGES, describe_score, playing_colours, result_line
 from .games import (
     FILL,
     SEAT_PLAYERS,
     BadRequest,
     board_geometry,
-    colours_of,
     flat_cells,
     make_seat_player,
     new_position,
-    score_words,
 )
 
 __all__ = ["GameSession", "MAX_RECORD_CHARS"]
@@ -82,6 +80,7 @@ class GameSession:
         self.closed = False
         self.streams = 0  # open event streams (the server caps them)
         self._view: tuple[int, dict] | None = None
+        self.game_number = 0  # games started in this tab (the page and its tests tell games apart)
         self.new_game("othello", {}, None)
 
     # -- changes (event loop only) ---------------------------------------------------------
@@ -104,7 +103,7 @@ class GameSession:
 
     def new_game(self, game: Any, options: Any, seats: Any, *, replay: dict | None = None) -> None:
         position, checked = new_position(game, options, self.backend)
-        colours = colours_of(position)
+        colours = playing_colours(position)
         if seats is None:
             seats = list(_DEFAULT_SEATS[game][: len(colours)])
         players = self._seat_players(game, colours, seats)
@@ -118,6 +117,7 @@ class GameSession:
         self.paused = False
         self.message = ""
         self.last_thought: dict | None = None
+        self.game_number += 1
         self._moved()
 
     def _seat_players(self, game: str, colours: tuple, seats: Any) -> tuple[list[dict], dict]:
@@ -265,7 +265,7 @@ class GameSession:
             "players": players,
             "result": str(record.get("reason") or record.get("termination") or "")[:200],
         }
-        self.new_game(game, options, [{"player": "human"}] * len(colours_of(trial)), replay=summary)
+        self.new_game(game, options, [{"player": "human"}] * len(playing_colours(trial)), replay=summary)
         self.line = list(trial.move_stack)
         self.notify()
 
@@ -330,7 +330,7 @@ class GameSession:
 
     def _thought(self, colour: Any, result: Any, position: Any) -> dict:
         lang = self.options["lang"]
-        score = describe_score(result, colour, self._name, score_words(lang), self.ui.proven_margin)
+        score = describe_score(result, colour, self._name, MESSAGES[lang], self.ui.proven_margin)
         nodes = int(getattr(result, "nodes", 0))
         elapsed = float(getattr(result, "elapsed", 0.0))
         return {
@@ -397,6 +397,7 @@ class GameSession:
         return {
             "id": self.id,
             "game": game,
+            "game_number": self.game_number,
             "geometry": board_geometry(game, position),
             "cells": cells,
             "fills": {str(k[1]): v for k, v in FILL.items() if k[0] == game},

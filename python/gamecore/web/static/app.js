@@ -106,6 +106,7 @@ function drawBoard(s) {
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${g.width + 2 * pad} ${g.height + 2 * pad}`);
   svg.dataset.game = s.game;
   svg.dataset.ply = s.ply;
+  svg.dataset.gameNumber = s.game_number;
   const legal = new Set(s.legal);
   const flipped = new Set(s.flipped);
   const mine = s.turn === null ? "#000" : s.fills[s.turn];
