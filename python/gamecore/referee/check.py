@@ -74,7 +74,7 @@ def check_bot(
     limits = Rules(time_limit, grace, startup, isolation=isolation, memory_mb=memory_mb).as_dict()
     for g in range(games):
         seat = g % rules.seats
-        seats = [bot if k == seat else BotSpec(**opponent, name=f"random{k + 1}") for k in range(rules.seats)]
+        seats = [bot if k == seat else BotSpec({**opponent, "name": f"random{k + 1}"}) for k in range(rules.seats)]
         task: Task = {
             "key": f"check/{size}/g{g}",
             "game": game,
