@@ -475,6 +475,7 @@ def test_openspiel_mcts_bot_plays_rolit_as_a_gamecore_player(backend):
         assert position == before and position.is_legal(move)
         position.push(move)
     assert len(position.move_stack) == 60
+    players[0].new_game()  # restarts the bots it made (MCTSBot.restart)
     # the bot finds a win in one: in Tetralath white (a1, a2, a4) makes four with a3
     tetralath = Tetralath.from_moves(["a1", "e1", "a2", "e3", "a4", "i1"], backend=backend.name)
     searching = openspiel_game.OpenSpielPlayer(
