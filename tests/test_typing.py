@@ -25,6 +25,9 @@ reveal_type(search(Othello(), depth=1).move)
 reveal_type(search(Tetralath(), depth=1).pv)
 reveal_type(solve(Othello()).move)
 reveal_type(MCTS().search(Rolit(), iterations=10).move)
+reveal_type(Othello().core)
+reveal_type(Tetralath().core.gen_moves())
+reveal_type(search(Othello(), depth=1).proven)
 """
 
 EXPECTED = [
@@ -37,6 +40,9 @@ EXPECTED = [
     "list[gamecore.games.tetralath.TetralathMove]",
     "gamecore.games.othello.OthelloMove | None",
     "gamecore.games.rolit.RolitMove",
+    "gamecore.games._othello_py.OthelloCore",
+    "list[int]",
+    "str | None",
 ]
 
 
@@ -44,7 +50,15 @@ def test_positions_and_results_are_typed_by_the_game(tmp_path):
     script = tmp_path / "user_script.py"
     script.write_text(textwrap.dedent(SCRIPT))
     out, err, status = mypy_api.run(
-        ["--no-error-summary", "--cache-dir", str(tmp_path / "cache"), "--python-version", "3.10", str(script)]
+        [
+            "--strict",
+            "--no-error-summary",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--python-version",
+            "3.10",
+            str(script),
+        ]
     )
     revealed = [line.split('Revealed type is "', 1)[1].rstrip('"') for line in out.splitlines() if "Revealed" in line]
     assert revealed == EXPECTED, out + err

@@ -61,7 +61,7 @@ def color_to_side(color: Any) -> int:
     raise InvalidPositionError(f"a UFRJ colour is {BLACK_STONE!r} (black) or {WHITE_STONE!r} (white), got {color!r}")
 
 
-def _grid(board: Any) -> list:
+def _grid(board: Any) -> list[Any]:
     grid = board.board if hasattr(board, "board") else board
     try:
         rows = [list(row) for row in grid]
@@ -117,7 +117,7 @@ def position_to_board(position: Othello) -> list[list[str]]:
     return grid
 
 
-def find_framework_move(valid_moves: list, move: Any) -> Any:
+def find_framework_move(valid_moves: list[Any], move: Any) -> Any:
     """The object of ``valid_moves`` (framework ``Move``s, 1-based ``x`` row, ``y`` column) for a
     gamecore move, or ``None`` if it is not there."""
     if move.is_pass:

@@ -259,7 +259,7 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         default): ``"standard"`` here; Othello's learned one on a size with shipped weights."""
         return "standard"
 
-    def exact_solver(self) -> Callable[..., tuple] | None:
+    def exact_solver(self) -> Callable[..., tuple[Any, ...]] | None:
         """The backend's exact endgame solver for this game's cores
         (``solve_exact(core, alpha=None, beta=None, node_limit=0, time_limit=0.0)``), or
         ``None`` when the game has none."""
@@ -268,11 +268,13 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     @property
     def backend(self) -> str:
         """Name of the backend holding this position."""
-        return self._backend.name
+        return str(self._backend.name)
 
     @property
     def core(self) -> Any:
-        """The backend's core object (what the searches run on)."""
+        """The backend's core object (what the searches run on). Each game tells type
+        checkers its pure twin's class (``Othello().core`` is an ``OthelloCore``): the compiled
+        one has the same methods, and is what runs under the compiled backend."""
         return self._core
 
     @property
@@ -323,7 +325,7 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """
         return int(self._core.perft(depth))
 
-    def _interned_colors(self) -> tuple:
+    def _interned_colors(self) -> tuple[Any, ...]:
         """``turn`` of each player number (the position layer looks the colour up here)."""
         return tuple(self.Color)
 
@@ -342,9 +344,9 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """The same position and history on another backend (``"cython"`` or ``"python"``)."""
         _backend.load(backend)  # a clear error for an unknown or missing backend (unpickling falls back)
         restore, (cls, _, state) = self.__reduce__()
-        return restore(cls, backend, state)
+        return restore(cls, backend, state)  # type: ignore[no-any-return]
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         core = self._core.copy()
         moves = core.history()
         for _ in moves:
@@ -352,7 +354,7 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         state = (type(core).__name__, self._core_args(), core.bitboards(), core.turn, moves)
         return _restore_position, (type(self), self.backend, state)
 
-    def _core_args(self) -> tuple:
+    def _core_args(self) -> tuple[Any, ...]:
         """The arguments that make this position's core (before its board is set)."""
         core = self._core
         if hasattr(core, "swap_rule"):
@@ -370,12 +372,12 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
 
     def zobrist_hash(self) -> int:
         """64-bit Zobrist hash of the position and side to move; the same in both backends."""
-        return self._core.zobrist()
+        return int(self._core.zobrist())
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
-def _restore_position(cls: type[P], backend_name: str, state: tuple) -> P:
+def _restore_position(cls: type[P], backend_name: str, state: tuple[Any, ...]) -> P:
     """Unpickle a position: on ``backend_name`` when it is available, else on the one in use."""
     core_name, args, bitboards, turn, moves = state
     try:

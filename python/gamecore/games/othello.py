@@ -21,12 +21,15 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSizeError, InvalidSquareError
 from . import _othello_patterns
 from .base import Color, Outcome, Position, Termination
+
+if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
+    from ._othello_py import OthelloCore
 
 __all__ = ["Othello", "OthelloColor", "OthelloMove", "Move", "BLACK", "WHITE", "PASS", "STYLES", "render_othello"]
 
@@ -134,7 +137,7 @@ def parse_square(square: Any, size: int) -> int:
         row, col = square
         if not (0 <= row < size and 0 <= col < size):
             raise InvalidSquareError(f"(row, col) = {square} is off the {size}x{size} board (0-based)")
-        return row * size + col
+        return int(row * size + col)
     if isinstance(square, str):
         text = square.strip()
         match = _SQUARE_RE.match(text)
@@ -186,6 +189,11 @@ class Othello(Position[OthelloMove]):
     #: Besides every game's players, the one-ply ones that read squares (``gamecore.players.othello``).
     players = (*Position.players, "greedy", "corner", "positional")
 
+    if TYPE_CHECKING:
+
+        @property
+        def core(self) -> OthelloCore: ...
+
     #: Built-in evaluations by name, as weights over the features of :meth:`features`
     #: (see ``gamecore.search``). The engine's default, ``"default"``, is "learned" on a size
     #: with shipped weights (6x6, 8x8) and "standard" elsewhere (:meth:`default_evaluation`).
@@ -223,16 +231,16 @@ class Othello(Position[OthelloMove]):
         disc difference, positional square weights, mobility (own moves minus the
         opponent's), corners, stable edge discs, parity (+1 when the side to move
         would make the last move), the learned pattern evaluation (hundredths of a disc)."""
-        return self._backend.othello.FEATURES
+        return tuple(self._backend.othello.FEATURES)
 
     def default_evaluation(self) -> str:
         """``"learned"`` on a size with shipped weights (``gamecore/data/othello{size}.patterns``),
         else ``"standard"``."""
         return "learned" if _othello_patterns.load_table(self.size) is not None else "standard"
 
-    def exact_solver(self) -> Callable[..., tuple]:
+    def exact_solver(self) -> Callable[..., tuple[Any, ...]]:
         """The exact endgame solver of this position's backend (``gamecore.search._endgame_*``)."""
-        return self._backend.endgame.solve_exact
+        return self._backend.endgame.solve_exact  # type: ignore[no-any-return]
 
     def move_from_code(self, code: int) -> OthelloMove:
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
@@ -246,7 +254,7 @@ class Othello(Position[OthelloMove]):
     @property
     def size(self) -> int:
         """The board's side: 4 to 10 (even)."""
-        return self._core.size
+        return int(self._core.size)
 
     def parse_move(self, move: Any) -> OthelloMove:
         """A :class:`Move` from a ``Move``, ``'d3'``, ``'pass'``, ``(row, col)``, ``'3 4'`` or an index.
@@ -267,7 +275,7 @@ class Othello(Position[OthelloMove]):
     def score(self) -> tuple[int, int]:
         """``(black discs, white discs)``: the older form of :meth:`scores`, kept for the
         course adapters and existing code."""
-        return self._core.counts()
+        return self._core.counts()  # type: ignore[no-any-return]
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``: most discs wins, equal is a draw;

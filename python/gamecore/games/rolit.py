@@ -40,11 +40,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
 from .base import Color, Outcome, Position, Termination, renamed
+
+if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
+    from ._rolit_py import RolitCore
 from .othello import _PASS_WORDS, COLUMNS, parse_square
 
 __all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "render_rolit"]
@@ -214,6 +217,12 @@ class Rolit(Position[RolitMove]):
     seats = 4
     #: Besides every game's players, greedy (the most balls after the move).
     players = (*Position.players, "greedy")
+
+    if TYPE_CHECKING:
+
+        @property
+        def core(self) -> RolitCore: ...
+
     #: Built-in evaluations: feature name -> integer weight (see :meth:`features`); each
     #: player's strength shares out the empty squares (``gamecore/games/_rolit_py.py``).
     EVALUATIONS = {
@@ -267,7 +276,7 @@ class Rolit(Position[RolitMove]):
         other._tie_rule = self._tie_rule
         return other
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Plain data, so a pickle loads on either backend (the compiled one if it is there).
         _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
         return _restore, (colours, compulsory, self._tie_rule, balls, colour_to_move, moves, self._backend.name)
@@ -286,14 +295,14 @@ class Rolit(Position[RolitMove]):
         """Names of the evaluation features, per player, in the order the weights are given:
         own balls, own corners, own edge balls held by an own corner through own edge balls,
         own balls on the edge, own capturing moves."""
-        return self._backend.rolit.FEATURES
+        return tuple(self._backend.rolit.FEATURES)
 
     def feature_values(self, color: Any = None, *, colour: Any = None) -> tuple[int, ...]:
         """The values of :meth:`features` for a playing colour (default: the side to move;
         ``colour=`` is the older name of ``color=``)."""
         colour = renamed(color, colour, "color", "colour")
         colour = self.turn if colour is None else parse_colour(colour)
-        return self._core.feature_values(self._player(colour))
+        return tuple(self._core.feature_values(self._player(colour)))
 
     def move_from_code(self, code: int) -> RolitMove:
         """The :class:`RolitMove` of a core move code (the square index)."""
@@ -331,7 +340,7 @@ class Rolit(Position[RolitMove]):
     @property
     def player(self) -> int:
         """The player to move: the index of :attr:`turn` in :attr:`colors`."""
-        return self._core.turn
+        return int(self._core.turn)
 
     @property
     def compulsory_capture(self) -> bool:
@@ -347,7 +356,7 @@ class Rolit(Position[RolitMove]):
         playing = self._core.colours
         if int(colour) not in playing:
             raise InvalidPositionError(f"{colour} does not play in this game ({_initials(self.colours)})")
-        return playing.index(int(colour))
+        return int(playing.index(int(colour)))
 
     def parse_move(self, move: Any) -> RolitMove:
         """A :class:`RolitMove` from a move, ``'d6'``, ``'6 4'`` (1-based row column),

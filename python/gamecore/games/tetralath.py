@@ -28,11 +28,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSquareError
 from .base import Color, Outcome, Position, Termination, renamed
+
+if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
+    from ._tetralath_py import TetralathCore
 
 __all__ = [
     "Tetralath",
@@ -230,6 +233,12 @@ class Tetralath(Position[TetralathMove]):
     sizes = (61,)
     default_size = 61
     tournament_sizes = (61,)
+
+    if TYPE_CHECKING:
+
+        @property
+        def core(self) -> TetralathCore: ...
+
     #: The swap move (``Tetralath.Move("swap")``), legal only with the swap rule on.
     SWAP = SWAP
     #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).
@@ -262,11 +271,11 @@ class Tetralath(Position[TetralathMove]):
         minus its own), ``open_twos`` / ``open_ones`` (four-cell windows with two / one own
         stones and no opposing one, minus the opponent's), ``centre`` (own stones' closeness to
         e5 minus the opponent's)."""
-        return self._backend.tetralath.FEATURES
+        return tuple(self._backend.tetralath.FEATURES)
 
     def feature_values(self) -> tuple[int, ...]:
         """The values of :meth:`features` in this position, for the side to move."""
-        return self._core.features()
+        return tuple(self._core.features())
 
     def move_from_code(self, code: int) -> TetralathMove:
         """The :class:`TetralathMove` of a core move code (cell index, or ``SWAP_CODE``)."""
@@ -331,7 +340,7 @@ class Tetralath(Position[TetralathMove]):
 
     def counts(self) -> tuple[int, int]:
         """``(white stones, black stones)``: the older form of :meth:`scores`."""
-        return self._core.counts()
+        return self._core.counts()  # type: ignore[no-any-return]
 
     def cells(self) -> list[list[int]]:
         """The board as 9 rows (``a`` to ``i``) of ``-1`` (empty), ``0`` (white), ``1`` (black)."""

@@ -28,14 +28,14 @@ def game_move_time(time_left: float, position: Any) -> float:
     solved endgame) goes to the later ones."""
     empties = sum(row.count(-1) for row in position.cells())
     own_moves = -(-empties // position.num_players)
-    return max(0.0, time_left) / max(2, own_moves - QUICK_LAST_MOVES)
+    return float(max(0.0, time_left) / max(2, own_moves - QUICK_LAST_MOVES))
 
 
-def legal_moves_or_raise(position: Any) -> list:
+def legal_moves_or_raise(position: Any) -> list[Any]:
     moves = position.legal_moves()
     if not moves:
         raise GameOverError("the game is over: there is no move to choose")
-    return moves
+    return list(moves)
 
 
 class Player:

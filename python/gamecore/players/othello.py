@@ -18,7 +18,7 @@ __all__ = ["GreedyPlayer", "CornerPlayer", "PositionalPlayer"]
 
 def _discs_after(position: Any, move: Any) -> int:
     child = position.play(move)
-    return child.scores()[position.turn]
+    return int(child.scores()[position.turn])
 
 
 class GreedyPlayer(Player):

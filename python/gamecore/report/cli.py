@@ -7,7 +7,8 @@ import sys
 from typing import Any, TextIO
 
 from .._cli_types import add_backend, add_seed, count, seconds
-from .compare import INSTALL_HINT, Budget, compare_rolit, pdf
+from . import compare
+from .compare import INSTALL_HINT, Budget, compare_rolit
 from .table import LABELS, fmt_bytes
 
 __all__ = ["add_subparser"]
@@ -50,7 +51,7 @@ def add_subparser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    if pdf is None:
+    if not compare.HAS_CHARTS:
         print(INSTALL_HINT + "; writing the Markdown and CSV only.", file=out)
     if args.states is not None:
         budget = Budget(states=args.states)

@@ -55,6 +55,8 @@ try:
     from . import pdf
 except ImportError:  # matplotlib is the optional ``report`` extra: Markdown and CSV only
     pdf = None  # type: ignore[assignment]
+#: Whether the charts and the PDF can be drawn here (matplotlib installed).
+HAS_CHARTS = pdf is not None
 
 #: What to install for the charts and the PDF.
 INSTALL_HINT = 'PNG charts and the PDF need matplotlib: pip install "gamecore[report]" (or pip install matplotlib)'
@@ -62,6 +64,7 @@ INSTALL_HINT = 'PNG charts and the PDF need matplotlib: pip install "gamecore[re
 __all__ = [
     "ALGORITHMS",
     "INSTALL_HINT",
+    "HAS_CHARTS",
     "AlgorithmStats",
     "Budget",
     "GameRecord",
@@ -239,7 +242,7 @@ def make_engine(algorithm: str, seed: int, budget: Budget) -> Engine:
     return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb, clock=budget.clock)
 
 
-def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchResult, int, float, float]:
+def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchResult[Any], int, float, float]:
     """``engine`` searches ``game`` within ``budget``: (result, states, CPU seconds, wall seconds),
     the times measured around the call on this thread's CPU clock and the wall clock.
 
@@ -290,7 +293,7 @@ def play_game(
     }
     record = GameRecord(number, seats, "", ())
 
-    def search(algorithm: str, engine: Engine, played: bool) -> SearchResult:
+    def search(algorithm: str, engine: Engine, played: bool) -> SearchResult[Any]:
         result, states, cpu, wall = timed_search(engine, game, budget)
         record.moves.append(
             MoveRecord(

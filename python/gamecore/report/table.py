@@ -63,7 +63,7 @@ def fmt_bytes(value: Any) -> str:
 def cell(key: str, row: dict[str, Any]) -> str:
     value = row[key]
     if key == "algorithm":
-        return LABELS.get(value, value)
+        return str(LABELS.get(value, value))
     if key == "wins":
         if value == "":
             return "not seated"

@@ -95,7 +95,7 @@ class SearchResult(Generic[MoveT]):
     #: value of every player (index = player) where the algorithm knows it: Max^n its
     #: vector, MCTS the root's win rates in per mille; paranoid and BRS only the searcher's
     #: (``None`` for the others); alpha-beta the two-player pair
-    values: list = field(default_factory=list)
+    values: list[int | None] = field(default_factory=list)
     player: int = 0  #: the player to move at the root (whose ``score`` it is)
     memory: int = 0  #: peak bytes of the search structures (table, tree, recursion buffers)
     #: n-player searches and MCTS: bytes those structures hold, not allocate: the table's
@@ -184,7 +184,7 @@ def empty_squares(position: Any) -> int:
     taken = 0
     for board in position.core.bitboards():
         taken |= board
-    return position.size * position.size - taken.bit_count()
+    return int(position.size * position.size - taken.bit_count())
 
 
 def whole_budget(time_limit: float, clock: str = "cpu") -> float:
@@ -329,7 +329,7 @@ class Engine:
     def tt_bytes(self, backend: str | None = None) -> int:
         """Memory of the transposition table this engine uses on ``backend`` (default: the
         selected one); it is allocated on first use of that backend."""
-        return self._searcher(_backend.load(backend) if backend else _backend.selected()).tt_bytes()
+        return int(self._searcher(_backend.load(backend) if backend else _backend.selected()).tt_bytes())
 
     def evaluation_weights(self, position: Any) -> list[int]:
         """The weights of ``position``'s ``features()`` this engine's evaluation stands for
@@ -449,7 +449,7 @@ class Engine:
         start: float,
         time_limit: float | None,
         report: Callable[[int, int, list[int], int], Any] | None,
-    ) -> SearchResult:
+    ) -> SearchResult[Any]:
         """Alpha-beta or minimax (``_alphabeta_py`` / ``_alphabeta_cy``), after the exact
         endgame solver where it applies."""
         exact, solver_nodes = self._try_endgame(position, budget, depth, nodes, start)
@@ -506,7 +506,7 @@ class Engine:
         start: float,
         time_limit: float | None,
         report: Callable[[int, int, list[int], int], Any] | None,
-    ) -> SearchResult:
+    ) -> SearchResult[Any]:
         """Max^n, paranoid or Best-Reply Search (``_multiplayer_py`` / ``_multiplayer_cy``)."""
         core = position.core.copy()
         remaining = budget - (self._now() - start) if time_limit is not None else 0.0
@@ -549,7 +549,7 @@ class Engine:
         )
 
     def _reporter(
-        self, position: Any, progress: Callable[[SearchResult], Any], start: float
+        self, position: Any, progress: Callable[[SearchResult[Any]], Any], start: float
     ) -> Callable[[int, int, list[int], int], Any]:
         """The searchers' ``progress(depth, score, pv codes, nodes)`` as ``progress(SearchResult)``."""
 
@@ -582,7 +582,7 @@ class Engine:
 
     def _search_mcts(
         self, position: Any, depth: int | None, budget: float, nodes: int | None, start: float
-    ) -> SearchResult:
+    ) -> SearchResult[Any]:
         """UCT for n players, its tree kept between the moves of a game (``nodes``: iterations)."""
         if depth is not None:
             raise InvalidLimitError("mcts has no depth limit: give time_limit or nodes (its iterations)")
@@ -613,7 +613,7 @@ class Engine:
             elapsed=self._now() - start,
             algorithm="mcts",
             backend=position.backend,
-            values=found.values,
+            values=list(found.values),
             player=_player_to_move(position),
             memory=found.memory,
             memory_used=found.memory,
@@ -623,7 +623,7 @@ class Engine:
 
     def _try_maxn_endgame(
         self, position: Any, budget: float, nodes: int | None, start: float
-    ) -> tuple[SearchResult | None, int]:
+    ) -> tuple[SearchResult[Any] | None, int]:
         """n-player MCTS near the end (``endgame_empties``): an exact Max^n search to the end of
         the game in half of ``budget`` (MCTS plays the last moves by sampling; the searches
         it meets play them exactly). ``(result, 0)``, or ``(None, states spent)``."""
@@ -666,7 +666,7 @@ class Engine:
 
     def _try_endgame(
         self, position: Any, budget: float, depth: int | None, nodes: int | None, start: float
-    ) -> tuple[SearchResult | None, int]:
+    ) -> tuple[SearchResult[Any] | None, int]:
         """Solve exactly when few squares are empty, if the game has a solver and the limits
         allow: ``(result, 0)``, or ``(None, nodes the solver spent before giving up)``."""
         solve_exact = position.exact_solver()

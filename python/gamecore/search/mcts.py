@@ -122,12 +122,12 @@ class MCTS:
         if backend is not None:
             self._tree = self._make_tree(backend)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["_lock"], state["_clock"]
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("clock", "wall")
         state.setdefault("history", None)
         self.__dict__.update(state)
