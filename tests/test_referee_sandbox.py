@@ -126,10 +126,17 @@ ATTACKS = {
     # row 4: the other bots' files, wherever the referee staged them
     "stager": """
     def setup(self):
-        import glob
+        import glob, os, sys
+        # The Python runtime and the venv are mapped read-only into every bot's view (in CI
+        # they sit under /tmp, with every optional extra): skip them, as a real thief would;
+        # reading them all outlasts the start-up time and holds no other bot's file.
+        prefixes = (sys.prefix, sys.base_prefix, sys.exec_prefix)
+        runtime = tuple({p + os.sep for p in prefixes} | {os.path.realpath(p) + os.sep for p in prefixes})
         patterns = ("/tmp/**", "/var/tmp/**", "/dev/shm/**", "/*/gamecore-bot-*/**", "/proc/*/cwd/*", "/proc/*/root/tmp/*")
         for pattern in patterns:
             for path in glob.glob(pattern, recursive=True):
+                if path.startswith(runtime):
+                    continue
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read(1 << 20)
