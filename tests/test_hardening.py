@@ -417,8 +417,12 @@ LONG_CALLS = {
 @pytest.mark.parametrize("call", sorted(LONG_CALLS))
 def test_ctrl_c_interrupts_long_calls_within_half_a_second(backend, call):
     setup, long_call = LONG_CALLS[call]
+    # Ctrl-C as at a terminal: a child started from a background job inherits SIGINT ignored
+    # (POSIX), and Python then installs no KeyboardInterrupt handler; restore it first.
     code = PRELUDE + textwrap.dedent(
         f"""
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         {setup}
         before = (game.to_text(), list(game.move_stack), game.zobrist_hash())
         print("ready", flush=True)
