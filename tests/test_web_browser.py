@@ -192,6 +192,14 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
     assert len(page.query_selector_all("#board polygon.hexcell")) == 61
     assert "brancas" in page.text_content("#status")
+    # the whole page speaks the game's language, not only the board
+    assert page.get_attribute("html", "lang") == "pt"
+    assert [page.text_content(k) for k in ("#undo", "#stop", "#new", "h2")] == [
+        "Desfazer",
+        "Parar",
+        "Novo jogo",
+        "Lances",
+    ]
     click_moves(page, ("e5", "d4", "f5", "e4", "c5", "c3"))
     position = Tetralath.from_moves("e5 d4 f5 e4 c5 c3")
     assert board_owners(page) == expected_owners(position, [position.move_from_code(i).name for i in range(61)])
@@ -233,6 +241,16 @@ def test_watching_an_engine_game_with_live_thinking_and_stop(page):
     page.wait_for_timeout(300)
     assert int(page.get_attribute("#board", "data-ply")) <= ply + 1  # at most the move already being thought
     new_game(page, "othello", [("human", 1), ("human", 1)], size=8)  # and the 30 s engine stops thinking
+    assert page.text_content("#undo") == "Undo" and page.get_attribute("html", "lang") == "en"
+
+
+def test_watching_mcts_think_and_stopping_it(page):
+    new_game(page, "rolit", [("mcts", 30), ("human", 1), ("human", 1), ("human", 1)], players=4)
+    page.wait_for_selector("#thinking:text('playouts')")
+    assert "wins expected for red" in page.text_content("#thinking")
+    page.click("#stop")  # MCTS plays its most visited move now, not after its 30 s
+    page.wait_for_selector("#board[data-ply='1']")
+    assert "red:" in page.text_content("#thinking")  # what it thought, kept after the move
 
 
 def test_loading_a_tournament_replay(page, replays):

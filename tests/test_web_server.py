@@ -16,6 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from gamecore import Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
+from gamecore.ui import GAME_UIS  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
 from web_helpers import played_record, running_server, write_database, write_games_json  # noqa: E402
 
@@ -158,6 +159,22 @@ def test_live_thinking_and_the_stop_button(client):
     state = wait_for(client, sid, lambda s: s["ply"] == 1, timeout=30)
     assert state["moves"][0]["text"] in ("d3", "c4", "f5", "e6")
     assert state["last_thought"]["depth"] >= thinking["depth"]
+
+
+def test_mcts_live_thinking_and_the_stop_button(client):
+    sid = new_session(
+        client,
+        game="rolit",
+        options={"players": 4},
+        seats=[{"player": "mcts", "time": 60}] + [{"player": "human"}] * 3,
+    )["id"]
+    state = wait_for(client, sid, lambda s: s["thinking"] and s["thinking"]["iterations"] > 0)
+    thinking = state["thinking"]
+    said = {GAME_UIS["rolit"].move_text(m) for m in Rolit("RBYG").legal_moves()}  # as the page says moves
+    assert "red" in thinking["score"] and thinking["pv"].split(", ")[0] in said
+    act(client, sid, "stop")  # without stop() this move would take its 60 s
+    state = wait_for(client, sid, lambda s: s["ply"] == 1, timeout=30)
+    assert state["moves"][0]["text"] in said and state["last_thought"]["iterations"] >= thinking["iterations"]
 
 
 def test_pause_stops_an_engine_game_between_moves(client):

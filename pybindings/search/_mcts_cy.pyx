@@ -33,6 +33,7 @@ __all__ = [
     "history_weight",
     "MULTIPLAYER_HISTORY",
     "HISTORY_MOVES",
+    "PROGRESS_INTERVAL",
     "reward_shares",
 ]
 
@@ -44,6 +45,8 @@ DEFAULT_MAX_NODES = 1_000_000
 REWARD_UNIT = 12
 #: Iteration budgets above this mean the same as this (none is reached).
 MAX_ITERATIONS = 2**62
+PROGRESS_INTERVAL = 0.1
+cdef double C_PROGRESS_INTERVAL = PROGRESS_INTERVAL
 
 cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
@@ -148,6 +151,7 @@ cdef class MCTSTree:
     cdef int size
     cdef int capacity
     cdef bint busy
+    cdef bint stop_requested  # set by stop(), read between iterations without the GIL
     cdef object root_state    # the exact position at the root (see find)
     cdef object root_core     # a copy of it, to replay moves on
 
@@ -158,6 +162,7 @@ cdef class MCTSTree:
         self.capacity = 0
         self.players = 2
         self.busy = False
+        self.stop_requested = False
         self.seed = 0
         self.exploration = DEFAULT_EXPLORATION
         self.c2 = DEFAULT_EXPLORATION * DEFAULT_EXPLORATION
@@ -374,7 +379,7 @@ cdef class MCTSTree:
 
     # -- the search --------------------------------------------------------------
 
-    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False):
+    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False, progress=None):
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
@@ -382,18 +387,33 @@ cdef class MCTSTree:
         clock or with ``cpu_clock`` of this thread's CPU time (see the pure twin: the search
         runs until the next iteration would end past the limit); at least one must be set.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
-        The iterations run without the GIL: other Python threads keep running meanwhile.
+        The iterations run without the GIL: other Python threads keep running meanwhile;
+        ``progress`` is called with the GIL (see the pure twin: Progress and stop).
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
         self.check_idle()
         self.busy = True
+        self.stop_requested = False
         try:
-            return self.run(core.copy(), iterations, time_limit, bool(cpu_clock))
+            return self.run(core.copy(), iterations, time_limit, bool(cpu_clock), progress)
+        except BaseException:
+            self.clear_tree()  # as the pure twin: a search that raised leaves no tree
+            raise
         finally:
             self.busy = False
 
-    cdef long long run(self, GameCore core, long long iterations, double time_limit, bint cpu_clock) except -1:
+    def stop(self):
+        """Make the running search return after the iteration under way (from another
+        thread: a stop button), with the tree it has grown. Does nothing when no search runs."""
+        if self.busy:
+            self.stop_requested = True
+
+    cdef long long run(self, GameCore core, long long iterations, double time_limit, bint cpu_clock,
+                       object progress) except -1:
         cdef double next_poll = 0.0
+        cdef bint reporting = progress is not None
+        cdef bint ended = False
+        cdef double next_report
         cdef int players = core.num_players()
         if not 1 <= players <= PLAYER_BUFFER:
             raise ValueError(f"MCTS handles 1 to {PLAYER_BUFFER} players, the game has {players}")
@@ -425,17 +445,25 @@ cdef class MCTSTree:
         self.states = 0
         with nogil:
             first_iteration = gc_clock_seconds(cpu_clock)
+            next_report = first_iteration + C_PROGRESS_INTERVAL
             while True:
                 failed = self.iterate(core)
                 if failed:
                     break
                 done += 1
-                if budget and done >= budget:
+                if budget and done >= budget or self.stop_requested:
                     break
-                if timed:
+                if timed or reporting:
                     now = gc_clock_seconds(cpu_clock)
-                    if now + (now - first_iteration) / done >= deadline:
+                    if timed and now + (now - first_iteration) / done >= deadline:
                         break
+                    if reporting and now >= next_report:
+                        next_report = now + C_PROGRESS_INTERVAL
+                        with gil:
+                            ended = bool(progress(done, self.max_depth, self.c_best_score(), self.pv_codes(),
+                                                  self.states))
+                        if ended:
+                            break
                 if done % C_SIGNAL_CHECK_EVERY == 0 and gc_poll_signals(&next_poll):
                     interrupted = True
                     break
@@ -650,9 +678,24 @@ cdef class MCTSTree:
             raise GameOverError("the tree has no visited root move: search a position that is not over first")
         return self.nodes[best].move
 
+    def best_score(self):
+        """The most visited root move's reward for the player to move at the root, per mille
+        of ``REWARD_UNIT`` (its win rate: draws count half); 0 before any search."""
+        self.check_idle()
+        return self.c_best_score()
+
+    cdef long long c_best_score(self):
+        cdef int best = self.best_child(0)
+        if best < 0:
+            return 0
+        return (self.rewards[best * self.players + self.root_mover] * 1000) // (C_REWARD_UNIT * self.nodes[best].visits)
+
     def principal_variation(self):
         """The moves of the most visited path from the root."""
         self.check_idle()
+        return self.pv_codes()
+
+    cdef list pv_codes(self):
         cdef list pv = []
         cdef int node = self.best_child(0)
         while node >= 0:

@@ -235,6 +235,9 @@ class MCTSPlayer(Player):
         self.margin = margin
         self._mcts: Any = None
         self.last_result: Any = None
+        #: ``progress(MCTSResult)`` about every 0.1 s while choosing (a true return value
+        #: ends the search): the web board's live thinking.
+        self.progress: Callable[[Any], Any] | None = None
 
     def new_game(self) -> None:
         if self._mcts is not None:
@@ -252,9 +255,15 @@ class MCTSPlayer(Player):
             position,
             iterations=self.iterations,
             time_limit=None if budget is None else safe_time(budget, self.margin),
+            progress=self.progress,
         )
         self.last_result = result
         return result.move
+
+    def stop(self) -> None:
+        """From another thread: make the move being chosen come now (a stop button)."""
+        if self._mcts is not None:
+            self._mcts.stop()
 
     def __repr__(self) -> str:
         return f"MCTSPlayer(iterations={self.iterations!r}, time={self.time!r}, seed={self.seed!r})"

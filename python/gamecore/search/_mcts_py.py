@@ -72,6 +72,16 @@ when the number of players changed) the tree starts afresh.
 
 The random generator keeps its state across searches: the n-th search of a tree is
 reproducible from the seed and the positions it was given.
+
+Progress and stop
+-----------------
+``search(progress=...)`` calls ``progress(iterations, depth, score, pv, states)`` from the
+searching thread about every ``PROGRESS_INTERVAL`` seconds of the search's clock, between
+two iterations: the iterations so far, the deepest selection (``max_depth``), the most
+visited root move's reward per mille (``best_score``), the principal variation's move
+codes (its first move is ``best_move``) and the states so far. A true return value ends
+the search there, as :meth:`MCTSTree.stop` does from another thread. Neither changes the
+iterations that run before it: without them the search is the same, step for step.
 """
 
 from __future__ import annotations
@@ -79,6 +89,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .._rng import MASK64, splitmix64
@@ -95,6 +106,7 @@ __all__ = [
     "history_weight",
     "MULTIPLAYER_HISTORY",
     "HISTORY_MOVES",
+    "PROGRESS_INTERVAL",
     "reward_shares",
 ]
 
@@ -115,6 +127,8 @@ MAX_ITERATIONS = 2**62
 #: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
 NODE_BYTES = 24
 REWARD_BYTES = 8
+#: Seconds of the search's clock between two calls of its ``progress`` (at most 10 a second).
+PROGRESS_INTERVAL = 0.1
 
 
 def greedy_threshold(greedy: float | None, players: int) -> int:
@@ -180,6 +194,7 @@ class MCTSTree:
         "_reward",
         "_key",
         "_lock",
+        "_stop_requested",
         "_root_state",
         "_root_core",
     )
@@ -196,6 +211,7 @@ class MCTSTree:
         if lock is not None and lock.locked():
             raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
         self._lock = lock or threading.Lock()
+        self._stop_requested = False
         seed, exploration, max_nodes, self.greedy, self.history = check_mcts_options(
             seed, exploration, max_nodes, greedy, history
         )
@@ -325,7 +341,14 @@ class MCTSTree:
 
     # -- the search ------------------------------------------------------------
 
-    def search(self, core, iterations: int = 0, time_limit: float = 0.0, cpu_clock: bool = False) -> int:
+    def search(
+        self,
+        core,
+        iterations: int = 0,
+        time_limit: float = 0.0,
+        cpu_clock: bool = False,
+        progress: Callable[[int, int, int, list[int], int], Any] | None = None,
+    ) -> int:
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
@@ -335,19 +358,28 @@ class MCTSTree:
         the mean iteration so far, would end past the limit: the budget is used whole, and
         not overrun by more than one iteration's spread about the mean.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
+        ``progress`` and :meth:`stop` end it sooner (module docstring: Progress and stop).
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
+        self._stop_requested = False
         try:
-            return self._run(core.copy(), iterations, time_limit, time.thread_time if cpu_clock else time.perf_counter)
+            clock = time.thread_time if cpu_clock else time.perf_counter
+            return self._run(core.copy(), iterations, time_limit, clock, progress)
         except BaseException:
             self._clear()  # an iteration stopped half-way (Ctrl-C): the counts no longer add up
             raise
         finally:
             self._lock.release()
 
-    def _run(self, core, iterations: int, time_limit: float, clock: Any) -> int:
+    def stop(self) -> None:
+        """Make the running search return after the iteration under way (from another
+        thread: a stop button), with the tree it has grown. Does nothing when no search runs."""
+        if self._lock.locked():
+            self._stop_requested = True
+
+    def _run(self, core, iterations: int, time_limit: float, clock: Any, progress: Any) -> int:
         start = clock()
         deadline = start + time_limit
         key = core.key()
@@ -371,15 +403,20 @@ class MCTSTree:
         self.states = 0
         done = 0
         first_iteration = clock()
+        next_report = first_iteration + PROGRESS_INTERVAL
         while True:
             self._iterate(core)
             done += 1
-            if iterations and done >= iterations:
+            if iterations and done >= iterations or self._stop_requested:
                 break
-            if time_limit:
+            if time_limit or progress is not None:
                 now = clock()
-                if now + (now - first_iteration) / done >= deadline:
+                if time_limit and now + (now - first_iteration) / done >= deadline:
                     break
+                if progress is not None and now >= next_report:
+                    next_report = now + PROGRESS_INTERVAL
+                    if progress(done, self.max_depth, self.best_score(), self.principal_variation(), self.states):
+                        break
         self.iterations = done
         return done
 
@@ -564,6 +601,14 @@ class MCTSTree:
         if best < 0:
             raise GameOverError("the tree has no visited root move: search a position that is not over first")
         return self._move[best]
+
+    def best_score(self) -> int:
+        """The most visited root move's reward for the player to move at the root, per mille
+        of ``REWARD_UNIT`` (its win rate: draws count half); 0 before any search."""
+        best = self._best_child(0)
+        if best < 0:
+            return 0
+        return (self._reward[best * self._players + self._root_mover] * 1000) // (REWARD_UNIT * self._visits[best])
 
     def principal_variation(self) -> list[int]:
         """The moves of the most visited path from the root."""

@@ -382,9 +382,11 @@ class Engine:
         equivalent ones. ``evaluation`` functions are given a copy of each position.
 
         ``progress(result)``, when given, is called after each finished iteration of the
-        alpha-beta and n-player searches (not MCTS, nor the endgame solver) with what it
-        found so far (``move``, ``score``, ``depth``, ``pv``, ``nodes``, ``elapsed``); a true
-        return value ends the search there. :meth:`stop` ends it from another thread.
+        alpha-beta and n-player searches (not the endgame solvers) with what it found so far
+        (``move``, ``score``, ``depth``, ``pv``, ``nodes``, ``elapsed``); for MCTS about every
+        0.1 s of its clock, with ``iterations`` too and ``depth`` the deepest ply its
+        selection has reached (as in its final result). A true return value ends the search
+        there. :meth:`stop` ends it from another thread.
         """
         if depth is None and time_limit is None and nodes is None:
             raise InvalidLimitError("give at least one limit: depth, time_limit or nodes")
@@ -412,7 +414,7 @@ class Engine:
 
         budget = whole_budget(time_limit, self.clock) if time_limit is not None else 0.0
         if self.algorithm == "mcts":
-            result = self._search_mcts(position, depth, budget, nodes, start)
+            result = self._search_mcts(position, depth, budget, nodes, start, progress)
         elif self.algorithm in MULTIPLAYER_ALGORITHMS:
             result = self._search_multi(
                 position, weights, evaluator, searcher, depth, budget, nodes, moves, start, time_limit, report
@@ -575,13 +577,21 @@ class Engine:
 
     def stop(self) -> None:
         """Make a search running in another thread return soon, with the answer it gives
-        when its time runs out; MCTS is not stopped. Does nothing
-        when no search runs."""
-        for searcher in self._searchers.values():
+        when its time runs out (MCTS: after its current iteration, with its most visited
+        move). Does nothing when no search runs."""
+        for searcher in (*self._searchers.values(), *self._endgame_searchers.values()):
             searcher.stop()
+        if self._mcts is not None:
+            self._mcts.stop()
 
     def _search_mcts(
-        self, position: Any, depth: int | None, budget: float, nodes: int | None, start: float
+        self,
+        position: Any,
+        depth: int | None,
+        budget: float,
+        nodes: int | None,
+        start: float,
+        progress: Callable[[SearchResult[Any]], Any] | None,
     ) -> SearchResult[Any]:
         """UCT for n players, its tree kept between the moves of a game (``nodes``: iterations)."""
         if depth is not None:
@@ -602,7 +612,26 @@ class Engine:
         time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             time_left = 1e-9
-        found = self._mcts.search(position, iterations=nodes, time_limit=time_left or None)
+        report = None
+        if progress is not None:
+
+            def report(found: Any) -> Any:
+                return progress(
+                    SearchResult(
+                        move=found.move,
+                        score=found.score,
+                        depth=found.depth,
+                        pv=found.pv,
+                        nodes=found.nodes + solver_nodes,
+                        elapsed=self._now() - start,
+                        algorithm="mcts",
+                        backend=position.backend,
+                        player=_player_to_move(position),
+                        iterations=found.iterations,
+                    )
+                )
+
+        found = self._mcts.search(position, iterations=nodes, time_limit=time_left or None, progress=report)
         tree = self._mcts.tree
         return SearchResult(
             move=found.move,

@@ -150,11 +150,19 @@ class MCTS:
         return self._tree
 
     def search(
-        self, position: Position[MoveT], iterations: int | None = None, time_limit: float | None = None
+        self,
+        position: Position[MoveT],
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        progress: Callable[[MCTSResult[MoveT]], Any] | None = None,
     ) -> MCTSResult[MoveT]:
         """Search ``position`` (left unchanged) for ``iterations`` iterations and/or ``time_limit`` seconds.
 
         ``None`` is the only "no limit"; ``time_limit`` is a finite number of seconds.
+        ``progress(result)``, when given, is called from the searching thread about every 0.1
+        s of its clock with what the search found so far (``move``, ``score``, ``depth``,
+        ``pv``, ``nodes``, ``iterations``, ``elapsed``; ``visits`` and ``values`` empty); a
+        true return value ends the search there. :meth:`stop` ends it from another thread.
 
         :raises GameOverError: the game is over.
         :raises InvalidLimitError: neither limit given, or a limit out of range.
@@ -175,11 +183,23 @@ class MCTS:
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS is already searching: give each thread its own MCTS")
         try:
-            return self._search(position, iterations, time_limit)
+            return self._search(position, iterations, time_limit, progress)
         finally:
             self._lock.release()
 
-    def _search(self, position: Position[MoveT], iterations: int | None, time_limit: float | None) -> MCTSResult[MoveT]:
+    def stop(self) -> None:
+        """Make a search running in another thread return after its current iteration, with
+        the most visited move so far. Does nothing when no search runs."""
+        if self._tree is not None:
+            self._tree.stop()
+
+    def _search(
+        self,
+        position: Position[MoveT],
+        iterations: int | None,
+        time_limit: float | None,
+        progress: Callable[[MCTSResult[MoveT]], Any] | None,
+    ) -> MCTSResult[MoveT]:
         if position.is_game_over():
             raise GameOverError("the game is over: there is no move to search")
         backend = position.backend
@@ -192,22 +212,26 @@ class MCTS:
             )
         core = position.core.copy()
         start = self._clock()
-        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu")
+        report = None
+        if progress is not None:
+
+            def report(done: int, depth: int, score: int, pv: list[int], states: int) -> Any:
+                if not pv:  # no root move visited yet: nothing to show
+                    return False
+                moves = [_to_move(position, m) for m in pv]
+                elapsed = self._clock() - start
+                return progress(MCTSResult(moves[0], score, depth, moves, states, done, elapsed))
+
+        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu", report)
         elapsed = self._clock() - start
-        children = self._tree.root_children()
         best = self._tree.best_move()
         unit = self._tree.REWARD_UNIT
-        visits = {}
-        score = 0
-        for move, count, reward in children:
-            visits[_to_move(position, move)] = count
-            if move == best:
-                score = (reward * 1000) // (unit * count) if count else 0
+        visits = {_to_move(position, move): count for move, count, _ in self._tree.root_children()}
         root_visits, root_rewards = self._tree.node_rewards()
         values = [(r * 1000) // (unit * root_visits) for r in root_rewards]
         return MCTSResult(
             move=_to_move(position, best),
-            score=score,
+            score=self._tree.best_score(),
             depth=self._tree.max_depth,
             pv=[_to_move(position, m) for m in self._tree.principal_variation()],
             nodes=self._tree.states,

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import GamecoreError
-from ..players import EnginePlayer
+from ..players import EnginePlayer, MCTSPlayer
 from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
 from ..ui.play import MESSAGES, describe_score, playing_colours, result_line
@@ -35,6 +35,8 @@ __all__ = ["GameSession", "MAX_RECORD_CHARS"]
 
 MAX_RECORD_CHARS = 20_000
 MAX_PACE = 30.0
+#: The players whose search shows live thinking and obeys the stop button.
+SEARCHING_PLAYERS = (EnginePlayer, MCTSPlayer)
 _DEFAULT_SEATS = {
     "othello": ({"player": "human"}, {"player": "engine", "time": 1.0}),
     "rolit": (
@@ -98,7 +100,7 @@ class GameSession:
         self.notify()
 
     def _stop_thinking(self) -> None:
-        if isinstance(self.thinker, EnginePlayer):
+        if isinstance(self.thinker, SEARCHING_PLAYERS):
             self.thinker.stop()
 
     def new_game(self, game: Any, options: Any, seats: Any, *, replay: dict | None = None) -> None:
@@ -223,8 +225,8 @@ class GameSession:
         """The stop button: the thinking engine plays the best move it has found now."""
         if self.task is None or self.thinker is None:
             raise BadRequest("no engine is thinking", 409)
-        if not isinstance(self.thinker, EnginePlayer):
-            raise BadRequest("only the alpha-beta and n-player engines can be stopped; MCTS ends with its time", 409)
+        if not isinstance(self.thinker, SEARCHING_PLAYERS):
+            raise BadRequest(f"a {self.thinker.name} player does not search: it cannot be stopped", 409)
         self.thinker.stop()
 
     def import_record(self, text: Any) -> None:
@@ -298,9 +300,17 @@ class GameSession:
         loop = asyncio.get_running_loop()
         position = self.position.copy()
         self.thinker = player
-        self.thinking = {"colour": int(colour), "depth": 0, "score": "", "pv": "", "nodes": 0, "nps": 0}
+        self.thinking = {
+            "colour": int(colour),
+            "depth": 0,
+            "iterations": 0,
+            "score": "",
+            "pv": "",
+            "nodes": 0,
+            "nps": 0,
+        }
         self.notify()
-        if isinstance(player, EnginePlayer):
+        if isinstance(player, SEARCHING_PLAYERS):
             player.progress = self._progress_hook(loop, generation, colour, position)
         started = time.perf_counter()
         move = await loop.run_in_executor(self.executor, player.choose_move, position)

@@ -14,9 +14,25 @@ const PLAYERS = {
   rolit: ["human", "random", "greedy", "engine", "mcts", "maxn", "paranoid", "brs"],
   tetralath: ["human", "random", "engine", "mcts", "maxn", "paranoid", "brs"],
 };
+// Everything the page says, in the session's language (Tetralath's course speaks Portuguese);
+// [data-say] elements take their text from here. Player kinds (human, mcts...) are the CLI's words.
 const WORDS = {
-  pt: { toPlay: "vez das {side}", you: "você", thinking: "pensando", depth: "profundidade", pv: "variação principal", nps: "nós/s" },
-  en: { toPlay: "{side} to play", you: "you", thinking: "thinking", depth: "depth", pv: "PV", nps: "nodes/s" },
+  pt: {
+    toPlay: "vez das {side}", you: "você", paused: "pausado", thinking: "pensando", depth: "profundidade",
+    playouts: "simulações", pv: "variação principal", nodes: "nós", nps: "nós/s", lost: "servidor perdido; recarregue a página",
+    game: "Jogo", size: "Tamanho", colours: "Cores", language: "Idioma", swap: "regra de troca", newGame: "Novo jogo",
+    undo: "Desfazer", redo: "Refazer", pause: "Pausar", play: "Continuar", stop: "Parar", pace: "Ritmo",
+    moves: "Lances", record: "Registro (importar / exportar)", import: "Importar", copy: "Copiar",
+    replay: "Partida de torneio", open: "Abrir",
+  },
+  en: {
+    toPlay: "{side} to play", you: "you", paused: "paused", thinking: "thinking", depth: "depth",
+    playouts: "playouts", pv: "PV", nodes: "nodes", nps: "nodes/s", lost: "lost the server; reload the page",
+    game: "Game", size: "Size", colours: "Colours", language: "Language", swap: "swap rule", newGame: "New game",
+    undo: "Undo", redo: "Redo", pause: "Pause", play: "Play", stop: "Stop", pace: "Pace",
+    moves: "Moves", record: "Record (import / export)", import: "Import", copy: "Copy",
+    replay: "Tournament replay", open: "Open",
+  },
 };
 
 let session = null; // the latest state from the server
@@ -161,8 +177,14 @@ function words() {
   return WORDS[session?.options?.lang === "pt" ? "pt" : "en"];
 }
 
+function sayAll(w, lang) {
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-say]")) node.textContent = w[node.dataset.say];
+}
+
 function drawPanel(s) {
   const w = words();
+  sayAll(w, s.options.lang === "pt" ? "pt" : "en");
   const humans = s.seats.filter((seat) => seat.player === "human").length;
   if (s.result) {
     $("status").textContent = "";
@@ -170,7 +192,7 @@ function drawPanel(s) {
   } else {
     const seat = s.seats[s.colours.findIndex((c) => c.index === s.turn)];
     const who = s.replay ? "" : seat.player === "human" ? (humans === 1 ? ` (${w.you})` : "") : ` (${seat.player})`;
-    $("status").textContent = w.toPlay.replace("{side}", s.turn_name) + who + (s.paused ? " — paused" : "");
+    $("status").textContent = w.toPlay.replace("{side}", s.turn_name) + who + (s.paused ? ` — ${w.paused}` : "");
     $("result").textContent = "";
   }
   $("status").dataset.turn = s.turn ?? "";
@@ -204,13 +226,13 @@ function drawPanel(s) {
   if (t) {
     const side = s.colours.find((c) => c.index === t.colour)?.name ?? "";
     const head = s.thinking ? `${side} ${w.thinking}…` : `${side}:`;
-    const depth = t.iterations ? `${t.iterations.toLocaleString()} playouts` : `${w.depth} ${t.depth}`;
-    text = `${head} ${depth}  ${t.score}\n${w.pv}: ${t.pv}\n${t.nodes.toLocaleString()} nodes, ${t.nps.toLocaleString()} ${w.nps}`;
+    const depth = t.iterations ? `${t.iterations.toLocaleString()} ${w.playouts}` : `${w.depth} ${t.depth}`;
+    text = `${head} ${depth}  ${t.score}\n${w.pv}: ${t.pv}\n${t.nodes.toLocaleString()} ${w.nodes}, ${t.nps.toLocaleString()} ${w.nps}`;
   }
   $("thinking").textContent = text;
   $("thinking").dataset.depth = s.thinking ? s.thinking.depth : "";
   $("stop").disabled = !s.thinking;
-  $("pause").textContent = s.paused ? "Play" : "Pause";
+  $("pause").textContent = s.paused ? w.play : w.pause;
   $("undo").disabled = s.ply === 0;
   $("redo").disabled = s.ply >= s.moves.length;
   if (s.message) $("message").textContent = s.message;
@@ -249,7 +271,7 @@ function listen() {
   events = new EventSource(`/api/sessions/${session.id}/events`);
   events.onmessage = (e) => show(JSON.parse(e.data));
   events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) $("message").textContent = "lost the server; reload the page";
+    if (events.readyState === EventSource.CLOSED) $("message").textContent = words().lost;
   };
 }
 
