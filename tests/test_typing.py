@@ -46,9 +46,11 @@ EXPECTED = [
 ]
 
 
-def test_positions_and_results_are_typed_by_the_game(tmp_path):
+def _check(tmp_path, source: str) -> tuple[list[str], list[str], str]:
+    """mypy --strict on a user's script: its revealed types, its error lines (``LINE: message``)
+    and the whole output."""
     script = tmp_path / "user_script.py"
-    script.write_text(textwrap.dedent(SCRIPT))
+    script.write_text(textwrap.dedent(source))
     out, err, status = mypy_api.run(
         [
             "--strict",
@@ -61,5 +63,73 @@ def test_positions_and_results_are_typed_by_the_game(tmp_path):
         ]
     )
     revealed = [line.split('Revealed type is "', 1)[1].rstrip('"') for line in out.splitlines() if "Revealed" in line]
-    assert revealed == EXPECTED, out + err
-    assert "error" not in out, out
+    errors = [line.split(":", 1)[1].replace(" error:", "") for line in out.splitlines() if ": error:" in line]
+    return revealed, errors, out + err
+
+
+def test_positions_and_results_are_typed_by_the_game(tmp_path):
+    revealed, errors, output = _check(tmp_path, SCRIPT)
+    assert revealed == EXPECTED, output
+    assert errors == [], output
+
+
+# Code written for any game reads the members every core has (gamecore.games.Core); a member
+# only some cores have is read through the game's own class.
+CORE_RIGHT = """
+from typing import Any
+
+from gamecore import Othello, Rolit, Tetralath
+from gamecore.games import Core, Position
+
+
+def mobility(position: Position[Any]) -> int:
+    core: Core = position.core
+    return len(core.legal_moves()) + core.turn + sum(core.counts()) + len(core.bitboards())
+
+
+def swap_rule(position: Position[Any]) -> bool:
+    reveal_type(position.core)
+    return isinstance(position, Tetralath) and position.core.swap_rule
+
+
+reveal_type(Othello().core.copy())
+reveal_type(Rolit().core.colours)
+reveal_type(mobility(Rolit()))
+"""
+
+CORE_RIGHT_EXPECTED = [
+    "gamecore.games.base.Core",
+    "gamecore.games._othello_py.OthelloCore",
+    "tuple[int, ...]",
+    "int",
+]
+
+CORE_WRONG = """
+from typing import Any
+
+from gamecore import Othello
+from gamecore.games import Position
+
+
+def wrong(position: Position[Any]) -> None:
+    position.core.colours
+    position.core.push("d3")
+    Othello().core.swap_rule
+"""
+
+CORE_WRONG_ERRORS = [
+    '9: "Core" has no attribute "colours"  [attr-defined]',
+    '10: Argument 1 to "push" of "Core" has incompatible type "str"; expected "int"  [arg-type]',
+    '11: "OthelloCore" has no attribute "swap_rule"  [attr-defined]',
+]
+
+
+def test_position_core_is_typed_for_any_game(tmp_path):
+    revealed, errors, output = _check(tmp_path, CORE_RIGHT)
+    assert errors == [], output
+    assert revealed == CORE_RIGHT_EXPECTED, output
+
+
+def test_a_member_only_some_cores_have_fails_the_check(tmp_path):
+    revealed, errors, output = _check(tmp_path, CORE_WRONG)
+    assert errors == CORE_WRONG_ERRORS, output

@@ -6,9 +6,9 @@ registers itself by its ``name`` when it is defined, with every fact the other l
 (sizes, seats, players; see :class:`Position`).
 """
 
-from .base import GAMES, Color, Outcome, Position, Termination
+from .base import GAMES, Color, Core, Outcome, Position, Termination
 from .othello import Othello
 from .rolit import Rolit
 from .tetralath import Tetralath
 
-__all__ = ["GAMES", "Othello", "Rolit", "Tetralath", "Position", "Color", "Outcome", "Termination"]
+__all__ = ["GAMES", "Othello", "Rolit", "Tetralath", "Position", "Core", "Color", "Outcome", "Termination"]

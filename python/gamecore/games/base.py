@@ -24,7 +24,7 @@ from ..errors import (
     InvalidSquareError,
 )
 
-__all__ = ["Position", "Color", "Termination", "Outcome", "GAMES"]
+__all__ = ["Position", "Core", "Color", "Termination", "Outcome", "GAMES"]
 
 
 class Color(enum.IntEnum):
@@ -131,6 +131,50 @@ class _GameMove(Protocol):
     def index(self) -> int: ...
 
 
+class Core(Protocol):
+    """What the generic code (every ``Position``, :mod:`gamecore.rl`) reads of a game's core:
+    :attr:`Position.core` on any game. Each game narrows it to its pure twin's class
+    (``Othello().core`` is an ``OthelloCore``), which has the rest (``set_board``, Rolit's
+    ``colours``, Tetralath's ``swap_rule``); the compiled cores have the same members."""
+
+    @property
+    def turn(self) -> int:
+        """The player to move, from 0 in the order of play."""
+        ...
+
+    def legal_moves(self) -> list[int]:
+        """The legal move codes (``[-1]`` for Othello's forced pass, ``[]`` at the end)."""
+        ...
+
+    def push(self, move: int) -> None:
+        """Play a move code (:class:`~gamecore.IllegalMoveError` if it is not legal)."""
+        ...
+
+    def pop(self) -> int:
+        """Undo the last move and return its code."""
+        ...
+
+    def history(self) -> list[int]:
+        """The move codes played, first to last."""
+        ...
+
+    def is_game_over(self) -> bool: ...
+
+    def bitboards(self) -> tuple[int, ...]:
+        """One bitboard a colour, in the order of play (bit ``i``: square or cell ``i``)."""
+        ...
+
+    def counts(self) -> tuple[int, ...]:
+        """Discs, balls or stones of each colour, in the order of play."""
+        ...
+
+    def perft(self, depth: int) -> int: ...
+
+    def zobrist(self) -> int: ...
+
+    def copy(self) -> Core: ...
+
+
 #: A game's move type (``Othello`` is a ``Position[OthelloMove]``).
 MoveT = TypeVar("MoveT", bound=_GameMove)
 _Color = Color  # the base class, for annotations inside Position (where Color is the game's)
@@ -146,8 +190,11 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     ``Position`` of its move type, so type checkers see ``legal_moves() -> list[OthelloMove]``.
     """
 
-    __slots__ = ()
-    _core: Any  # the backend's core object (games/_<game>_py or _cy)
+    if TYPE_CHECKING:  # PositionBase's slots, which checkers cannot see through _backend
+        __slots__ = ("_core", "_backend")
+    else:
+        __slots__ = ()
+    _core: Core  # the backend's core object (games/_<game>_py or _cy)
     _backend: Any  # the backend's modules (gamecore._backend.load)
 
     if TYPE_CHECKING:  # the signatures of PositionBase's methods, typed by the game's move
@@ -271,7 +318,7 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         return str(self._backend.name)
 
     @property
-    def core(self) -> Any:
+    def core(self) -> Core:
         """The backend's core object (what the searches run on). Each game tells type
         checkers its pure twin's class (``Othello().core`` is an ``OthelloCore``): the compiled
         one has the same methods, and is what runs under the compiled backend."""

@@ -190,6 +190,7 @@ class Othello(Position[OthelloMove]):
     players = (*Position.players, "greedy", "corner", "positional")
 
     if TYPE_CHECKING:
+        _core: OthelloCore
 
         @property
         def core(self) -> OthelloCore: ...
@@ -275,7 +276,7 @@ class Othello(Position[OthelloMove]):
     def score(self) -> tuple[int, int]:
         """``(black discs, white discs)``: the older form of :meth:`scores`, kept for the
         course adapters and existing code."""
-        return self._core.counts()  # type: ignore[no-any-return]
+        return self._core.counts()
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``: most discs wins, equal is a draw;

@@ -219,6 +219,7 @@ class Rolit(Position[RolitMove]):
     players = (*Position.players, "greedy")
 
     if TYPE_CHECKING:
+        _core: RolitCore
 
         @property
         def core(self) -> RolitCore: ...
@@ -278,7 +279,8 @@ class Rolit(Position[RolitMove]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Plain data, so a pickle loads on either backend (the compiled one if it is there).
-        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
+        state = self._core.__reduce__()  # type: ignore[no-untyped-call]  # the pure twin's is not annotated
+        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = state
         return _restore, (colours, compulsory, self._tie_rule, balls, colour_to_move, moves, self._backend.name)
 
     def with_backend(self, backend: str) -> Rolit:
@@ -288,7 +290,8 @@ class Rolit(Position[RolitMove]):
             is never replaced by another, as a pickle's may be).
         """
         _backend.load(backend)
-        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = self._core.__reduce__()
+        state = self._core.__reduce__()  # type: ignore[no-untyped-call]  # the pure twin's is not annotated
+        _rebuild, (colours, compulsory, balls, colour_to_move, moves) = state
         return _restore(colours, compulsory, self._tie_rule, balls, colour_to_move, moves, backend)
 
     def features(self) -> tuple[str, ...]:
@@ -508,7 +511,7 @@ class Rolit(Position[RolitMove]):
         for square, v in enumerate(cells):
             if v >= 0:
                 balls[v] |= 1 << square
-        game._core.set_board(tuple(balls), int(mover))
+        game._core.set_board((balls[0], balls[1], balls[2], balls[3]), int(mover))
         return game
 
     @classmethod

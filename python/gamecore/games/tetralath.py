@@ -235,6 +235,7 @@ class Tetralath(Position[TetralathMove]):
     tournament_sizes = (61,)
 
     if TYPE_CHECKING:
+        _core: TetralathCore
 
         @property
         def core(self) -> TetralathCore: ...
@@ -340,7 +341,7 @@ class Tetralath(Position[TetralathMove]):
 
     def counts(self) -> tuple[int, int]:
         """``(white stones, black stones)``: the older form of :meth:`scores`."""
-        return self._core.counts()  # type: ignore[no-any-return]
+        return self._core.counts()
 
     def cells(self) -> list[list[int]]:
         """The board as 9 rows (``a`` to ``i``) of ``-1`` (empty), ``0`` (white), ``1`` (black)."""

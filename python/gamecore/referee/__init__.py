@@ -62,10 +62,17 @@ record. Reports escape players' names for HTML (``<``, ``>``, ``&`` also inside 
 JSON), Markdown and CSV (a leading ``=``, ``+``, ``-``, ``@`` is quoted with ``'``).
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ imports them on first use
+    from .check import check_bot
+    from .play import play_game
+    from .tournament import TournamentConfig, run_tournament
+
 __all__ = ["TournamentConfig", "run_tournament", "play_game", "check_bot"]
 
 
-def __getattr__(name: str):  # lazy: the host process imports this package too
+def __getattr__(name: str) -> object:  # lazy: the host process imports this package too
     if name in ("TournamentConfig", "run_tournament"):
         from . import tournament  # noqa: PLC0415 (lazy: bot hosts import this package)
 

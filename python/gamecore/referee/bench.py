@@ -22,6 +22,7 @@ from typing import TextIO
 
 from .._cli_types import at_least, count
 from .cluster import dask_available, local_cluster
+from .rules import MoveRequest
 from .sandbox import BotProcess, namespaces_available
 from .tournament import TournamentConfig, run_tournament
 
@@ -30,7 +31,7 @@ __all__ = ["bench", "main", "add_bench_options"]
 
 def _startup_and_round_trip(isolation: str, runs: int, moves: int) -> tuple[float, float]:
     starts, trips = [], []
-    request = {
+    request: MoveRequest = {
         "type": "move",
         "game": "othello",
         "size": 8,
@@ -53,7 +54,8 @@ def _startup_and_round_trip(isolation: str, runs: int, moves: int) -> tuple[floa
                     sent = time.perf_counter()
                     bot.send(request)
                     reply = bot.receive(10)
-                    trips.append(time.perf_counter() - sent - float(reply.get("elapsed", 0.0)))
+                    elapsed = reply.get("elapsed", 0.0)  # the host's own time, a float
+                    trips.append(time.perf_counter() - sent - (elapsed if isinstance(elapsed, float) else 0.0))
         finally:
             bot.close()
     return statistics.median(starts), statistics.median(trips)

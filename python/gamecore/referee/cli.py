@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO, TypeAlias
 
 from .._cli_types import add_game, add_seed, add_time, at_least, count, seconds, seconds_or_zero
 from ..errors import GamecoreError
@@ -31,6 +31,9 @@ from .report import standings, write_reports
 from .rules import DEFAULT_RULES
 from .sandbox import ISOLATION_MODES
 from .tournament import TournamentConfig, run_tournament
+
+#: What ``ArgumentParser.add_subparsers()`` returns.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # not subscriptable at run time
 
 __all__ = ["add_subparser", "expand", "main", "run", "SUBCOMMANDS"]
 
@@ -99,7 +102,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_run_parser(sub: Any) -> None:
+def _add_run_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "run",
         help="the round robin (the default: 'gamecore tournament PLAYER...' is 'tournament run PLAYER...')",
@@ -152,7 +155,7 @@ def _add_run_parser(sub: Any) -> None:
     p.set_defaults(referee_run=_tournament)
 
 
-def _add_check_parser(sub: Any) -> None:
+def _add_check_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "check",
         help="play one bot against random players, a game in each seat, and say what would forfeit",
@@ -165,7 +168,7 @@ def _add_check_parser(sub: Any) -> None:
     p.set_defaults(referee_run=_check)
 
 
-def _add_bench_parser(sub: Any) -> None:
+def _add_bench_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "bench",
         help="the referee's overhead per move and games/s (= python -m gamecore.referee.bench)",
@@ -186,7 +189,7 @@ def expand(argv: list[str]) -> list[str]:
     return ["run", *argv]
 
 
-def add_subparser(subparsers: Any) -> argparse.ArgumentParser:
+def add_subparser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Add ``tournament`` (with ``run``, ``check``, ``bench``) to a parser's subcommands; the
     parsed args carry ``referee_handler``. Give it the arguments after ``tournament`` through
     :func:`expand` first."""
@@ -299,4 +302,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(["tournament", *expand(argv)])
     except SystemExit as exc:
         return int(exc.code or 0)
-    return args.referee_handler(args)
+    status: int = args.referee_handler(args)
+    return status

@@ -17,13 +17,16 @@ import importlib
 import inspect
 import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..adapters.ufrj import BLACK_STONE, WHITE_STONE, board_to_position, position_to_board
-from ..games.othello import Move
+from ..games import Position
+from ..games.othello import Move, Othello
 from ..players import make_player
+from .rules import BotSpec, MoveRequest, StartRequest
 
-__all__ = ["BotError", "BuiltinBot", "CTUBot", "UFRJBot", "FrameworkBoard", "BOTS"]
+__all__ = ["Bot", "BotError", "BuiltinBot", "CTUBot", "UFRJBot", "FrameworkBoard", "BOTS"]
 
 
 class BotError(Exception):
@@ -35,17 +38,28 @@ class BotError(Exception):
         self.detail = detail
 
 
+class Bot(Protocol):
+    """What the host serves: a loaded bot, made from its spec and the ``start`` request."""
+
+    name: str
+
+    def move(self, request: MoveRequest, position: Position[Any]) -> str:
+        """The name of the bot's move in ``position`` (``request`` is the referee's line)."""
+        ...
+
+
 class BuiltinBot:
-    def __init__(self, spec: dict, start: dict) -> None:
+    def __init__(self, spec: BotSpec, start: StartRequest) -> None:
 
         self.player = make_player(spec["spec"], seed=start.get("seed", 0))
         self.name = self.player.name
 
-    def move(self, request: dict, position: Any) -> str:
-        return self.player.choose_move(position, request.get("time")).name
+    def move(self, request: MoveRequest, position: Position[Any]) -> str:
+        name: str = self.player.choose_move(position, request.get("time")).name
+        return name
 
 
-def _check_ctu_move(value: Any, size: int, legal: list) -> Any:
+def _check_ctu_move(value: object, size: int, legal: list[str]) -> tuple[int, int] | None:
     if value is None:
         return None
     if type(value) is not tuple:
@@ -65,7 +79,7 @@ class CTUBot:
     size 8), and ``MyPlayer(my_color, opponent_color, board_size)`` on other sizes when the
     constructor takes a third argument."""
 
-    def __init__(self, spec: dict, start: dict) -> None:
+    def __init__(self, spec: BotSpec, start: StartRequest) -> None:
 
         module_name = os.path.splitext(spec["entry"])[0]
         sys.path.insert(0, os.getcwd())
@@ -75,13 +89,13 @@ class CTUBot:
             raise BotError("load_error", f"{spec['entry']} defines no MyPlayer class")
         seat = start["seat"]
         self.size = start["size"]
-        args: tuple = (seat, 1 - seat)
+        args: tuple[int, ...] = (seat, 1 - seat)
         if self.size != 8 and _accepts(cls, args + (self.size,)):
             args += (self.size,)
         elif not _accepts(cls, args) and _accepts(cls, args + (self.size,)):
             args += (self.size,)  # a constructor that needs board_size gets it on 8x8 too
         try:
-            self.player = cls(*args)
+            self.player: Any = cls(*args)  # the student's object: any type, every use guarded
         except TypeError as exc:
             shown = "MyPlayer(my_color, opponent_color" + (", board_size)" if len(args) == 3 else ")")
             raise BotError("load_error", f"{shown} failed: {exc}") from None
@@ -90,7 +104,7 @@ class CTUBot:
             raise BotError("load_error", "MyPlayer has no move(board) method")
         self.name = str(getattr(self.player, "name", "MyPlayer"))
 
-    def move(self, request: dict, position: Any) -> str:
+    def move(self, request: MoveRequest, position: Position[Any]) -> str:
 
         value = _check_ctu_move(self.method(request["board"]), self.size, request["legal"])
         if value is None:
@@ -101,7 +115,7 @@ class CTUBot:
         return Move(row * self.size + col, self.size).name
 
 
-def _accepts(cls: Any, args: tuple) -> bool:
+def _accepts(cls: Callable[..., object], args: tuple[int, ...]) -> bool:
     """Whether ``cls(*args)`` binds to its constructor's parameters (True when unknowable)."""
     try:
         inspect.signature(cls).bind(*args)
@@ -127,14 +141,14 @@ class FrameworkBoard:
 
     EMPTY, BLACK, WHITE, OUTER = ".", "○", "●", "?"
 
-    def __init__(self, grid: list) -> None:
+    def __init__(self, grid: list[list[str]]) -> None:
         self.board = [list(row) for row in grid]
-        self._offered: dict[str, list] = {}  # the move objects handed out, until the board changes
+        self._offered: dict[str, list[_FrameworkMove]] = {}  # the move objects handed out, until the board changes
 
-    def _position(self, color: str) -> Any:
+    def _position(self, color: str) -> Othello:
         return board_to_position(self.board, color)
 
-    def valid_moves(self, color: str) -> list:
+    def valid_moves(self, color: str) -> list[_FrameworkMove]:
         if color not in self._offered:
             moves = [m for m in self._position(color).legal_moves() if not m.is_pass]
             self._offered[color] = [_FrameworkMove(m.row + 1, m.col + 1) for m in moves]
@@ -142,14 +156,14 @@ class FrameworkBoard:
 
     def play(self, move: Any, color: str) -> None:
         position = self._position(color)
-        position.push((move.x - 1, move.y - 1))
+        position.push(position.parse_move((move.x - 1, move.y - 1)))
         self.board = position_to_board(position)
         self._offered.clear()
 
     def get_clone(self) -> FrameworkBoard:
         return FrameworkBoard(self.board)
 
-    def score(self) -> list:
+    def score(self) -> list[int]:
         flat = [v for row in self.board for v in row]
         return [flat.count(self.WHITE), flat.count(self.BLACK)]
 
@@ -157,22 +171,23 @@ class FrameworkBoard:
 class UFRJBot:
     """A UFRJ ``*_player.py``: run with ``exec``, the last name it defines is the class."""
 
-    def __init__(self, spec: dict, start: dict) -> None:
+    def __init__(self, spec: BotSpec, start: StartRequest) -> None:
 
         if start["game"] != "othello":
             raise BotError("load_error", "UFRJ players play Othello only")
         with open(spec["entry"], encoding="utf-8") as fh:
             source = fh.read()
-        namespace: dict = {"__name__": "__ufrj_player__", "__builtins__": __builtins__}
+        namespace: dict[str, Any] = {"__name__": "__ufrj_player__", "__builtins__": __builtins__}
         exec(compile(source, spec["entry"], "exec"), namespace)
         names = [k for k in namespace if k not in ("__name__", "__builtins__")]
         if not names:
             raise BotError("load_error", f"{spec['entry']} defines nothing")
         self.color = (BLACK_STONE, WHITE_STONE)[start["seat"]]
-        self.player = namespace[names[-1]](self.color)
+        self.player: Any = namespace[names[-1]](self.color)  # the student's object: any type, every use guarded
         self.name = names[-1]
 
-    def move(self, request: dict, position: Any) -> str:
+    def move(self, request: MoveRequest, position: Position[Any]) -> str:
+        assert isinstance(position, Othello)  # UFRJ bots are refused on other games (__init__)
         board = FrameworkBoard(position_to_board(position))
         offered = board.valid_moves(self.color)
         value = self.player.play(board)
@@ -189,4 +204,4 @@ class UFRJBot:
 
 
 #: The Python bots by the kind :func:`gamecore.referee.bots.resolve` gives them.
-BOTS = {"builtin": BuiltinBot, "ctu": CTUBot, "ufrj": UFRJBot}
+BOTS: dict[str, Callable[[BotSpec, StartRequest], Bot]] = {"builtin": BuiltinBot, "ctu": CTUBot, "ufrj": UFRJBot}

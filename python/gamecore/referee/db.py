@@ -20,7 +20,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import GamecoreError
@@ -43,11 +43,11 @@ class DamagedDatabaseError(GamecoreError):
     """The results database cannot be read as a tournament's (the message names the file and record)."""
 
 
-def _is(value: Any, kind: type) -> bool:
+def _is(value: object, kind: type) -> bool:
     return isinstance(value, kind) and not isinstance(value, bool)
 
 
-def _list_of(value: Any, check: Any) -> bool:
+def _list_of(value: object, check: Callable[[Any], bool]) -> bool:
     return isinstance(value, list) and all(check(v) for v in value)
 
 
@@ -55,7 +55,7 @@ def check_record(record: Any) -> str | None:
     """What is wrong with a stored game record (its shape, not its moves), or None."""
     if not isinstance(record, dict):
         return "not a JSON object"
-    fields = {
+    fields: dict[str, Callable[[Any], bool]] = {  # each reads a JSON value
         "key": lambda v: _is(v, str) and v.count("/") >= 3,
         "size": lambda v: _is(v, int),
         "players": lambda v: _list_of(v, lambda p: _is(p, str)) and len(v) >= 2,
@@ -154,17 +154,17 @@ class ResultsDB:
     def _reading(self, what: str) -> Any:
         return _Damage(self.path, what)
 
-    def identity(self) -> dict | None:
+    def identity(self) -> dict[str, object] | None:
         with self._reading("its 'identity' record"):
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
             if not row:
                 return None
-            identity = json.loads(row[0])
+            identity: object = json.loads(row[0])
             if not isinstance(identity, dict):
                 raise ValueError("not a JSON object")
             return identity
 
-    def claim(self, identity: dict) -> None:
+    def claim(self, identity: dict[str, object]) -> None:
         """Tie the database to this tournament, or refuse a different one clearly."""
         existing = self.identity()
         if existing is None:
@@ -208,7 +208,8 @@ class ResultsDB:
 
     def count(self) -> int:
         with self._reading("its games table"):
-            return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            count: int = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            return count
 
     def close(self) -> None:
         try:

@@ -29,12 +29,13 @@ import struct
 import sys
 import time
 import traceback
-from typing import Any
+from typing import Any, cast
 
 # Everything the host runs is imported here, before build() hides the paths it came from.
-from .course_bots import BOTS, BotError
+from .course_bots import BOTS, Bot, BotError
 from .games import start_position
 from .jail import SetupError, build, prepare
+from .rules import HostConfig, Message, MoveRequest, StartRequest
 
 REQUEST_FD = 0
 REPLY_FD = 3
@@ -80,20 +81,21 @@ class Channel:
         self._out = write_fd
         self._buffer = b""
 
-    def receive(self) -> dict | None:
+    def receive(self) -> Message | None:
         while b"\n" not in self._buffer:
             chunk = self._in.read(65536)
             if not chunk:
                 return None
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        return json.loads(line)
+        message: Message = json.loads(line)
+        return message
 
-    def send(self, message: dict) -> None:
+    def send(self, message: Message) -> None:
         tell(self._out, message)
 
 
-def tell(fd: int, message: dict) -> None:
+def tell(fd: int, message: Message) -> None:
     """Write one protocol line to ``fd``."""
     data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
     while data:
@@ -107,7 +109,7 @@ def _position(game: str, size: int, history: list[str]) -> Any:
     return position
 
 
-def _failure(exc: BaseException, during: str) -> dict:
+def _failure(exc: BaseException, during: str) -> Message:
     if isinstance(exc, BotError):
         return {"type": "error", "reason": exc.reason, "detail": exc.detail}
     if isinstance(exc, MemoryError):
@@ -122,25 +124,26 @@ def _failure(exc: BaseException, during: str) -> dict:
     return {"type": "error", "reason": reason, "detail": detail[-2000:]}
 
 
-def serve(channel: Channel, config: dict) -> int:
+def serve(channel: Channel, config: HostConfig) -> int:
     counter = _Counter()
     sys.stdout = sys.stderr = counter
-    bot: Any = None
+    bot: Bot | None = None
     while True:
         request = channel.receive()
         if request is None or request.get("type") == "end":
             return 0
         start = time.perf_counter()
         kind = request.get("type")
+        # a request is the referee's own line (play._start, play._ask): its shape is trusted
         try:
             if kind == "start":
-                bot = BOTS[config["bot"]["kind"]](config["bot"], request)
-                reply: dict = {"type": "ready", "name": bot.name}
+                bot = BOTS[config["bot"]["kind"]](config["bot"], cast(StartRequest, request))
+                reply: Message = {"type": "ready", "name": bot.name}
             elif kind == "move":
                 if bot is None:
                     raise BotError("protocol", "move before start")
                 position = _position(request["game"], request["size"], request["history"])
-                reply = {"type": "move", "move": bot.move(request, position)}
+                reply = {"type": "move", "move": bot.move(cast(MoveRequest, request), position)}
             else:
                 reply = {"type": "error", "reason": "protocol", "detail": f"unknown request {kind!r}"}
         except BaseException as exc:  # the bot's failure, reported; the referee decides
@@ -156,7 +159,7 @@ def serve(channel: Channel, config: dict) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    config = json.loads(argv[0])
+    config: HostConfig = json.loads(argv[0])
     kept = prepare(config)
     try:
         build(config)

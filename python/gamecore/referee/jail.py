@@ -18,6 +18,7 @@ import struct
 from typing import Any
 
 from ..games import _othello_patterns
+from .rules import HostConfig
 
 __all__ = ["SetupError", "prepare", "build", "ARCHIVE_MAGIC"]
 
@@ -80,7 +81,7 @@ def _give_to(work: bytes, uid: int) -> None:
     os.chown(work, uid, uid)
 
 
-def _set_limits(limits: dict) -> None:
+def _set_limits(limits: dict[str, int]) -> None:
 
     def put(which: int, soft: int, hard: int | None = None) -> None:
         try:
@@ -113,7 +114,7 @@ def _drop_privileges(uid: int) -> None:
         raise SetupError("could not drop root")
 
 
-def prepare(config: dict) -> dict:
+def prepare(config: HostConfig) -> dict[str, int]:
     """Move the channel off the bot's fds, unpack its files, drop to its uid and set its limits;
     returns what the host keeps. Raises :class:`SetupError` (or OSError) on a failure of its own."""
     request_fd = os.dup(config["request_fd"])
@@ -129,7 +130,7 @@ def prepare(config: dict) -> dict:
     return {"request_fd": request_fd, "reply_fd": reply_fd}
 
 
-def build(config: dict) -> str:
+def build(config: HostConfig) -> str:
     """The bot's side of the sandbox, after :func:`prepare`: its files in its working folder
     (``/bot``, a private tmpfs, in ``full`` isolation), then its own uid, ``no_new_privs`` and
     the resource limits. Returns the working folder."""

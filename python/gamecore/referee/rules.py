@@ -7,14 +7,31 @@
 - :class:`BotSpec`, :class:`Task`, :class:`GameRecord`: the dicts a bot, a scheduled game and a
   played game are. They stay plain dicts (they are pickled to Dask workers and stored as JSON);
   these ``TypedDict`` s say what they hold.
+- :class:`StartRequest`, :class:`MoveRequest`: the protocol lines the referee writes to a bot
+  (see :mod:`gamecore.referee`); :data:`Reply`: a line a bot writes back, untrusted; :class:`HostConfig`: what the referee
+  tells a bot host on its command line.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import TypedDict
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
-__all__ = ["Rules", "DEFAULT_RULES", "RulesDict", "BotSpec", "Task", "GameRecord", "MoveRecord", "Forfeit"]
+__all__ = [
+    "Rules",
+    "DEFAULT_RULES",
+    "RulesDict",
+    "BotSpec",
+    "Task",
+    "GameRecord",
+    "MoveRecord",
+    "Forfeit",
+    "StartRequest",
+    "MoveRequest",
+    "Reply",
+    "Message",
+    "HostConfig",
+]
 
 
 class RulesDict(TypedDict):
@@ -49,7 +66,15 @@ class Rules:
     disk_mb: int = 64
 
     def as_dict(self) -> RulesDict:
-        return RulesDict(**asdict(self))  # type: ignore[typeddict-item]
+        return RulesDict(
+            time=self.time,
+            grace=self.grace,
+            startup=self.startup,
+            bank=self.bank,
+            isolation=self.isolation,
+            memory_mb=self.memory_mb,
+            disk_mb=self.disk_mb,
+        )
 
 
 #: The course's limits (see :class:`Rules`).
@@ -136,3 +161,59 @@ class GameRecord(TypedDict, total=False):
     started: str
     #: Seconds.
     duration: float
+
+
+class StartRequest(TypedDict):
+    """``start``: load the bot and get ready."""
+
+    type: str
+    game: str
+    size: int
+    seat: int
+    seats: int
+    time: float
+    seed: int
+
+
+class MoveRequest(TypedDict):
+    """``move``: the position (board rows of -1 empty or a seat; the moves so far) and the clock."""
+
+    type: str
+    game: str
+    size: int
+    seat: int
+    turn: int
+    board: list[list[int]]
+    #: The names of the legal moves; the reply must be one of them.
+    legal: list[str]
+    history: list[str]
+    time: float
+    bank: float
+
+
+#: A line a bot (or its host) writes: a JSON object whose every value the referee checks before
+#: it uses it (``isinstance``), since the bot wrote it.
+Reply = dict[str, object]
+
+#: A protocol line as the bot host decodes it from the referee (trusted: the referee wrote it).
+Message = dict[str, Any]
+
+
+class HostConfig(TypedDict):
+    """The bot host's command line (:mod:`gamecore.referee.host`), as the referee writes it."""
+
+    #: The bot without its files (they come in the memfd ``archive_fd``).
+    bot: BotSpec
+    #: ``full`` or ``basic`` isolation.
+    mode: str
+    #: The bot's working folder.
+    work: str
+    #: The uid the bot runs as (``None``: the referee's own, when it is not root).
+    uid: int | None
+    #: ``setrlimit`` limits by name (``memory``, ``cpu``, ``fsize``, ``nproc``).
+    limits: dict[str, int]
+    request_fd: int
+    reply_fd: int
+    archive_fd: int
+    #: An external bot's program, to be made executable (``None`` for a Python bot).
+    executable: str | None

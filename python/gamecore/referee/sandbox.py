@@ -57,6 +57,7 @@ from typing import Any, TextIO
 from ..errors import GamecoreError
 from . import cgroups, seccomp
 from .jail import ARCHIVE_MAGIC
+from .rules import BotSpec, HostConfig, Reply
 
 __all__ = [
     "Limits",
@@ -128,7 +129,7 @@ class Limits:
         self.disk_mb = disk_mb
         self.nproc = nproc
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, int]:
         return {"memory": self.memory_mb << 20, "cpu": self.cpu_s, "fsize": self.file_mb << 20, "nproc": self.nproc}
 
 
@@ -210,7 +211,7 @@ def isolation_for(requested: str, bots: Sequence[Mapping[str, Any]], stream: Tex
 # -- staging: a bot's files travel in a memfd, never through a shared folder ------------------
 
 
-def pack_files(files: dict) -> int:
+def pack_files(files: Mapping[str, bytes] | Mapping[bytes, bytes]) -> int:
     """Write ``files`` (relative path -> bytes; paths as str or bytes) into a sealed memfd the
     host unpacks; returns its fd (inheritable, the caller closes it)."""
     fd = os.memfd_create("gamecore-bot-files", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
@@ -331,7 +332,7 @@ class BotProcess:
 
     def __init__(
         self,
-        bot: Mapping[str, Any],
+        bot: BotSpec,
         *,
         isolation: str = "auto",
         limits: Limits | None = None,
@@ -379,10 +380,11 @@ class BotProcess:
             self._rep_read, rep_write = os.pipe()
             to_close += [req_read, rep_write]
             command_of_bot = list(bot.get("command") or [])
-            bot_for_host = {k: v for k, v in bot.items() if k != "files"}
+            bot_for_host = bot.copy()
+            bot_for_host.pop("files", None)
             if bot.get("kind") == "external":
                 bot_for_host["command"] = [os.path.join(work, command_of_bot[0])] + command_of_bot[1:]
-            config = {
+            config: HostConfig = {
                 "bot": bot_for_host,
                 "mode": self.mode,
                 "work": work,
@@ -445,7 +447,9 @@ class BotProcess:
         self._buffer = b""
         self.printed = 0
 
-    def _start_in_group(self, command: list[str], *, fds: tuple, env: dict, stderr: int | None) -> subprocess.Popen:
+    def _start_in_group(
+        self, command: list[str], *, fds: tuple[int, ...], env: dict[str, str], stderr: int | None
+    ) -> subprocess.Popen[bytes]:
         """Start ``command`` behind the trampoline, move it into the bot's group, then let it go."""
         assert self.group is not None
         gate_read, gate_write = os.pipe()
@@ -491,7 +495,7 @@ class BotProcess:
             shutil.rmtree(self.base, ignore_errors=True)
             self.base = None
 
-    def send(self, message: dict) -> None:
+    def send(self, message: Mapping[str, object]) -> None:
         """Queue a request and write what the pipe takes now, never blocking: a bot that
         stops reading cannot stall the referee; the rest is written by :meth:`receive`,
         under the reply's deadline."""
@@ -510,7 +514,7 @@ class BotProcess:
             self._unsent = b""
             raise ReplyError("crash", f"the bot closed its input ({exc})") from None
 
-    def receive(self, timeout: float) -> dict:
+    def receive(self, timeout: float) -> Reply:
         """The next reply, waiting at most ``timeout`` seconds (while finishing the request's
         write); a reply already in the pipe is taken even when ``timeout`` is 0. The host's
         ``{"type": "sandboxed"}`` line is not a reply: it sets :attr:`sandboxed` (from then on

@@ -112,7 +112,7 @@ class TournamentConfig:
             raise GamecoreError(f"two players are called {', '.join(twice)}: name them with NAME=SPEC")
 
 
-def identity(config: TournamentConfig) -> dict:
+def identity(config: TournamentConfig) -> dict[str, object]:
     """What makes a tournament itself: everything that changes which games are played or how
     they come out (not the number of workers, the output folder or the progress bar)."""
     return {

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..games.base import Position
+from ..games.base import Core, Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
 from ..games.tetralath import ROW_LENGTHS, Tetralath
@@ -160,7 +160,7 @@ class LearnerGame:
             not isinstance(position, self.position_class)
             or position.num_players != self.num_players
             or position.size != self.size
-            or self._options.get("swap", False) != bool(getattr(position.core, "swap_rule", False))
+            or self._options.get("swap", False) != (isinstance(position, Tetralath) and position.core.swap_rule)
         ):
             raise InvalidPositionError(f"{position!r} is not a position of {self!r}")
 
@@ -182,20 +182,20 @@ class LearnerGame:
         """The action of a core move code."""
         return self.num_cells if code < 0 else code
 
-    def legal_actions(self, core: Any) -> list[int]:
+    def legal_actions(self, core: Core) -> list[int]:
         """The legal actions in ascending order (none once the game is over)."""
         codes = core.legal_moves()
         if codes and codes[0] < 0:  # Othello's forced pass, the core's -1
             return [self.num_cells]
         return codes
 
-    def action_mask(self, core: Any) -> np.ndarray:
+    def action_mask(self, core: Core) -> np.ndarray:
         """``int8`` 0/1 of length ``num_actions``: 1 for each legal action."""
         mask = np.zeros(self.num_actions, dtype=np.int8)
         mask[self.legal_actions(core)] = 1
         return mask
 
-    def push(self, core: Any, action: Any) -> None:
+    def push(self, core: Core, action: Any) -> None:
         """Play an action on a core.
 
         :raises InvalidMoveError: not an action; :raises IllegalMoveError: not legal here (the
@@ -208,12 +208,12 @@ class LearnerGame:
 
     # -- observations ----------------------------------------------------------------------
 
-    def planes(self, core: Any, player: int) -> np.ndarray:
+    def planes(self, core: Core, player: int) -> np.ndarray:
         """The observation planes of ``core`` seen by ``player`` (see the class)."""
         boards = core.bitboards()
         size = self._bytes
         # every colour's bitboard as bits in one go: a row of bits per plane, square order
-        playing = getattr(core, "colours", None)
+        playing = _playing(core)
         orders = self._plane_orders.get(playing) or self._plane_orders_of(playing)
         raw = b"".join([boards[board].to_bytes(size, "little") for board in orders[player]])
         bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(-1, size * 8)
@@ -259,7 +259,7 @@ class LearnerGame:
 
     # -- pictures --------------------------------------------------------------------------
 
-    def picture(self, core: Any) -> np.ndarray:
+    def picture(self, core: Core) -> np.ndarray:
         """The board as an RGB picture, ``uint8`` of shape ``(height, width, 3)``, 32 pixels a square."""
         background, centres, disc = self._picture or self._make_picture()
         image = background.copy()
@@ -299,6 +299,14 @@ class LearnerGame:
             background[:, -1] = _LINE_RGB
         self._picture = (background, centres, disc)
         return self._picture
+
+
+def _playing(core: Core) -> tuple[int, ...] | None:
+    """A Rolit core's colours in order of play (any colours, any order: ``Rolit("GR")``), read
+    from the core itself since the compiled cores are not the pure twin's class; ``None`` for
+    Othello's and Tetralath's cores, whose bitboards are their two players'."""
+    colours: tuple[int, ...] | None = getattr(core, "colours", None)
+    return colours
 
 
 def _colours(position: Position) -> tuple:

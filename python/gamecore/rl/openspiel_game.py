@@ -30,10 +30,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, InvalidPositionError
 from ..games.base import Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
+from ..games.tetralath import Tetralath
 from ..players.base import Player, legal_moves_or_raise
 from ._common import LearnerGame
 
@@ -206,7 +207,9 @@ def game_of(position: Position) -> pyspiel.Game:
         return _load(GAME_NAMES["othello"], (("size", position.size), backend))
     if isinstance(position, Rolit):
         return _load(GAME_NAMES["rolit"], (("players", position.num_players), backend))
-    return _load(GAME_NAMES["tetralath"], (("swap", bool(position.core.swap_rule)), backend))
+    if isinstance(position, Tetralath):
+        return _load(GAME_NAMES["tetralath"], (("swap", bool(position.core.swap_rule)), backend))
+    raise InvalidPositionError(f"{position!r} is not a position of a game OpenSpiel has here")
 
 
 def state_of(position: Position) -> GamecoreState:
