@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 import threading
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from gamecore.referee.bots import MAX_FILES, resolve
 from gamecore.referee.db import ResultsDB
 from gamecore.referee.play import play_game
 from gamecore.referee.report import markdown, write_reports
+from gamecore.referee.rules import DEFAULT_RULES, Rules, RulesDict
 from gamecore.referee.sandbox import BotProcess, SandboxError
 from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import HONEST, stray_processes, write_bot
@@ -560,3 +562,9 @@ def test_row22_ctu_constructors_are_called_positionally(tmp_path):
         players = [resolve(str(other)), resolve("random")] if size == 6 else [resolve(str(two)), resolve(str(other))]
         record = play_game(_task(players, size=size))
         assert record["forfeits"] == [] and record["termination"] == "normal", record["forfeits"]
+
+
+def test_a_task_carries_every_limit_of_the_rules_typed():
+    # Rules.as_dict() is typed as RulesDict: the two must name the same fields
+    assert set(RulesDict.__required_keys__) == {f.name for f in fields(Rules)}
+    assert Rules(**DEFAULT_RULES.as_dict()) == DEFAULT_RULES

@@ -14,8 +14,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypedDict
+from dataclasses import asdict, dataclass
+from typing import Any, TypedDict, cast
 
 __all__ = [
     "Rules",
@@ -66,15 +66,7 @@ class Rules:
     disk_mb: int = 64
 
     def as_dict(self) -> RulesDict:
-        return RulesDict(
-            time=self.time,
-            grace=self.grace,
-            startup=self.startup,
-            bank=self.bank,
-            isolation=self.isolation,
-            memory_mb=self.memory_mb,
-            disk_mb=self.disk_mb,
-        )
+        return cast(RulesDict, asdict(self))  # the dataclass's fields are RulesDict's keys
 
 
 #: The course's limits (see :class:`Rules`).
