@@ -337,13 +337,13 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
         if args.command == "rolit":
             return rolit_ui.run(args, stdin, out)
         if args.command == "tournament":
-            return args.referee_handler(args, out)
+            return int(args.referee_handler(args, out))
         if args.command == "compare":
-            return args.report_handler(args, out)
+            return int(args.report_handler(args, out))
         if args.command == "train":
             return int(args.run(args, out))
         if args.command == "serve":
-            return args.serve_handler(args, out)
+            return int(args.serve_handler(args, out))
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

@@ -38,8 +38,8 @@ from typing import TextIO, TypeVar
 
 from .. import _backend
 from ..games.othello import Othello
-from ..games.tetralath import Tetralath
-from ..search.engine import Engine
+from ..games.tetralath import Tetralath, TetralathMove
+from ..search.engine import Engine, SearchResult
 from ..search.mcts import MCTS
 
 T = TypeVar("T")
@@ -156,7 +156,7 @@ def load_reference(path: str) -> Callable[[int], int]:
         spec.loader.exec_module(module)
     except ImportError as error:  # an extension built for another Python, or a bad file
         raise ValueError(f"--reference: cannot load {path}: {error}") from None
-    perft = getattr(module, "perft", None)
+    perft: object = getattr(module, "perft", None)
     if not callable(perft):
         raise ValueError(f"--reference: {path} has no perft(depth) function")
     return perft
@@ -503,7 +503,7 @@ def bench_tetralath(
     print(f"{'ply':>3} {'move':>4} {'score':>8} {'nodes':>12} {'seconds':>8} {'nodes/s':>11}", file=out, flush=True)
     # The game is the same on every run (fixed depth): each run replays it with a fresh
     # engine, and each ply's time is the median over the runs.
-    played: list = []
+    played: list[tuple[TetralathMove, SearchResult[TetralathMove], list[float]]] = []  # each ply's move, result, times
     for run in range(runs):
         engine = Engine(tt_mb=64)
         game = Tetralath(backend=fast)
@@ -515,17 +515,17 @@ def bench_tetralath(
             seconds = time.process_time() - start
             assert result.move is not None  # the game is not over
             if run == 0:
-                played.append([result, []])
-            played[ply][1].append(seconds)
+                played.append((result.move, result, []))
+            played[ply][2].append(seconds)
             game.push(result.move)
     total_nodes, total_seconds, worst = 0, 0.0, 0.0
-    for ply, (result, times) in enumerate(played):
+    for ply, (move, result, times) in enumerate(played):
         seconds = statistics.median(times)
         total_nodes += result.nodes
         total_seconds += seconds
         worst = max(worst, seconds)
         print(
-            f"{ply:>3} {result.move.name:>4} {result.score:>8} {result.nodes:>12,} {seconds:>8.2f} "
+            f"{ply:>3} {move.name:>4} {result.score:>8} {result.nodes:>12,} {seconds:>8.2f} "
             f"{result.nodes / max(seconds, 1e-9):>11,.0f}",
             file=out,
             flush=True,

@@ -205,7 +205,8 @@ def _timed(kind: str, backend: str, depth: int) -> tuple[int, float]:
 
 
 def _pure_layer_here() -> bool:
-    return Position.__mro__[1].__module__.endswith("_py")
+    layer: type = Position.__mro__[1]  # PositionBase of the layer this process selected
+    return layer.__module__.endswith("_py")
 
 
 def _run(kind: str, backend: str, depth: int) -> tuple[int, float]:

@@ -339,6 +339,10 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """The board as rows of ``-1`` (empty) or the number of the colour on each square."""
         raise NotImplementedError
 
+    def to_text(self) -> str:
+        """The position as one line of text, which ``from_text`` reads back."""
+        raise NotImplementedError
+
     def cell(self, square: Any) -> int:
         """What is on one square (a name like ``"d4"`` or an index, as moves are written):
         ``-1`` empty, else the number of the colour there, as :meth:`cells` gives it.

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..games.base import Core, Position
+from ..games.base import Color, Core, Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
 from ..games.tetralath import ROW_LENGTHS, Tetralath
@@ -137,7 +137,7 @@ class LearnerGame:
     def __copy__(self) -> LearnerGame:
         return self
 
-    def __deepcopy__(self, memo: dict) -> LearnerGame:
+    def __deepcopy__(self, memo: dict[int, object]) -> LearnerGame:
         return self
 
     @property
@@ -145,7 +145,7 @@ class LearnerGame:
         """The options the game was made with (``size``, ``players`` or ``swap``; ``backend``)."""
         return dict(self._options)
 
-    def new_position(self) -> Position:
+    def new_position(self) -> Position[Any]:
         """A new gamecore position at the start."""
         if self.name == "othello":
             return Othello(**self._options)
@@ -231,7 +231,7 @@ class LearnerGame:
 
     # -- results ---------------------------------------------------------------------------
 
-    def returns(self, position: Position) -> list[float]:
+    def returns(self, position: Position[Any]) -> list[float]:
         """Each player's reward (in order of play) for a finished game; zeros before the end.
 
         ``"place"``: ``(players it beat - players that beat it) / (players - 1)``, so +1 / 0 /
@@ -262,7 +262,7 @@ class LearnerGame:
     def picture(self, core: Core) -> np.ndarray:
         """The board as an RGB picture, ``uint8`` of shape ``(height, width, 3)``, 32 pixels a square."""
         background, centres, disc = self._picture or self._make_picture()
-        image = background.copy()
+        image: np.ndarray = background.copy()
         radius = disc.shape[0] // 2
         colours = _STONE_RGB[self.name]
         for index, board in enumerate(core.bitboards()):
@@ -309,7 +309,7 @@ def _playing(core: Core) -> tuple[int, ...] | None:
     return colours
 
 
-def _colours(position: Position) -> tuple:
+def _colours(position: Position[Any]) -> tuple[Color, ...]:
     """The colours that play, in order of play."""
     if isinstance(position, Rolit):
         return position.colours

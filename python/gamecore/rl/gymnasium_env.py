@@ -76,7 +76,9 @@ class GamecoreGymEnv(gym.Env):
         self.position = self.game.new_position()
         self._opponents: dict[int, Player] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game, the opponents' first moves played when the learner does not move first:
         ``(observation, {"action_mask": ...})``."""
         super().reset(seed=seed)
@@ -91,7 +93,7 @@ class GamecoreGymEnv(gym.Env):
         self._reply()
         return self._observation(), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's action and the opponents' replies: ``(observation, reward, terminated,
         truncated, info)``, ``truncated`` always false (every game ends)."""
         core = self.position.core
@@ -120,7 +122,7 @@ class GamecoreGymEnv(gym.Env):
     def _observation(self) -> np.ndarray:
         return self.game.planes(self.position.core, self.learner)
 
-    def _info(self) -> dict:
+    def _info(self) -> dict[str, Any]:
         return {"action_mask": self.game.action_mask(self.position.core)}
 
     def render(self) -> np.ndarray | None:

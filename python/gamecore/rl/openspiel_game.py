@@ -76,13 +76,13 @@ def _game_type(game: str) -> pyspiel.GameType:
 _GAME_TYPES = {game: _game_type(game) for game in GAME_NAMES}
 
 
-class GamecoreGame(pyspiel.Game):
+class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships no types: its Game is Any
     """A gamecore game as an OpenSpiel game (made by ``pyspiel.load_game``; its parameters
     are :class:`LearnerGame`'s ``size``, ``players``, ``reward`` or ``swap``)."""
 
     game_name = ""
 
-    def __init__(self, params: dict | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         options = {**PARAMETERS[self.game_name], **(params or {})}
         backend = options["backend"]
         #: Actions, planes and returns (:class:`gamecore.rl.LearnerGame`).
@@ -110,7 +110,7 @@ class GamecoreGame(pyspiel.Game):
         super().__init__(_GAME_TYPES[self.game_name], info, options)
         self._start = learner.new_position()  # copied for each new state (clone() makes one too)
 
-    def new_initial_state(self, position: Position | None = None) -> GamecoreState:
+    def new_initial_state(self, position: Position[Any] | None = None) -> GamecoreState:
         """The start, or a state around a copy of a gamecore ``position`` of this game."""
         return GamecoreState(self, position)
 
@@ -120,10 +120,10 @@ class GamecoreGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class GamecoreState(pyspiel.State):
+class GamecoreState(pyspiel.State):  # type: ignore[misc]  # pyspiel (C++) ships no types: its State is Any
     """An OpenSpiel state holding a gamecore position (``state.position``)."""
 
-    def __init__(self, game: GamecoreGame, position: Position | None = None) -> None:
+    def __init__(self, game: GamecoreGame, position: Position[Any] | None = None) -> None:
         super().__init__(game)
         self._learner = game.learner
         if position is None:
@@ -196,11 +196,11 @@ _register()
 
 
 @functools.cache
-def _load(name: str, parameters: tuple) -> pyspiel.Game:
+def _load(name: str, parameters: tuple[tuple[str, object], ...]) -> pyspiel.Game:
     return pyspiel.load_game(name, dict(parameters))
 
 
-def game_of(position: Position) -> pyspiel.Game:
+def game_of(position: Position[Any]) -> pyspiel.Game:
     """The OpenSpiel game (one per board size or number of players) of a gamecore position."""
     backend = ("backend", position.backend)
     if isinstance(position, Othello):
@@ -212,9 +212,10 @@ def game_of(position: Position) -> pyspiel.Game:
     raise InvalidPositionError(f"{position!r} is not a position of a game OpenSpiel has here")
 
 
-def state_of(position: Position) -> GamecoreState:
+def state_of(position: Position[Any]) -> GamecoreState:
     """An OpenSpiel state of a copy of ``position`` (its history before it is not replayed)."""
-    return game_of(position).new_initial_state(position)
+    state: GamecoreState = game_of(position).new_initial_state(position)  # a GamecoreGame's
+    return state
 
 
 class OpenSpielPlayer(Player):

@@ -33,7 +33,7 @@ from ._common import RENDER_MODES, LearnerGame
 __all__ = ["GamecoreEnv", "env"]
 
 
-class GamecoreEnv(AECEnv):
+class GamecoreEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types: its AECEnv is Any
     """A gamecore game as a PettingZoo AEC environment.
 
     :param game: ``"othello"``, ``"rolit"`` or ``"tetralath"``.
@@ -65,15 +65,15 @@ class GamecoreEnv(AECEnv):
         self._action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
         self.reset()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """``Dict(observation=Box(0, 1, planes), action_mask=Box(0, 1, (actions,)))``, ``int8``."""
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(actions)``."""
         return self._action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` seeds the action spaces' ``sample()`` (the games have no chance)."""
         if seed is not None:
             for offset, agent in enumerate(self.possible_agents):
@@ -86,7 +86,7 @@ class GamecoreEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self._core.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -236,7 +236,7 @@ def full_table(stages: dict[int, list[int]], n: int) -> tuple[list[int], dict[in
     return table, copied
 
 
-def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_after: float = 0.0) -> dict:
+def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_after: float = 0.0) -> dict[str, Any]:
     """Run the whole pipeline; write the weights, the record and the positions to
     ``out_dir``; return the record. ``stop_after`` (seconds, 0: none) ends the run after the
     stage that passes it (the record says so)."""
@@ -334,7 +334,7 @@ def ps_width(n: int) -> int:
     return patterns.STAGE_WIDTH[n]
 
 
-def write_weights(table: list[int], record: dict, out_dir: str, n: int) -> None:
+def write_weights(table: list[int], record: dict[str, Any], out_dir: str, n: int) -> None:
     """The weights file and the record beside it (with the file's SHA-256)."""
     blob = patterns.table_bytes(table)
     with open(os.path.join(out_dir, patterns.data_name(n, "patterns")), "wb") as f:

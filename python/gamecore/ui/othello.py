@@ -64,17 +64,17 @@ class OthelloUI(GameUI):
             help="board drawing: letters (X black, O white; the default) or ufrj (the UFRJ handout's ○ ● and ? frame)",
         )
 
-    def title(self, position: Position, args: argparse.Namespace) -> str:
+    def title(self, position: Position[Any], args: argparse.Namespace) -> str:
         return f"Othello {args.size}x{args.size} ({position.backend} backend)"
 
-    def draw(self, position: Position, args: argparse.Namespace, last_move: Any = None) -> str:
+    def draw(self, position: Position[Any], args: argparse.Namespace, last_move: Any = None) -> str:
         assert isinstance(position, Othello)
         return position.render(style=args.style, last_move=last_move)
 
-    def format_record(self, position: Position) -> str:
+    def format_record(self, position: Position[Any]) -> str:
         assert isinstance(position, Othello)
         return format_record(position)
 
-    def load_record(self, position: Position, text: str) -> int:
+    def load_record(self, position: Position[Any], text: str) -> int:
         assert isinstance(position, Othello)
         return load_record(position, text)

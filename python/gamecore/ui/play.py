@@ -126,7 +126,7 @@ class GameUI:
     ``ui/<game>.py`` that sets :attr:`game` and registers itself for that game class."""
 
     #: The position class.
-    game: type[Position] = Position
+    game: type[Position[Any]] = Position
     #: Default seconds per move of the thinking players.
     default_time = 1.0
     #: Transposition table of the engine players, in MB.
@@ -136,7 +136,7 @@ class GameUI:
     #: A proven search result is worth saying as a margin ("black wins by 12").
     proven_margin = True
 
-    def __init__(self, game: type[Position] | None = None) -> None:
+    def __init__(self, game: type[Position[Any]] | None = None) -> None:
         if game is not None:
             self.game = game
 
@@ -180,13 +180,13 @@ class GameUI:
                 help=f"board size: {sizes} (default {self.game.default_size})",
             )
 
-    def position(self, args: argparse.Namespace) -> Position:
+    def position(self, args: argparse.Namespace) -> Position[Any]:
         return self.game.for_size(getattr(args, "size", None), backend=args.backend)
 
-    def title(self, position: Position, args: argparse.Namespace) -> str:
+    def title(self, position: Position[Any], args: argparse.Namespace) -> str:
         return f"{type(position).__name__} ({position.backend} backend)"
 
-    def draw(self, position: Position, args: argparse.Namespace, last_move: Any = None) -> str:
+    def draw(self, position: Position[Any], args: argparse.Namespace, last_move: Any = None) -> str:
         return str(position)
 
     def colour_name(self, colour: Color, lang: str) -> str:
@@ -196,7 +196,7 @@ class GameUI:
         """A move as the game's lines say it (Rolit: row and column, the handout's way)."""
         return str(move)
 
-    def explain(self, position: Position, text: str, error: Exception | None, lang: str) -> str | None:
+    def explain(self, position: Position[Any], text: str, error: Exception | None, lang: str) -> str | None:
         """The game's own message for a move it cannot read (``error``) or play; ``None``: generic."""
         return None
 
@@ -204,11 +204,11 @@ class GameUI:
         """The game's own words for the result (Rolit's tie rule); ``None``: the loop's."""
         return None
 
-    def format_record(self, position: Position) -> str:
+    def format_record(self, position: Position[Any]) -> str:
         """The moves played, as the record file holds them."""
         return " ".join(str(m) for m in position.move_stack)
 
-    def load_record(self, position: Position, text: str) -> int:
+    def load_record(self, position: Position[Any], text: str) -> int:
         """Play a record's moves on ``position``; returns how many were read."""
         moves = " ".join(line.split("#", 1)[0] for line in text.splitlines()).replace(",", " ").split()
         trial = position.copy()
@@ -272,7 +272,7 @@ class Session:
     def __init__(
         self,
         ui: GameUI,
-        position: Position,
+        position: Position[Any],
         players: Mapping[Color, Player],
         args: argparse.Namespace,
         *,
@@ -429,14 +429,14 @@ class Session:
 # -- building a session from the command line ----------------------------------------------
 
 
-def playing_colours(position: Position) -> tuple[Color, ...]:
+def playing_colours(position: Position[Any]) -> tuple[Color, ...]:
     """The colours in this game: ``position.colours`` when the game has it (Rolit with 2-4
     players), else every colour of the game."""
     return tuple(getattr(position, "colours", None) or position.Color)
 
 
 def build_players(
-    ui: GameUI, position: Position, args: argparse.Namespace, stdin: TextIO, out: TextIO, lang: str
+    ui: GameUI, position: Position[Any], args: argparse.Namespace, stdin: TextIO, out: TextIO, lang: str
 ) -> dict[Color, Player]:
     """A player per colour from ``--<colour> SPEC`` (``human``, ``engine:depth=6``, ...)."""
 
@@ -540,7 +540,7 @@ def want_colour(choice: str, out: TextIO) -> bool:
 
 
 #: The game classes with a UI of their own (``ui/<game>.py``), filled as each is defined.
-_UI_CLASSES: dict[type[Position], type[GameUI]] = {}
+_UI_CLASSES: dict[type[Position[Any]], type[GameUI]] = {}
 
 
 class _GameUIs(Mapping[str, GameUI]):

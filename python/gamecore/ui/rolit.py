@@ -37,12 +37,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .._cli_types import MAX_SECONDS, add_backend, add_seed, add_time
 from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, InvalidOptionError, InvalidPositionError
-from ..games.base import Outcome, Position
+from ..games.base import Color, Outcome, Position
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
 from ..players import Player, QuitGame, UndoMove, make_player
@@ -143,7 +143,7 @@ def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, 
 # -- the game --------------------------------------------------------------------------------
 
 
-def _name(colour: Any) -> str:
+def _name(colour: Color) -> str:
     return colour.name.capitalize()
 
 
@@ -168,7 +168,7 @@ def bad_entry(position: Rolit, text: str, error: Exception | None) -> str:
         if as_name:
             return f"{entry!r} is off the board: columns a to h, rows 1 to 8."
         return f"Cannot read {entry!r}: type a row and a column (e.g. 4 6) or a square name (e.g. f4)."
-    say = (lambda m: m.name) if as_name else (lambda m: m.row_col)
+    say: Callable[[RolitMove], str] = (lambda m: m.name) if as_name else (lambda m: m.row_col)
     move = position.parse_move(entry)
     try:
         position.copy().push(move)
@@ -272,7 +272,7 @@ class RolitUI(GameUI):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         _add_rule_options(parser)
 
-    def position(self, args: argparse.Namespace) -> Position:
+    def position(self, args: argparse.Namespace) -> Position[Any]:
         return Rolit(
             args.colours,
             first=args.first,
@@ -281,7 +281,7 @@ class RolitUI(GameUI):
             backend=args.backend,
         )
 
-    def title(self, position: Position, args: argparse.Namespace) -> str:
+    def title(self, position: Position[Any], args: argparse.Namespace) -> str:
         assert isinstance(position, Rolit)
         order = ", ".join(_name(c) for c in position.colours)
         return (
@@ -292,10 +292,10 @@ class RolitUI(GameUI):
     def draw(self, position: Any, args: argparse.Namespace, last_move: Any = None) -> str:
         return str(position)
 
-    def colour_name(self, colour: Any, lang: str) -> str:
+    def colour_name(self, colour: Color, lang: str) -> str:
         return _name(colour)
 
-    def move_text(self, move: Any) -> str:
+    def move_text(self, move: RolitMove) -> str:
         return move.row_col
 
     def explain(self, position: Any, text: str, error: Exception | None, lang: str) -> str | None:

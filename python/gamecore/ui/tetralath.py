@@ -99,12 +99,12 @@ class TetralathUI(GameUI):
         for old in ("--color", "--colour"):
             parser.add_argument(old, dest="ansi", action=DeprecatedAlias, new="--ansi", choices=ANSI_CHOICES)
 
-    def position(self, args: argparse.Namespace) -> Position:
+    def position(self, args: argparse.Namespace) -> Position[Any]:
         if args.computer_first and args.white == "human":
             args.white, args.black = args.black, "human"
         return Tetralath(swap=args.swap, backend=args.backend)
 
-    def title(self, position: Position, args: argparse.Namespace) -> str:
+    def title(self, position: Position[Any], args: argparse.Namespace) -> str:
         title = MESSAGES[args.lang]["title"]
         if getattr(position, "swap_rule", False):
             title += "\n" + MESSAGES[args.lang]["swap_on"]
@@ -113,7 +113,7 @@ class TetralathUI(GameUI):
     def colour_name(self, colour: Color, lang: str) -> str:
         return MESSAGES[lang][colour.name.lower()]
 
-    def draw(self, position: Position, args: argparse.Namespace, last_move: Any = None) -> str:
+    def draw(self, position: Position[Any], args: argparse.Namespace, last_move: Any = None) -> str:
         assert isinstance(position, Tetralath)
         if last_move is None:
             last_move = position.peek()
@@ -121,7 +121,7 @@ class TetralathUI(GameUI):
         colour = want_colour(args.ansi, args.out)
         return render_board(position.cells(), position.turn, mark=mark, colour=colour, symbols=SYMBOLS[args.lang])
 
-    def explain(self, position: Position, text: str, error: Exception | None, lang: str) -> str | None:
+    def explain(self, position: Position[Any], text: str, error: Exception | None, lang: str) -> str | None:
         m = MESSAGES[lang]
         compact = text.replace(" ", "").lower()
         if compact in ("swap", "troca", "trocar"):

@@ -103,7 +103,7 @@ class Sessions:
             self.drop(sid)
 
 
-async def _json_body(request: Request, limit: int = MAX_BODY) -> dict:
+async def _json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     """The request's JSON object, refused unless it is JSON from this page and small."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise BadRequest("send JSON (Content-Type: application/json)", 415)
@@ -172,13 +172,13 @@ def create_app(
         session.step()
         return answer(session.state())
 
-    def _replay(session: GameSession, data: dict) -> None:
+    def _replay(session: GameSession, data: dict[str, Any]) -> None:
         index = data.get("index")
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(replays.games):
             raise BadRequest(f"index must be a game number from 0 to {len(replays.games) - 1}")
         session.load_replay(replays.games[index], replays.title(index))
 
-    def _replay_file(session: GameSession, data: dict) -> None:
+    def _replay_file(session: GameSession, data: dict[str, Any]) -> None:
         uploaded = Replays.from_json(data.get("games"), str(data.get("name", "games.json"))[:100])
         index = data.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(uploaded.games):

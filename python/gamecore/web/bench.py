@@ -31,7 +31,7 @@ HUMANS = [{"player": "human"}, {"player": "human"}]
 MOVES = ("f5", "d6", "c3", "d3", "c4")
 
 
-def _start_server(sessions: int) -> tuple[subprocess.Popen, str]:
+def _start_server(sessions: int) -> tuple[subprocess.Popen[str], str]:
     command = [
         sys.executable,
         "-m",

@@ -49,14 +49,14 @@ FILL = {
 LANGUAGES = ("en", "pt")
 
 
-def _choice(options: dict, key: str, allowed: tuple, default: Any) -> Any:
+def _choice(options: dict[str, Any], key: str, allowed: tuple[object, ...], default: Any) -> Any:
     value = options.get(key, default)
     if value not in allowed or isinstance(value, bool):
         raise BadRequest(f"{key} must be one of {', '.join(map(str, allowed))}, got {str(value)[:40]!r}")
     return value
 
 
-def new_position(game: Any, options: Any, backend: str | None = None) -> tuple[Any, dict]:
+def new_position(game: Any, options: Any, backend: str | None = None) -> tuple[Any, dict[str, Any]]:
     """A fresh position of ``game`` and the options it was made with (checked)."""
     if game not in GAME_NAMES:
         raise BadRequest(f"game must be one of {', '.join(GAME_NAMES)}, got {str(game)[:40]!r}")
@@ -75,7 +75,7 @@ def new_position(game: Any, options: Any, backend: str | None = None) -> tuple[A
     return Tetralath(swap=swap, backend=backend), {"swap": swap, "lang": lang}
 
 
-def board_geometry(game: str, position: Any) -> dict:
+def board_geometry(game: str, position: Any) -> dict[str, Any]:
     """Every cell's index and centre in board units, and the board's extent: the page draws
     squares (Othello, Rolit) or hexagons (Tetralath) there."""
     if game == "tetralath":
@@ -98,7 +98,7 @@ def flat_cells(position: Any) -> list[int]:
     return [v for row in position.cells() for v in row]
 
 
-def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict, Player | None]:
+def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict[str, Any], Player | None]:
     """A seat's player from ``{"player": name, "time": seconds}`` (``None`` for a human)."""
     if not isinstance(spec, dict):
         raise BadRequest("a seat is a JSON object like {'player': 'engine', 'time': 1}")

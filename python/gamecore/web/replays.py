@@ -19,7 +19,7 @@ MAX_GAMES = 20_000
 
 @dataclass
 class Replays:
-    games: list[dict]
+    games: list[dict[str, Any]]
     source: str
 
     @classmethod

@@ -17,7 +17,8 @@ from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import GamecoreError
-from ..players import EnginePlayer, MCTSPlayer
+from ..games.base import Color
+from ..players import EnginePlayer, MCTSPlayer, Player
 from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
 from ..ui.play import MESSAGES, describe_score, playing_colours, result_line
@@ -74,14 +75,14 @@ class GameSession:
         self.version = 0
         self.generation = 0
         self.changed = asyncio.Event()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.thinker: Any = None
-        self.thinking: dict | None = None
+        self.thinking: dict[str, Any] | None = None
         self.message = ""
-        self.replay: dict | None = None
+        self.replay: dict[str, Any] | None = None
         self.closed = False
         self.streams = 0  # open event streams (the server caps them)
-        self._view: tuple[int, dict] | None = None
+        self._view: tuple[int, dict[str, Any]] | None = None
         self.game_number = 0  # games started in this tab (the page and its tests tell games apart)
         self.new_game("othello", {}, None)
 
@@ -103,7 +104,7 @@ class GameSession:
         if isinstance(self.thinker, SEARCHING_PLAYERS):
             self.thinker.stop()
 
-    def new_game(self, game: Any, options: Any, seats: Any, *, replay: dict | None = None) -> None:
+    def new_game(self, game: Any, options: Any, seats: Any, *, replay: dict[str, Any] | None = None) -> None:
         position, checked = new_position(game, options, self.backend)
         colours = playing_colours(position)
         if seats is None:
@@ -118,14 +119,17 @@ class GameSession:
         self.replay = replay
         self.paused = False
         self.message = ""
-        self.last_thought: dict | None = None
+        self.last_thought: dict[str, Any] | None = None
         self.game_number += 1
         self._moved()
 
-    def _seat_players(self, game: str, colours: tuple, seats: Any) -> tuple[list[dict], dict]:
+    def _seat_players(
+        self, game: str, colours: tuple[Color, ...], seats: Any
+    ) -> tuple[list[dict[str, Any]], dict[Color, Player | None]]:
         if not isinstance(seats, list) or len(seats) != len(colours):
             raise BadRequest(f"seats must be a list of {len(colours)} players, one per colour in the order of play")
-        chosen, players = [], {}
+        chosen: list[dict[str, Any]] = []
+        players: dict[Color, Player | None] = {}
         for k, (colour, spec) in enumerate(zip(colours, seats)):
             seat, player = make_seat_player(game, spec, seed=secrets.randbelow(1 << 30) + k)
             chosen.append(seat)
@@ -280,7 +284,7 @@ class GameSession:
         self.task = asyncio.get_running_loop().create_task(self._engine_move(self.generation))
         self.task.add_done_callback(self._engine_done)
 
-    def _engine_done(self, task: asyncio.Task) -> None:
+    def _engine_done(self, task: asyncio.Task[None]) -> None:
         self.task = None
         self.thinker = None
         if not task.cancelled() and task.exception() is not None:
@@ -297,6 +301,8 @@ class GameSession:
                 return
         colour = self.position.turn
         player = self.players[colour]
+        if player is None:  # a human's seat: only a computer's turn starts this task
+            return
         loop = asyncio.get_running_loop()
         position = self.position.copy()
         self.thinker = player
@@ -333,12 +339,12 @@ class GameSession:
 
         return progress
 
-    def _show_progress(self, generation: int, thought: dict) -> None:
+    def _show_progress(self, generation: int, thought: dict[str, Any]) -> None:
         if generation == self.generation and self.task is not None:
             self.thinking = thought
             self.notify()
 
-    def _thought(self, colour: Any, result: Any, position: Any) -> dict:
+    def _thought(self, colour: Any, result: Any, position: Any) -> dict[str, Any]:
         lang = self.options["lang"]
         score = describe_score(result, colour, self._name, MESSAGES[lang], self.ui.proven_margin)
         nodes = int(getattr(result, "nodes", 0))
@@ -364,7 +370,7 @@ class GameSession:
     def _name(self, colour: Any) -> str:
         return self.ui.colour_name(colour, self.options["lang"]).lower()
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """Everything the page draws, as JSON-able data."""
         if self._view is None or self._view[0] != self.generation:
             self._view = (self.generation, self._board_view())
@@ -380,7 +386,7 @@ class GameSession:
         )
         return view
 
-    def _board_view(self) -> dict:
+    def _board_view(self) -> dict[str, Any]:
         position, game, lang = self.position, self.game, self.options["lang"]
         cells = flat_cells(position)
         last = position.peek()
