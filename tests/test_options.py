@@ -6,16 +6,23 @@ catch them. Bad MCTS options fail when the object is made, not at its first sear
 
 Also here: the result names (``SearchResult.score`` of a proven result is the margin and
 ``proven`` says so; ``nodes`` is the states explored in every result) and the twins' shared
-checks (``search/_options.py``, ``_protocol.py``).
+checks (``search/_options.py``, ``search/_mcts_rules.py``, ``games/_rolit_rules.py``,
+``_protocol.py``): both twins use them, neither writes one of their names out again, and the
+C constants the compiled twins keep (``_C_COPIES``) equal them.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import math
+import re
+from pathlib import Path
 
 import pytest
 
-from gamecore import Engine, Othello, Rolit, Tetralath, search, solve
+from gamecore import Engine, Othello, Rolit, Tetralath, _backend, search, solve
 from gamecore.errors import (
     GamecoreError,
     IllegalMoveError,
@@ -24,8 +31,9 @@ from gamecore.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
+from gamecore.games import _rolit_rules
 from gamecore.players import make_player
-from gamecore.search import _options
+from gamecore.search import _mcts_rules, _options
 from gamecore.search.mcts import MCTS
 
 GAMES = {"othello": lambda b: Othello(6, backend=b), "tetralath": lambda b: Tetralath(backend=b), "rolit": Rolit}
@@ -219,3 +227,140 @@ def test_the_options_module_is_what_both_twins_use(backends):
         assert getattr(py.alphabeta, name) is getattr(cy.alphabeta, name) is getattr(_options, name)
     assert py.multiplayer.check_values is cy.multiplayer.check_values is _options.check_values
     assert py.multiplayer.MULTIPLAYER_ALGORITHMS is cy.multiplayer.MULTIPLAYER_ALGORITHMS
+    # MCTS's and Rolit's: every shared name a twin exports is the shared object itself. (An int
+    # up to 256 or a short str is one object wherever it is written: the source checks below
+    # catch those written out again.)
+    for twin, shared in (("mcts", _mcts_rules), ("rolit", _rolit_rules)):
+        exported = [name for name in getattr(py, twin).__all__ if hasattr(shared, name)]
+        assert len(exported) >= 6, (twin, exported)
+        for name in exported:
+            assert getattr(getattr(py, twin), name) is getattr(getattr(cy, twin), name) is getattr(shared, name)
+    for name in ("check_mcts_limits", "position_state", "reached_state"):
+        assert getattr(py.mcts, name) is getattr(cy.mcts, name) is getattr(_mcts_rules, name)
+    for name in ("check_colours", "check_weights", "check_balls", "TURN_CHANGE", "START_BALLS"):
+        assert getattr(py.rolit, name) is getattr(cy.rolit, name) is getattr(_rolit_rules, name)
+
+
+#: The modules that hold what both twins share, by the name the twins import them under.
+SHARED_MODULES = (
+    "gamecore._protocol",
+    "gamecore.search._options",
+    "gamecore.search._results",
+    "gamecore.search._mcts_rules",
+    "gamecore.games._rolit_rules",
+)
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _shared_names_used_by(pure_twin) -> dict[str, set[str]]:
+    """The shared modules the pure twin imports from, each with the public names it holds."""
+    tree = ast.parse(inspect.getsource(pure_twin))
+    package = pure_twin.__name__.rsplit(".", 1)[0]
+    used = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            module = f"{base}.{node.module}" if node.module else base
+            if module in SHARED_MODULES:
+                used[module] = set(importlib.import_module(module).__all__)
+    return used
+
+
+def _defined_at_top(source: str) -> set[str]:
+    """Names a Python module binds itself at its top level (assignments, functions, classes)."""
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            names |= {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def _written_in_pyx(source: str, name: str) -> bool:
+    """``name`` assigned (``NAME =``, ``cdef T NAME =``, an enum member) or defined (``def`` /
+    ``cdef``/``cpdef`` function) anywhere in a .pyx source."""
+    word = re.escape(name)
+    # (``NAME = NAME``, a class handing out the shared value, is no copy.)
+    assigned = rf"^\s*(?:cdef\s+[\w\s\*]*?\s)?{word}\s*=(?!=)(?!\s*{word}\s*$)"
+    defined = rf"^\s*(?:def|cp?def\s+[\w\*]+(?:\s+[\w\*]+)*?)\s+{word}\s*\("
+    return re.search(assigned, source, re.M) is not None or re.search(defined, source, re.M) is not None
+
+
+@pytest.mark.parametrize("name", sorted(_backend.MODULES))
+def test_no_pure_twin_writes_out_a_shared_name(name):
+    # What a twin imports from a shared module it must not define again beside it (a second
+    # copy would drift): read from the installed pure twin's source.
+    pure = importlib.import_module(_backend.MODULES[name] + "_py")
+    used = _shared_names_used_by(pure)
+    if name in ("mcts", "rolit", "alphabeta", "multiplayer"):
+        assert used, f"the pure {name} twin imports no shared module"
+    for module, names in used.items():
+        written = sorted(names & _defined_at_top(inspect.getsource(pure)))
+        assert not written, f"{pure.__name__} writes out {written}, which {module} holds"
+
+
+@pytest.mark.parametrize("name", sorted(_backend.MODULES))
+def test_no_compiled_twin_writes_out_a_shared_name(name):
+    # The same for the .pyx source (a source checkout: the installed package has no .pyx).
+    # A C copy a compiled twin needs has a name of its own (C_REWARD_UNIT) and is in _C_COPIES.
+    path = SOURCE_ROOT / "pybindings" / (_backend.MODULES[name].removeprefix("gamecore.").replace(".", "/") + "_cy.pyx")
+    if not path.exists():
+        pytest.skip(f"no source checkout: {path.name} is not installed")
+    source = path.read_text(encoding="utf-8")
+    pure = importlib.import_module(_backend.MODULES[name] + "_py")
+    for module, names in _shared_names_used_by(pure).items():
+        assert f"from {module} import" in source, f"{path.name} does not import {module} as its pure twin does"
+        written = sorted(n for n in names if _written_in_pyx(source, n))
+        assert not written, f"{path.name} writes out {written}, which {module} holds"
+
+
+def test_the_source_checks_see_a_name_written_out_again():
+    # The two readers above find a redefinition in each of the forms a twin could use.
+    assert {"REWARD_UNIT", "greedy_threshold", "Tree"} <= _defined_at_top(
+        "from x import y\nREWARD_UNIT = 12\ndef greedy_threshold(g, p):\n    pass\nclass Tree: pass\n"
+    )
+    for pyx in (
+        "REWARD_UNIT = 12\n",
+        "cdef int REWARD_UNIT = 12\n",
+        "cdef enum:\n    REWARD_UNIT = 12\n",
+        "def REWARD_UNIT(x):\n    pass\n",
+        "cdef inline long long REWARD_UNIT(int x) noexcept nogil:\n    pass\n",
+    ):
+        assert _written_in_pyx(pyx, "REWARD_UNIT"), pyx
+    for pyx in (
+        "from m import REWARD_UNIT\n",
+        "x = REWARD_UNIT\n",
+        "C_REWARD_UNIT = 12\n",
+        "if REWARD_UNIT == 1:\n",
+        "    REWARD_UNIT = REWARD_UNIT\n",
+    ):
+        assert not _written_in_pyx(pyx, "REWARD_UNIT"), pyx
+
+
+def test_the_compiled_twins_c_copies_equal_the_shared_values(backends):
+    # A C constant that must be known at compile time (an array size, an enum) keeps its own
+    # literal; each is listed in its module's _C_COPIES under the shared name it copies.
+    py, cy = backends
+    checked = {}
+    for name in sorted(_backend.MODULES):
+        copies = getattr(getattr(cy, name), "_C_COPIES", None)
+        if copies is None:
+            continue
+        shared = [importlib.import_module(m) for m in _shared_names_used_by(getattr(py, name))]
+        for copied, value in copies.items():
+            holders = [module for module in shared if hasattr(module, copied)]
+            assert holders, f"{name}: _C_COPIES names {copied}, which no shared module it uses holds"
+            assert value == getattr(holders[0], copied), (name, copied, value)
+            checked[f"{name}.{copied}"] = value
+    for expected in (
+        "mcts.REWARD_UNIT",
+        "mcts.HISTORY_MOVES",
+        "rolit.TURN_CHANGE",
+        "rolit.NUM_FEATURES",
+        "alphabeta.WIN",
+        "multiplayer.NO_MOVE",
+    ):
+        assert expected in checked, expected

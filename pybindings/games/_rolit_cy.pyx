@@ -9,7 +9,7 @@ the checked ``def`` methods, which validate everything before it reaches C.
 from libc.stdint cimport uint64_t, int64_t
 from libc.string cimport memcpy
 
-from bits cimport gc_popcount64, gc_ctz64
+from bits cimport gc_ctz64, gc_popcount64, gc_splitmix64
 cimport othello
 from othello cimport Geometry
 cimport rolit as kernel
@@ -19,14 +19,10 @@ from gamecore._game_cy cimport GameCore
 from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
-from gamecore.errors import (
-    GameOverError,
-    IllegalMoveError,
-    InvalidEvaluationError,
-    InvalidLimitError,
-    InvalidOptionError,
-    InvalidPositionError,
-    InvalidSquareError,
+from gamecore.errors import GameOverError, IllegalMoveError, InvalidPositionError, InvalidSquareError
+from gamecore.games._rolit_rules import (
+    COLOURS, FEATURES, NUM_COLOURS, NUM_FEATURES, NUM_SQUARES, START, START_BALLS, TURN_CHANGE, VALUE_BOUNDS,
+    check_balls, check_colours, check_compulsory, check_player, check_playouts, check_weights, replayable_history,
 )
 
 __all__ = [
@@ -42,21 +38,21 @@ __all__ = [
     "RolitCore",
 ]
 
-COLOURS = "RBYG"
-NUM_COLOURS = ROLIT_COLOURS
-NUM_SQUARES = ROLIT_SQUARES
-START = {27: 0, 28: 2, 35: 1, 36: 3}  # d4 red, e4 yellow, d5 blue, e5 green
-FEATURES = ("balls", "corners", "stable", "edges", "mobility")
-VALUE_BOUNDS = (0, ROLIT_SQUARES)
+# The constants and the checks of what callers hand the core are in _rolit_rules, shared with
+# _rolit_py; the C constants below copy some of them (checked: _C_COPIES, tests/test_options.py).
 
 cdef enum:
-    NFEATURES = 5
+    NFEATURES = 5  # NUM_FEATURES: sizes the weight and feature buffers
     # Every move fills a square (60 at most); Best-Reply Search adds at most two turn
     # changes per opponent move and one per search on top of them.
     MAX_PLIES = 192
-    TURN_CHANGE = -16  # stack_move of a turn change: TURN_CHANGE - the player it took the turn from
+    C_TURN_CHANGE = -16  # TURN_CHANGE: stack_move of a turn change is C_TURN_CHANGE - the player it took the turn from
     # perft's subtrees this deep go to the kernel in one call (a few ms; Ctrl-C is polled between).
     PERFT_KERNEL_DEPTH = 5
+
+#: The C constants that copy a shared one, by its name in _rolit_rules (compared in the tests).
+_C_COPIES = {"NUM_COLOURS": ROLIT_COLOURS, "NUM_SQUARES": ROLIT_SQUARES, "NUM_FEATURES": NFEATURES,
+             "TURN_CHANGE": C_TURN_CHANGE}
 
 cdef uint64_t C_CORNERS = (<uint64_t>1) | ((<uint64_t>1) << 7) | ((<uint64_t>1) << 56) | ((<uint64_t>1) << 63)
 cdef uint64_t C_EDGES = ((<uint64_t>0xFF) | ((<uint64_t>0xFF) << 56) | (<uint64_t>0x0101010101010101)
@@ -132,38 +128,8 @@ def move_flips(own, occupied, square):
     return kernel.move_flips(o, occ, square, &G)
 
 
-cdef inline uint64_t splitmix64_step(uint64_t* state) noexcept nogil:
-    # The generator of gamecore._zobrist.splitmix64 (and of MCTS and the random players).
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef inline int stable_count(uint64_t own) noexcept nogil:
     return gc_popcount64(othello.stable_edges[uint64_t](own, &G))
-
-
-def _check_colours(colours):
-    if not isinstance(colours, (tuple, list)) or not all(
-        isinstance(c, int) and not isinstance(c, bool) and 0 <= c < ROLIT_COLOURS for c in colours
-    ):
-        raise InvalidPositionError(f"colours must be a sequence of colour numbers 0..3, got {colours!r}")
-    ordered = tuple(colours)  # the order given is the play order
-    if len(set(ordered)) != len(ordered) or not 2 <= len(ordered) <= ROLIT_COLOURS:
-        raise InvalidPositionError(f"2 to 4 different colours must play, got {colours!r}")
-    return ordered
-
-
-def _checked_weights(weights):
-    if not isinstance(weights, (list, tuple)) or len(weights) != NFEATURES:
-        raise InvalidEvaluationError(f"weights must be {NFEATURES} ints (one per feature of {FEATURES})")
-    for w in weights:
-        if isinstance(w, bool) or not isinstance(w, int) or not -10_000 <= w <= 10_000:
-            raise InvalidEvaluationError(f"each weight must be an int from -10000 to 10000, got {w!r}")
-    return list(weights)
 
 
 cdef class RolitCore(GameCore):
@@ -196,12 +162,8 @@ cdef class RolitCore(GameCore):
 
     def __init__(self, colours=(0, 1, 2, 3), first=None, compulsory=True):
         cdef int i
-        ordered = _check_colours(colours)
-        if not isinstance(compulsory, bool):
-            raise InvalidPositionError(f"compulsory must be True or False, got {compulsory!r}")
-        start = [0, 0, 0, 0]
-        for square, colour in START.items():
-            start[colour] |= 1 << square
+        ordered = check_colours(colours)
+        compulsory = check_compulsory(compulsory)
         first = ordered[0] if first is None else first
         if isinstance(first, bool) or not isinstance(first, int) or first not in ordered:
             raise InvalidPositionError(f"the colour to move must be one that plays ({ordered}), got {first!r}")
@@ -209,7 +171,7 @@ cdef class RolitCore(GameCore):
         for i in range(self.nplayers):
             self.player_colour[i] = ordered[i]
         self.compulsory = compulsory
-        self._set(start, first)
+        self._set(START_BALLS, first)
 
     cdef int _player_of(self, object colour) except -1:
         cdef int i
@@ -242,21 +204,9 @@ cdef class RolitCore(GameCore):
     def set_board(self, balls, colour_to_move):
         """Set the balls (four bitboards, red blue yellow green) and the colour to move;
         clears the move history. The board must hold at least one ball."""
-        cdef uint64_t seen = 0, bb
-        if not isinstance(balls, (tuple, list)) or len(balls) != ROLIT_COLOURS:
-            raise InvalidPositionError("balls must be four bitboards: red, blue, yellow, green")
-        for colour in range(ROLIT_COLOURS):
-            value = balls[colour]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value >> ROLIT_SQUARES:
-                raise InvalidPositionError(f"the {COLOURS[colour]} bitboard must be an int within the 8x8 board")
-            bb = <uint64_t>value
-            if bb & seen:
-                raise InvalidPositionError("a square cannot hold two balls")
-            seen |= bb
-        if not seen:
-            raise InvalidPositionError("the board must hold at least one ball")
+        balls = check_balls(balls)
         self._player_of(colour_to_move)
-        self._set(tuple(balls), colour_to_move)
+        self._set(balls, colour_to_move)
 
     def bitboards(self):
         """The balls of red, blue, yellow and green (four bitboards)."""
@@ -357,8 +307,8 @@ cdef class RolitCore(GameCore):
     cdef void unmake_move(self) noexcept nogil:
         self.sp -= 1
         self.zhash = self.stack_hash[self.sp]
-        if self.stack_move[self.sp] <= TURN_CHANGE:
-            self.turn = TURN_CHANGE - self.stack_move[self.sp]
+        if self.stack_move[self.sp] <= C_TURN_CHANGE:
+            self.turn = C_TURN_CHANGE - self.stack_move[self.sp]
             return
         memcpy(self.balls, self.stack_balls[self.sp], sizeof(self.balls))
         self.turn = (self.turn if self.turn else self.nplayers) - 1
@@ -367,7 +317,7 @@ cdef class RolitCore(GameCore):
         # A pushed turn change for Best-Reply Search (see the game protocol).
         if self.sp >= MAX_PLIES or not 0 <= player < self.nplayers:
             return False
-        self.stack_move[self.sp] = TURN_CHANGE - self.turn
+        self.stack_move[self.sp] = C_TURN_CHANGE - self.turn
         self.stack_hash[self.sp] = self.zhash
         self.sp += 1
         self.zhash ^= TURN_KEY[self.player_colour[self.turn]] ^ TURN_KEY[self.player_colour[player]]
@@ -506,7 +456,7 @@ cdef class RolitCore(GameCore):
         """``evaluate_players(weights)``."""
         cdef int w[NFEATURES]
         cdef int out[4]
-        checked = _checked_weights(weights)
+        checked = check_weights(weights)
         for k in range(NFEATURES):
             w[k] = checked[k]
         self.evaluate_players(w, out)
@@ -515,7 +465,7 @@ cdef class RolitCore(GameCore):
     def side_values(self, weights):
         """``(terminal_value(), evaluate(weights))`` for the side to move."""
         cdef int w[NFEATURES]
-        checked = _checked_weights(weights)
+        checked = check_weights(weights)
         for k in range(NFEATURES):
             w[k] = checked[k]
         return self.terminal_value(), self.evaluate(w)
@@ -523,9 +473,7 @@ cdef class RolitCore(GameCore):
     def feature_values(self, player):
         """``features(player)``, the player checked."""
         cdef int f[NFEATURES]
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.nplayers:
-            raise InvalidOptionError(f"player must be an int from 0 to {self.nplayers - 1}, got {player!r}")
-        self._features(player, f)
+        self._features(check_player(player, self.nplayers), f)
         return tuple([f[k] for k in range(NFEATURES)])
 
     def count_leaves(self, int depth):
@@ -548,11 +496,8 @@ cdef class RolitCore(GameCore):
     def playouts(self, games, seed):
         """Play ``games`` uniformly random games to the end from here and take them back:
         ``(plies played, XOR of the final Zobrist keys)`` (see ``_rolit_py``)."""
-        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
-            raise InvalidLimitError(f"games must be an int from 0 to 2**62, got {games!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidOptionError(f"seed must be an int, got {seed!r}")
-        cdef uint64_t state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), z, keys = 0, plies = 0
+        games, seed = check_playouts(games, seed)
+        cdef uint64_t state = <uint64_t>seed, z, keys = 0, plies = 0
         cdef int moves[64]
         cdef int count, depth
         cdef long g, n = games
@@ -568,7 +513,7 @@ cdef class RolitCore(GameCore):
                     count = self.gen_moves(moves)
                     if count == 0:
                         break
-                    z = splitmix64_step(&state)
+                    z = gc_splitmix64(&state)
                     self.make_move(moves[z % <uint64_t>count])
                     depth += 1
                 plies += depth
@@ -579,21 +524,6 @@ cdef class RolitCore(GameCore):
         if interrupted:
             gc_raise_pending()
         return plies, keys
-
-
-def replayable_history(history, int turn, int players):
-    """``history`` as ``replay`` takes it: each turn change names the player it gave the turn
-    to (``TURN_CHANGE - player``), where the move stack keeps the one it took the turn from
-    (what ``unmake_move`` needs). Worked out backwards from ``turn``, the player to move now."""
-    out = list(history)
-    for i in range(len(out) - 1, -1, -1):
-        code = out[i]
-        if code <= TURN_CHANGE:
-            out[i] = TURN_CHANGE - turn
-            turn = TURN_CHANGE - code
-        else:
-            turn = (turn if turn else players) - 1  # the player before (no C modulo of a negative)
-    return out
 
 
 def _rebuild(colours, compulsory, balls, colour_to_move, moves):

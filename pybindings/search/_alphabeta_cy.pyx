@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 # WIN, MAX_PLY, the table's layout and the weight bounds are in _options, shared with _alphabeta_py
-# (the C copies below are checked against them by tests/test_package.py).
+# (the C copies below are checked against them: _C_COPIES, in tests/test_options.py).
 # The compiled search looks at the clock less often than the pure one: its nodes are cheaper.
 CLOCK_INTERVAL = 1024
 
@@ -90,6 +90,11 @@ cdef enum:
     C_ASPIRATION = 50
     C_NO_MOVE = -2  # _results.NO_MOVE
     HISTORY_OFFSET = 2
+
+#: The C constants that copy a shared one, by its name in _options / _results (compared in the tests).
+_C_COPIES = {"WIN": C_WIN, "INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER,
+             "ASPIRATION_WINDOW": C_ASPIRATION, "NO_MOVE": C_NO_MOVE, "MAX_PLY": C_MAX_PLY,
+             "MAX_WEIGHTS": MAX_WEIGHTS, "TT_ENTRY_BYTES": sizeof(TTEntry)}
 
 cdef long long HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 

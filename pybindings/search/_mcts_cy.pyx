@@ -18,9 +18,12 @@ from interrupt cimport gc_poll_signals, gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_clock_seconds(int cpu) noexcept nogil
 
-import math
-
-from gamecore.errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from gamecore._rng import MASK64
+from gamecore.errors import ConcurrentUseError, GameOverError
+from gamecore.search._mcts_rules import (
+    DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
+    REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
+)
 from gamecore.search._options import check_mcts_options
 
 __all__ = [
@@ -37,28 +40,25 @@ __all__ = [
     "reward_shares",
 ]
 
-DEFAULT_EXPLORATION = 1.4142135623730951
-MULTIPLAYER_GREEDY = 0.25
-MULTIPLAYER_HISTORY = 5.0
-HISTORY_MOVES = 128
-DEFAULT_MAX_NODES = 1_000_000
-REWARD_UNIT = 12
-#: Iteration budgets above this mean the same as this (none is reached).
-MAX_ITERATIONS = 2**62
-PROGRESS_INTERVAL = 0.1
+# The constants and the pure helpers are in _mcts_rules, shared with _mcts_py; the C copies
+# below are set from them, or checked against them (_C_COPIES, in tests/test_options.py).
 cdef double C_PROGRESS_INTERVAL = PROGRESS_INTERVAL
 
 cdef enum:
     # Deeper than any game's length (10x10 Othello: 96 moves and at most as many passes).
     MAX_PATH = 1024
     C_SIGNAL_CHECK_EVERY = 16  # iterations between looks for Ctrl-C
-    C_HISTORY_MOVES = 128
+    C_HISTORY_MOVES = 128  # HISTORY_MOVES: sizes the history tables
     # An iteration's (player, move) pairs: its tree path and its playout (no game is longer).
     MAX_TRAIL = 2 * MAX_PATH
-    C_REWARD_UNIT = 12
+    C_REWARD_UNIT = 12  # REWARD_UNIT
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
     FAILED_PATH = -2
+
+
+#: The C constants that copy a shared one, by its name in _mcts_rules (compared in the tests).
+_C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL}
 
 
 ctypedef struct Node:
@@ -81,29 +81,6 @@ cdef inline void c_reward_shares(const int* values, int players, long long* out)
             tied += 1
     for p in range(players):
         out[p] = C_REWARD_UNIT // tied if values[p] == top else 0
-
-
-def greedy_threshold(greedy, players):
-    """The playout rule's integer threshold (see the pure twin): ``greedy`` (None: by the
-    number of players) as a fraction of 2**53."""
-    if greedy is None:
-        greedy = MULTIPLAYER_GREEDY if players > 2 else 0.0
-    return int(greedy * 9007199254740992.0)
-
-
-def history_weight(history, players):
-    """Progressive history's weight for a search (see the pure twin)."""
-    if history is None:
-        return MULTIPLAYER_HISTORY if players > 2 else 0.0
-    return history
-
-
-def reward_shares(values):
-    """The reward of each player for a finished game with ``terminal_values() == values``:
-    ``REWARD_UNIT`` shared equally among the players with the highest value."""
-    top = max(values)
-    share = REWARD_UNIT // list(values).count(top)
-    return [share if v == top else 0 for v in values]
 
 
 cdef class MCTSTree:
@@ -180,7 +157,7 @@ cdef class MCTSTree:
                                                                            history)
         if max_nodes > 0x7FFFFFFF // 2:
             max_nodes = 0x7FFFFFFF // 2
-        self.seed = seed & 0xFFFFFFFFFFFFFFFF
+        self.seed = seed & MASK64
         self.exploration = exploration
         self.max_nodes = max_nodes
         self.greedy = greedy
@@ -202,7 +179,7 @@ cdef class MCTSTree:
         return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng
 
     def __setstate__(self, rng):
-        self.rng = <uint64_t>(rng & 0xFFFFFFFFFFFFFFFF)
+        self.rng = <uint64_t>(rng & MASK64)
 
     cdef int check_idle(self) except -1:
         if self.busy:
@@ -703,32 +680,3 @@ cdef class MCTSTree:
             node = self.best_child(node)
         return pv
 
-
-def check_mcts_limits(iterations, time_limit):
-    """``(iterations, time_limit)`` checked: an int >= 0 (capped at MAX_ITERATIONS) and a finite
-    number of seconds >= 0, not both 0."""
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-        raise InvalidLimitError(f"iterations must be an int >= 0, got {iterations!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0.0 <= time_limit < math.inf:
-        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}")
-    if iterations == 0 and time_limit == 0:
-        raise InvalidLimitError("give an iteration budget or a time limit")
-    return min(int(iterations), MAX_ITERATIONS), float(time_limit)
-
-
-def position_state(core):
-    """What makes a position exactly itself, history aside: its game, board, side to move
-    and legal moves (a tree is reused only for the very position it was grown on)."""
-    return (type(core).__name__, getattr(core, "size", None), getattr(core, "swap_rule", None), core.bitboards(),
-            core.turn, tuple(core.legal_moves()))
-
-
-def reached_state(root_core, moves):
-    """position_state after playing `moves` from `root_core` (None if one is not legal)."""
-    work = root_core.copy()
-    try:
-        for move in moves:
-            work.push(move)
-    except ValueError:
-        return None
-    return position_state(work)

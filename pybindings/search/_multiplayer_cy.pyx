@@ -40,18 +40,21 @@ MAXN_ENTRY_BYTES = 32
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
 
 cdef enum:
-    C_INFINITY = 2000000000
+    C_INFINITY = 2000000000  # the C copies of _options' and _results' constants (see _C_COPIES)
     C_EXACT = 1
     C_LOWER = 2
     C_UPPER = 3
     C_NO_HORIZON = 4
-    NO_MOVE = -2  # search/_results.NO_MOVE, as a C constant for the nogil search
+    C_NO_MOVE = -2  # search/_results.NO_MOVE, as a C constant for the nogil search
     # A BRS MIN layer holds the moves of up to PLAYER_BUFFER - 1 opponents.
     REPLY_BUFFER = MOVE_BUFFER * (PLAYER_BUFFER - 1)
     ALG_MAXN = 0
     ALG_MAXN_PLAIN = 1
     ALG_PARANOID = 2
     ALG_BRS = 3
+
+#: The C constants that copy a shared one, by its name in _options / _results (compared in the tests).
+_C_COPIES = {"INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER, "NO_MOVE": C_NO_MOVE}
 
 ctypedef struct MaxnEntry:
     uint64_t key
@@ -107,7 +110,7 @@ cdef void stable_sort_desc(int* codes, long long* keys, int count) noexcept nogi
 cdef void bring_to_front(int* moves, int count, int first) noexcept nogil:
     """Move `first` (the table's move), when present, to the front; the others keep their order."""
     cdef int i, j
-    if first == NO_MOVE:
+    if first == C_NO_MOVE:
         return
     for j in range(count):
         if moves[j] == first:
@@ -278,7 +281,7 @@ cdef class MultiSearcher(Searcher):
             if count == 0:
                 game.terminal_values(values)
                 vector = [values[i] for i in range(players)]
-                return MultiOutcome(NO_MOVE, vector[self.root], vector, 0, [], 0, 0, True, 0)
+                return MultiOutcome(C_NO_MOVE, vector[self.root], vector, 0, [], 0, 0, True, 0)
             self.order(root_list, count, False)
             best_move = root_list[0]
             best_pv = [best_move]
@@ -383,7 +386,7 @@ cdef class MultiSearcher(Searcher):
         already has (when `has_limit`)."""
         cdef int moves[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int count, i, mover, best_move = NO_MOVE
+        cdef int count, i, mover, best_move = C_NO_MOVE
         cdef bint found = False, cut = False, probe, horizon_above, below
         cdef uint64_t key = 0
         cdef MaxnEntry* entry = NULL
@@ -451,7 +454,7 @@ cdef class MultiSearcher(Searcher):
         cdef TTEntry* entry
         cdef uint64_t key
         cdef int bound
-        tt_move[0] = NO_MOVE
+        tt_move[0] = C_NO_MOVE
         slot[0] = NULL
         if not use_tt:
             return 0
@@ -505,7 +508,7 @@ cdef class MultiSearcher(Searcher):
         cdef int moves[MOVE_BUFFER]
         cdef int codes[REPLY_BUFFER]
         cdef long long keys[REPLY_BUFFER]
-        cdef int count, n, i, j, score, best, best_move = NO_MOVE, tt_move, alpha_orig = alpha, beta_orig = beta
+        cdef int count, n, i, j, score, best, best_move = C_NO_MOVE, tt_move, alpha_orig = alpha, beta_orig = beta
         cdef int player, move, pushed, root = self.root, flag
         cdef bint maximizing, horizon_above, below
         cdef TTEntry* slot
@@ -554,7 +557,7 @@ cdef class MultiSearcher(Searcher):
                     self.update_pv(ply, codes[i])
                 if alpha >= beta:
                     break
-        if best_move != NO_MOVE and self.pv_len[ply] == 0:
+        if best_move != C_NO_MOVE and self.pv_len[ply] == 0:
             self.pv[ply][0] = best_move  # every move failed: the best found, without a line
             self.pv_len[ply] = 1
         below = self.hit_horizon

@@ -42,17 +42,27 @@ from __future__ import annotations
 
 from .._game_py import GameCore, bit_indices
 from .._zobrist import SQUARE_KEYS, TURN_KEYS, splitmix64
-from ..errors import (
-    GameOverError,
-    IllegalMoveError,
-    InvalidEvaluationError,
-    InvalidLimitError,
-    InvalidOptionError,
-    InvalidPositionError,
-)
+from ..errors import GameOverError, IllegalMoveError, InvalidPositionError
 from ._othello_py import flips as othello_flips
 from ._othello_py import legal_moves_mask as othello_moves
 from ._othello_py import square_weight as othello_square_weight
+from ._rolit_rules import (
+    COLOURS,
+    FEATURES,
+    NUM_COLOURS,
+    NUM_SQUARES,
+    START,
+    START_BALLS,
+    TURN_CHANGE,
+    VALUE_BOUNDS,
+    check_balls,
+    check_colours,
+    check_compulsory,
+    check_player,
+    check_playouts,
+    check_weights,
+    replayable_history,
+)
 
 __all__ = [
     "COLOURS",
@@ -67,21 +77,7 @@ __all__ = [
     "RolitCore",
 ]
 
-#: Colour initials by colour number 0..3 (the handout's play order).
-COLOURS = "RBYG"
-NUM_COLOURS = 4
-NUM_SQUARES = 64
-#: The start position, whatever the number of players: ``{square: colour}``.
-START = {27: 0, 28: 2, 35: 1, 36: 3}  # d4 red, e4 yellow, d5 blue, e5 green
-#: Per-player heuristic features (each >= 0), in the order of ``evaluate_players``' weights:
-#: own balls, own corners, own balls on an edge held by an own corner through own edge balls,
-#: own balls on the edge, own capturing moves (as if it were to move).
-FEATURES = ("balls", "corners", "stable", "edges", "mobility")
-#: ``value_bounds()``: every value >= 0, the values of all players add up to at most 64.
-VALUE_BOUNDS = (0, NUM_SQUARES)
-#: Move-stack code of a turn change (``set_turn``): TURN_CHANGE minus the player it took the turn from.
-TURN_CHANGE = -16
-
+# The constants and the checks of what callers hand the core are in _rolit_rules, shared with _rolit_cy.
 FULL = (1 << NUM_SQUARES) - 1
 _COLUMN_A = 0x0101010101010101
 _CORNERS = 1 | (1 << 7) | (1 << 56) | (1 << 63)
@@ -125,17 +121,6 @@ def _stable_edges(own: int) -> int:
         stable = grown
 
 
-def _check_colours(colours: object) -> tuple[int, ...]:
-    if not isinstance(colours, (tuple, list)) or not all(
-        isinstance(c, int) and not isinstance(c, bool) and 0 <= c < NUM_COLOURS for c in colours
-    ):
-        raise InvalidPositionError(f"colours must be a sequence of colour numbers 0..3, got {colours!r}")
-    ordered = tuple(colours)  # the order given is the play order
-    if len(set(ordered)) != len(ordered) or not 2 <= len(ordered) <= NUM_COLOURS:
-        raise InvalidPositionError(f"2 to 4 different colours must play, got {colours!r}")
-    return ordered
-
-
 class RolitCore(GameCore):
     """Mutable Rolit position with a move stack (the pure-Python core).
 
@@ -147,14 +132,9 @@ class RolitCore(GameCore):
     __slots__ = ("colours", "compulsory", "turn", "_balls", "_hash", "_stack", "_start")
 
     def __init__(self, colours: tuple[int, ...] = (0, 1, 2, 3), first: int | None = None, compulsory: bool = True):
-        self.colours = _check_colours(colours)
-        if not isinstance(compulsory, bool):
-            raise InvalidPositionError(f"compulsory must be True or False, got {compulsory!r}")
-        self.compulsory = compulsory
-        balls = [0, 0, 0, 0]
-        for square, colour in START.items():
-            balls[colour] |= 1 << square
-        self._set(tuple(balls), self.colours[0] if first is None else first)
+        self.colours = check_colours(colours)
+        self.compulsory = check_compulsory(compulsory)
+        self._set(START_BALLS, self.colours[0] if first is None else first)
 
     def _player_of(self, colour: object) -> int:
         if isinstance(colour, bool) or not isinstance(colour, int) or colour not in self.colours:
@@ -175,19 +155,9 @@ class RolitCore(GameCore):
     def set_board(self, balls: tuple[int, int, int, int], colour_to_move: int) -> None:
         """Set the balls (four bitboards, red blue yellow green) and the colour to move;
         clears the move history. The board must hold at least one ball."""
-        if not isinstance(balls, (tuple, list)) or len(balls) != NUM_COLOURS:
-            raise InvalidPositionError("balls must be four bitboards: red, blue, yellow, green")
-        seen = 0
-        for colour, bb in enumerate(balls):
-            if isinstance(bb, bool) or not isinstance(bb, int) or bb < 0 or bb >> NUM_SQUARES:
-                raise InvalidPositionError(f"the {COLOURS[colour]} bitboard must be an int within the 8x8 board")
-            if bb & seen:
-                raise InvalidPositionError("a square cannot hold two balls")
-            seen |= bb
-        if not seen:
-            raise InvalidPositionError("the board must hold at least one ball")
+        balls = check_balls(balls)
         self._player_of(colour_to_move)
-        self._set(tuple(balls), colour_to_move)
+        self._set(balls, colour_to_move)
 
     def bitboards(self) -> tuple[int, int, int, int]:
         """The balls of red, blue, yellow and green (four bitboards)."""
@@ -413,17 +383,15 @@ class RolitCore(GameCore):
 
     def heuristic(self, weights: list[int]) -> list[int]:
         """``evaluate_players(weights)``."""
-        return self.evaluate_players(_checked_weights(weights))
+        return self.evaluate_players(check_weights(weights))
 
     def side_values(self, weights: list[int]) -> tuple[int, int]:
         """``(terminal_value(), evaluate(weights))`` for the side to move."""
-        return self.terminal_value(), self.evaluate(_checked_weights(weights))
+        return self.terminal_value(), self.evaluate(check_weights(weights))
 
     def feature_values(self, player: int) -> tuple[int, ...]:
         """``features(player)``, the player checked."""
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.colours):
-            raise InvalidOptionError(f"player must be an int from 0 to {len(self.colours) - 1}, got {player!r}")
-        return self._features(player)
+        return self._features(check_player(player, len(self.colours)))
 
     def count_leaves(self, depth: int) -> int:
         """Perft (``GameCore.perft`` checks the depth); a finished game is one leaf."""
@@ -436,11 +404,7 @@ class RolitCore(GameCore):
         ``(plies played, XOR of the final Zobrist keys)``. The n-th move is
         ``moves[r % len(moves)]`` with r the n-th output of splitmix64 from ``seed``
         (the benchmark of make/unmake and move generation, and a differential check)."""
-        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= 2**62:
-            raise InvalidLimitError(f"games must be an int from 0 to 2**62, got {games!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidOptionError(f"seed must be an int, got {seed!r}")
-        state = seed & ((1 << 64) - 1)
+        games, state = check_playouts(games, seed)
         plies = 0
         keys = 0
         # Played on a copy: Ctrl-C may stop Python between any two steps of a move, and this
@@ -460,30 +424,6 @@ class RolitCore(GameCore):
             for _ in range(depth):
                 board.unmake_move()
         return plies, keys
-
-
-def replayable_history(history: list[int], turn: int, players: int) -> list[int]:
-    """``history`` as ``replay`` takes it: each turn change names the player it gave the turn
-    to (``TURN_CHANGE - player``), where the move stack keeps the one it took the turn from
-    (what ``unmake_move`` needs). Worked out backwards from ``turn``, the player to move now."""
-    out = list(history)
-    for i in range(len(out) - 1, -1, -1):
-        code = out[i]
-        if code <= TURN_CHANGE:
-            out[i] = TURN_CHANGE - turn
-            turn = TURN_CHANGE - code
-        else:
-            turn = (turn if turn else players) - 1  # the player before (no C modulo of a negative)
-    return out
-
-
-def _checked_weights(weights: object) -> list[int]:
-    if not isinstance(weights, (list, tuple)) or len(weights) != len(FEATURES):
-        raise InvalidEvaluationError(f"weights must be {len(FEATURES)} ints (one per feature of {FEATURES})")
-    for w in weights:
-        if isinstance(w, bool) or not isinstance(w, int) or not -10_000 <= w <= 10_000:
-            raise InvalidEvaluationError(f"each weight must be an int from -10000 to 10000, got {w!r}")
-    return list(weights)
 
 
 def _perft(balls: list[int], colours: tuple[int, ...], player: int, depth: int, compulsory: bool) -> int:

@@ -93,7 +93,24 @@ from collections.abc import Callable
 from typing import Any
 
 from .._rng import MASK64, splitmix64
-from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError
+from ..errors import ConcurrentUseError, GameOverError
+from ._mcts_rules import (
+    DEFAULT_EXPLORATION,
+    DEFAULT_MAX_NODES,
+    HISTORY_MOVES,
+    MULTIPLAYER_GREEDY,
+    MULTIPLAYER_HISTORY,
+    NODE_BYTES,
+    PROGRESS_INTERVAL,
+    REWARD_BYTES,
+    REWARD_UNIT,
+    check_mcts_limits,
+    greedy_threshold,
+    history_weight,
+    position_state,
+    reached_state,
+    reward_shares,
+)
 from ._options import check_mcts_options
 
 __all__ = [
@@ -110,49 +127,7 @@ __all__ = [
     "reward_shares",
 ]
 
-#: The classic UCB1 constant sqrt(2) (results are win rates in [0, 1]).
-DEFAULT_EXPLORATION = 1.4142135623730951
-#: The share of greedy playout moves in games of more than two players (``greedy=None``).
-MULTIPLAYER_GREEDY = 0.25
-#: Progressive history's weight W in games of more than two players (``history=None``).
-MULTIPLAYER_HISTORY = 5.0
-#: Moves per player in the history table (move codes -2 to 125).
-HISTORY_MOVES = 128
-#: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
-DEFAULT_MAX_NODES = 1_000_000
-#: Reward units one finished game pays out (divisible by 1, 2, 3 and 4 tied winners).
-REWARD_UNIT = 12
-#: Iteration budgets above this mean the same as this (none is reached).
-MAX_ITERATIONS = 2**62
-#: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
-NODE_BYTES = 24
-REWARD_BYTES = 8
-#: Seconds of the search's clock between two calls of its ``progress`` (at most 10 a second).
-PROGRESS_INTERVAL = 0.1
-
-
-def greedy_threshold(greedy: float | None, players: int) -> int:
-    """The playout rule's integer threshold: ``greedy`` (None: 0 with two players,
-    ``MULTIPLAYER_GREEDY`` with more) as a fraction of 2**53."""
-    if greedy is None:
-        greedy = MULTIPLAYER_GREEDY if players > 2 else 0.0
-    return int(greedy * 9007199254740992.0)
-
-
-def history_weight(history: float | None, players: int) -> float:
-    """Progressive history's weight for a search: ``history`` (None: 0 with two players,
-    ``MULTIPLAYER_HISTORY`` with more)."""
-    if history is None:
-        return MULTIPLAYER_HISTORY if players > 2 else 0.0
-    return history
-
-
-def reward_shares(values: list[int]) -> list[int]:
-    """The reward of each player for a finished game with ``terminal_values() == values``:
-    ``REWARD_UNIT`` shared equally among the players with the highest value."""
-    top = max(values)
-    share = REWARD_UNIT // values.count(top)
-    return [share if v == top else 0 for v in values]
+# The constants and the pure helpers above are in _mcts_rules, shared with _mcts_cy.
 
 
 class MCTSTree:
@@ -618,39 +593,3 @@ class MCTSTree:
             pv.append(self._move[node])
             node = self._best_child(node)
         return pv
-
-
-def check_mcts_limits(iterations, time_limit) -> tuple[int, float]:
-    """``(iterations, time_limit)`` checked: an int >= 0 (capped at MAX_ITERATIONS) and a finite
-    number of seconds >= 0, not both 0."""
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-        raise InvalidLimitError(f"iterations must be an int >= 0, got {iterations!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0.0 <= time_limit < math.inf:
-        raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}")
-    if iterations == 0 and time_limit == 0:
-        raise InvalidLimitError("give an iteration budget or a time limit")
-    return min(int(iterations), MAX_ITERATIONS), float(time_limit)
-
-
-def position_state(core) -> tuple:
-    """What makes a position exactly itself, history aside: its game, board, side to move
-    and legal moves (a tree is reused only for the very position it was grown on)."""
-    return (
-        type(core).__name__,
-        getattr(core, "size", None),
-        getattr(core, "swap_rule", None),
-        core.bitboards(),
-        core.turn,
-        tuple(core.legal_moves()),
-    )
-
-
-def reached_state(root_core, moves) -> tuple | None:
-    """position_state after playing ``moves`` from ``root_core`` (None if one is not legal)."""
-    work = root_core.copy()
-    try:
-        for move in moves:
-            work.push(move)
-    except ValueError:
-        return None
-    return position_state(work)

@@ -5,7 +5,7 @@ public ``Engine``, ``MCTS`` and ``search``).
 They run once per call, not in the search, so they need no compiling: as ``_results.py``,
 this module is plain Python shared by the twins rather than written out in each. The
 compiled twins keep ``cdef enum`` copies of the constants their C code needs at compile
-time (``C_WIN`` ...); ``tests/test_package.py`` checks those against these.
+time (``C_WIN`` ..., listed in their ``_C_COPIES``); ``tests/test_options.py`` checks them against these.
 
 A bad option raises :class:`~gamecore.errors.InvalidOptionError`, a bad limit
 :class:`~gamecore.errors.InvalidLimitError`, bad evaluation weights

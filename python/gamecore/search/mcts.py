@@ -24,12 +24,13 @@ from typing import Any, Generic
 from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..games.base import MoveT, Position
+from . import _mcts_rules
 from ._options import check_mcts_options
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
-#: UCT's exploration constant (sqrt 2), as the tree of either backend defines it.
-DEFAULT_EXPLORATION: float = _backend.load("python").mcts.DEFAULT_EXPLORATION
+#: UCT's exploration constant (sqrt 2), the default of the trees of both backends.
+DEFAULT_EXPLORATION: float = _mcts_rules.DEFAULT_EXPLORATION
 
 
 @dataclass
