@@ -80,11 +80,13 @@ def position_base() -> type:
     requested = _requested()
     if requested != "python" and platform.python_implementation() == "CPython":
         try:
-            return importlib.import_module(f"{path}_cy").PositionBase
+            compiled: type = importlib.import_module(f"{path}_cy").PositionBase
+            return compiled
         except ImportError as exc:
             if requested == "cython":
                 raise BackendUnavailableError(f"the compiled module {path}_cy is not available ({exc})") from exc
-    return importlib.import_module(f"{path}_py").PositionBase
+    pure: type = importlib.import_module(f"{path}_py").PositionBase
+    return pure
 
 
 def _select() -> str:

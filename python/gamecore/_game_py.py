@@ -26,6 +26,8 @@ Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._protocol import MAX_MOVES, MAX_PLAYERS, ZERO_SUM_BOUNDS, check_perft_depth
 from ._rng import splitmix64
 from .errors import EmptyHistoryError
@@ -49,13 +51,13 @@ class GameCore:
     __slots__ = ()
     #: The move stack every core keeps, one entry per move made, the move first (the
     #: compiled cores tell their stack through ``ply_count`` and ``move_at``).
-    _stack: list[tuple]
+    _stack: list[tuple[Any, ...]]
 
     def gen_moves(self) -> list[int]:
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         raise NotImplementedError
 
-    def legal_move_objects(self, table: tuple) -> list:
+    def legal_move_objects(self, table: tuple[Any, ...]) -> list[Any]:
         """The legal moves as ``table[code]`` in ``gen_moves`` order: the public positions'
         ``legal_moves()``, one list of the game's interned move objects (a negative code
         counts from the end of ``table``)."""

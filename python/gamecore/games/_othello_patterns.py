@@ -27,7 +27,8 @@ import mmap
 import os
 import sys
 from array import array
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeAlias
 
 __all__ = [
     "SCALE",
@@ -81,7 +82,7 @@ def _shapes(n: int) -> dict[str, list[tuple[int, int]]]:
     return shapes
 
 
-def _symmetries(n: int) -> list:
+def _symmetries(n: int) -> list[Callable[[int, int], tuple[int, int]]]:
     m = n - 1
     return [
         lambda r, c: (r, c),
@@ -118,7 +119,7 @@ def pattern_set(n: int) -> PatternSet:
     instances: list[tuple[int, tuple[int, ...]]] = []
     mirrors: list[tuple[tuple[int, ...], ...]] = []
     for shape_id, cells in enumerate(shapes.values()):
-        first_order: dict[frozenset, tuple[int, ...]] = {}
+        first_order: dict[frozenset[int], tuple[int, ...]] = {}
         self_maps: set[tuple[int, ...]] = set()
         for transform in _symmetries(n):
             squares = tuple(r * n + c for r, c in (transform(*cell) for cell in cells))
@@ -156,7 +157,7 @@ def data_name(n: int, suffix: str) -> str:
     return f"othello{n}.{suffix}"
 
 
-def table_bytes(weights: array | list[int]) -> bytes:
+def table_bytes(weights: array[int] | list[int]) -> bytes:
     """A table as stored: little-endian int16, uncompressed (read and copied in a millisecond
     or two when the first core of the size is made; decompressing would take ten)."""
     raw = array("h", weights)
@@ -174,7 +175,7 @@ def decode_table(blob: bytes, n: int) -> Table:
     return checked_table(raw, n)
 
 
-Table = array | memoryview  # int16 values
+Table: TypeAlias = "array[int] | memoryview"  # int16 values (a string: array is generic to checkers only)
 
 
 def checked_table(weights: object, n: int) -> Table:

@@ -14,6 +14,7 @@ import functools
 import linecache
 import types
 from collections.abc import Callable
+from typing import Any
 
 from .._game_py import GameCore
 from .._zobrist import SQUARE_KEYS, TURN_KEYS
@@ -72,7 +73,7 @@ class _Geometry:
     """Masks and shift amounts for one board size (computed once per size)."""
 
     #: The table of the last ``move_lister`` made and that lister (legal_move_objects).
-    listed: tuple[tuple, Callable[[int], list]]
+    listed: tuple[tuple[Any, ...], Callable[[int], list[Any]]]
     #: The Python source of this size's generated move generator and flip functions:
     #: ``print(geometry_of(8).kernel_source)``; :func:`reference_moves` and
     #: :func:`reference_flips` are the plain loops they must agree with.
@@ -115,10 +116,10 @@ class _Geometry:
         #: bit -> the Zobrist change of flipping that square's disc (either colour).
         self.flip_keys = {1 << i: SQUARE_KEYS[0][i] ^ SQUARE_KEYS[1][i] for i in range(self.nsq)}
         self.nbytes = (self.nsq + 7) // 8
-        self._move_lists: dict[int, tuple] = {}
+        self._move_lists: dict[int, tuple[tuple[Any, ...], Callable[[int], list[Any]]]] = {}
         self.squares = self.move_lister(tuple(range(self.nsq)))  # bitboard -> square indices
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[int], _Geometry], tuple[int]]:
         return geometry_of, (self.n,)
 
     @functools.cached_property
@@ -129,7 +130,7 @@ class _Geometry:
             self.n, patterns.load_table(self.n)
         )  # one per size (its generated functions do not pickle)
 
-    def move_lister(self, table: tuple) -> Callable[[int], list]:
+    def move_lister(self, table: tuple[Any, ...]) -> Callable[[int], list[Any]]:
         """A function from a move bitboard to ``[table[square] ...]`` in ascending order, one
         byte of the bitboard at a time (the squares of each byte value listed in advance)."""
         try:
@@ -152,9 +153,9 @@ class _Geometry:
             f"        return [{items}]\n"
             f"    return lister\n"
         )
-        namespace: dict = {}
+        namespace: dict[str, Any] = {}
         exec(_compiled(source, f"<othello {self.n}x{self.n} move lister {len(self._move_lists)}>"), namespace)
-        lister = namespace["make"](*chunks)
+        lister: Callable[[int], list[Any]] = namespace["make"](*chunks)
         self._move_lists[id(table)] = (table, lister)
         self.listed = (table, lister)  # the last one asked for
         return lister
@@ -217,7 +218,7 @@ def _compile_kernels(g: _Geometry) -> tuple[Callable[[int, int], int], tuple[Cal
                 lines.append(f"            if b & P:\n                f |= {bits} & -(b << 1)")
         lines.append("    return f")
     g.kernel_source = "\n".join(lines) + "\n"
-    namespace: dict = {"REV": _REVERSED_BYTES, "fb": int.from_bytes}
+    namespace: dict[str, Any] = {"REV": _REVERSED_BYTES, "fb": int.from_bytes}
     exec(_compiled(g.kernel_source, f"<othello {n}x{n} kernels>"), namespace)
     return namespace["moves"], tuple(namespace[f"flips_{square}"] for square in range(g.nsq))
 
@@ -594,7 +595,7 @@ class OthelloCore(GameCore):
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         return self.gen_moves()
 
-    def legal_move_objects(self, table: tuple) -> list:
+    def legal_move_objects(self, table: tuple[Any, ...]) -> list[Any]:
         """``[table[move] for move in gen_moves()]``, straight from the move bitboard."""
         turn = self.turn
         me, opp = self._discs[turn], self._discs[1 - turn]

@@ -25,12 +25,12 @@ class PositionBase:
     __slots__ = ("_core", "_backend", "_moves", "_colors")
     _core: Any
     _backend: Any
-    _moves: tuple
-    _colors: tuple
+    _moves: tuple[Any, ...]
+    _colors: tuple[Any, ...]
 
     # -- hooks of each game --------------------------------------------------------------
 
-    def _interned_moves(self) -> tuple:
+    def _interned_moves(self) -> tuple[Any, ...]:
         """One move object per core code of this board (negative codes count from the end)."""
         raise NotImplementedError
 
@@ -38,13 +38,13 @@ class PositionBase:
         """A move object from what a user passes (checks the form, not legality)."""
         raise NotImplementedError
 
-    def _interned_colors(self) -> tuple:
+    def _interned_colors(self) -> tuple[Any, ...]:
         """The value of ``turn`` for each player number of the core (``core.turn``)."""
         raise NotImplementedError
 
     # -- the hot methods -----------------------------------------------------------------
 
-    def _table(self) -> tuple:
+    def _table(self) -> tuple[Any, ...]:
         try:
             return self._moves
         except AttributeError:  # first use since the position was made
@@ -60,13 +60,14 @@ class PositionBase:
             colors = self._colors = self._interned_colors()
         return colors[self._core.turn]
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Any]:
         """The legal moves in the core's order; ``[]`` once the game is over."""
         try:
             table = self._moves
         except AttributeError:
             table = self._table()
-        return self._core.legal_move_objects(table)
+        moves: list[Any] = self._core.legal_move_objects(table)
+        return moves
 
     def push(self, move: Any) -> None:
         """Play a move in place.
@@ -120,12 +121,13 @@ class PositionBase:
     def __copy__(self) -> Any:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict) -> Any:
+    def __deepcopy__(self, memo: dict[int, object]) -> Any:
         return self.copy()  # the core's copy shares nothing mutable
 
     def is_game_over(self) -> bool:
         """True once the game has ended."""
-        return self._core.is_game_over()
+        over: bool = self._core.is_game_over()
+        return over
 
     def peek(self) -> Any | None:
         """The last move played, or ``None``."""
@@ -133,7 +135,7 @@ class PositionBase:
         return self._table()[history[-1]] if history else None
 
     @property
-    def move_stack(self) -> list:
+    def move_stack(self) -> list[Any]:
         """Moves played since the start (or since the position was set), oldest first."""
         table = self._table()
         return [table[code] for code in self._core.history()]

@@ -124,7 +124,9 @@ def cell_index(x: int, y: int) -> int:
     return ROW_STARTS[y] + x - max(0, 4 - y)
 
 
-def _build_geometry() -> tuple:
+def _build_geometry() -> tuple[
+    tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
+]:
     xy = []
     for y in range(9):
         for x in range(max(0, 4 - y), min(8, 12 - y) + 1):

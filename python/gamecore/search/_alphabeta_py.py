@@ -135,11 +135,11 @@ class Searcher:
         self._mask = self.tt_entries - 1
         self._reset_table()
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, float]:
         # A copy gets a fresh table of the same size (the table is a cache).
         return {"tt_mb": self.tt_bytes() / (1 << 20)}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, float]) -> None:
         Searcher.__init__(self, state["tt_mb"])
 
     def _reset_table(self) -> None:
@@ -362,7 +362,7 @@ class Searcher:
 
     def _evaluate_node(self) -> int:
         if self._evaluator is None:
-            value = self._core.evaluate(self._weights)
+            value: int = self._core.evaluate(self._weights)
         else:
             # A copy: the evaluation may do what it likes with it, the search is unharmed.
             wrap = self._wrap

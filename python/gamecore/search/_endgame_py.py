@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import Any
 
 from .._game_py import bit_indices
 from ..games._othello_py import (
@@ -247,7 +248,7 @@ class EndgameSolver:
             if time.perf_counter() >= self.deadline:
                 raise _SolverStopped
 
-    def tt_probe(self, h: int, empties: int):
+    def tt_probe(self, h: int, empties: int) -> list[int] | None:
         bucket = h & self.tt_mask & ~1
         for i in (bucket, bucket + 1):
             entry = self.tt.get(i)
@@ -377,7 +378,7 @@ class EndgameSolver:
         self.nodes += 1
         return final_score(player, opponent, self.nsq)
 
-    def stability_cutoff(self, player: int, opponent: int, alpha: int, empties: int):
+    def stability_cutoff(self, player: int, opponent: int, alpha: int, empties: int) -> int | None:
         """The bound ``nsq - 2 * stable opponent discs`` when it is <= alpha, else None."""
         if alpha >= stability_threshold(empties):
             bound = self.nsq - 2 * stable_discs(opponent, player, self.t).bit_count()
@@ -435,7 +436,7 @@ class EndgameSolver:
         keyed.sort(key=lambda item: item[0])  # stable: presorted order on equal keys
         return [(sq, f) for _, sq, f in keyed]
 
-    def etc_cutoff(self, player: int, opponent: int, moves: int, beta: int, empties: int):
+    def etc_cutoff(self, player: int, opponent: int, moves: int, beta: int, empties: int) -> int | None:
         """Enhanced transposition cut-off: a child whose table entry proves the move scores
         at least ``beta`` (its upper bound <= -beta) cuts this node before any search; that
         score, else None. Children are looked up in ascending square order."""
@@ -521,7 +522,9 @@ class EndgameSolver:
         return best
 
 
-def solve_exact(core: OthelloCore, alpha=None, beta=None, node_limit=0, time_limit=0.0):
+def solve_exact(
+    core: OthelloCore, alpha: Any = None, beta: Any = None, node_limit: Any = 0, time_limit: Any = 0.0
+) -> tuple[int | None, int, int, bool]:  # the options are what a user passed, checked below
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
     ``score`` is the final disc difference for the side to move under perfect play by

@@ -134,7 +134,7 @@ class MultiSearcher(Searcher):
 
     def _reset_table(self) -> None:
         super()._reset_table()
-        self._maxn_table: list[tuple | None] | None = None
+        self._maxn_table: list[tuple[Any, ...] | None] | None = None
         self._maxn_filled = 0
 
     def _maxn_entries(self) -> int:
@@ -242,7 +242,8 @@ class MultiSearcher(Searcher):
         self._root_found: Any = None  # the root's best so far in this iteration (score or vector)
         self._root_filter = None if root_moves is None else set(root_moves)
         self._players = players
-        self._root = root = core.to_move()
+        root: int = core.to_move()
+        self._root = root
         self._lowest, self._highest_sum = lowest, highest_sum = core.value_bounds()
         self._sum_rest = highest_sum - (players - 2) * lowest  # the most two players can share
         self._max_single = highest_sum - (players - 1) * lowest  # the most one player can get
@@ -322,10 +323,13 @@ class MultiSearcher(Searcher):
 
     def _leaf_values(self) -> list[int]:
         core = self._core
+        values: list[int]
         if core.is_terminal():
-            return core.terminal_values()
+            values = core.terminal_values()
+            return values
         if self._evaluator is None:
-            return core.evaluate_players(self._weights)
+            values = core.evaluate_players(self._weights)
+            return values
         # A copy: the evaluation may do what it likes with it, the search is unharmed.
         view = self._wrap(core.copy())  # type: ignore[misc]
         return check_values(self._evaluator(view), self._players, self._lowest, self._highest_sum)
