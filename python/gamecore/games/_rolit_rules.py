@@ -10,6 +10,8 @@ They run once per call, before anything reaches the board, so they need no compi
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from .._rng import MASK64
 from ..errors import InvalidEvaluationError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..search._options import MAX_WEIGHT
@@ -55,7 +57,7 @@ TURN_CHANGE = -16
 MAX_PLAYOUTS = 2**62
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -105,19 +107,19 @@ def check_weights(weights: object) -> list[int]:
 
 def check_player(player: object, players: int) -> int:
     """A player number of a game of ``players`` players."""
-    if not _is_int(player) or not 0 <= player < players:  # type: ignore[operator]
+    if not _is_int(player) or not 0 <= player < players:
         raise InvalidOptionError(f"player must be an int from 0 to {players - 1}, got {player!r}")
-    return int(player)  # type: ignore[call-overload]
+    return int(player)
 
 
 def check_playouts(games: object, seed: object) -> tuple[int, int]:
     """``playouts``' arguments: a number of games from 0 to MAX_PLAYOUTS and an int seed,
     returned as ``(games, seed modulo 2**64)``."""
-    if not _is_int(games) or not 0 <= games <= MAX_PLAYOUTS:  # type: ignore[operator]
+    if not _is_int(games) or not 0 <= games <= MAX_PLAYOUTS:
         raise InvalidLimitError(f"games must be an int from 0 to 2**62, got {games!r}")
     if not _is_int(seed):
         raise InvalidOptionError(f"seed must be an int, got {seed!r}")
-    return int(games), seed & MASK64  # type: ignore[call-overload, operator]
+    return int(games), seed & MASK64
 
 
 def replayable_history(history: list[int], turn: int, players: int) -> list[int]:

@@ -93,7 +93,7 @@ def check_mcts_limits(iterations: Any, time_limit: Any) -> tuple[int, float]:
     return min(int(iterations), MAX_ITERATIONS), float(time_limit)
 
 
-def position_state(core: Any) -> tuple:
+def position_state(core: Any) -> tuple[object, ...]:
     """What makes a position exactly itself, history aside: its game, board, side to move
     and legal moves (a tree is reused only for the very position it was grown on)."""
     return (
@@ -106,7 +106,7 @@ def position_state(core: Any) -> tuple:
     )
 
 
-def reached_state(root_core: Any, moves: Any) -> tuple | None:
+def reached_state(root_core: Any, moves: Any) -> tuple[object, ...] | None:
     """position_state after playing ``moves`` from ``root_core`` (None if one is not legal)."""
     work = root_core.copy()
     try:
