@@ -40,14 +40,16 @@ def compile_args():
 
 extensions = []
 if mode != "python":
-    # pybindings/<path>/_<name>_cy.pyx is the compiled twin of python/gamecore/<path>/_<name>_py.py.
-    for source in sorted(glob.glob(os.path.join("pybindings", "**", "_*_cy.pyx"), recursive=True)):
+    # pybindings/gamecore/<path>/_<name>_cy.pyx is the compiled twin of python/gamecore/<path>/_<name>_py.py;
+    # its .pxd (when other modules cimport it) sits beside it, found through the include path
+    # "pybindings" (`cimport gamecore.games._othello_cy`); "pyx" holds the kernel's .pxd and .h.
+    for source in sorted(glob.glob(os.path.join("pybindings", "gamecore", "**", "_*_cy.pyx"), recursive=True)):
         module = os.path.splitext(os.path.relpath(source, "pybindings"))[0].replace(os.sep, ".")
         extensions.append(
             Extension(
-                f"gamecore.{module}",
+                module,
                 [source],
-                include_dirs=["pyx", "python"],
+                include_dirs=["pyx", "pybindings"],
                 extra_compile_args=compile_args(),
                 optional=(mode != "cython"),
             )
@@ -99,11 +101,11 @@ setup(
     cmdclass={"build_ext": build_ext_with_report},
     package_dir={"": "python"},
     packages=find_packages("python"),
+    # No .pxd in the wheel: they serve this build only (the sdist has them); gamecore offers no
+    # Cython-level API, and its kernel's .pxd and .h files could not be cimported from a wheel.
     package_data={
         "gamecore": [
             "py.typed",
-            "*.pxd",
-            "games/*.pxd",
             "data/*.obf",
             "data/*.txt",
             "data/*.patterns",

@@ -2,16 +2,20 @@
 
 - Each module of gamecore imports in a fresh interpreter on its own (``python -I -W error``),
   so no module depends on another having been imported first and no import cycle hides.
-- Every core module exists in both backends (``pybindings/<path>_cy.pyx`` and
+- Every core module exists in both backends (``pybindings/gamecore/<path>_cy.pyx`` and
   ``python/gamecore/<path>_py.py``), and each pair exports the same public names.
+- A compiled module that others ``cimport`` has its ``.pxd`` beside its ``.pyx``, and the
+  Python package holds none.
 """
 
 from __future__ import annotations
 
 import os
 import pkgutil
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +86,46 @@ def test_twins_agree_on_every_constant_they_export(backends, name):
             compared.append(public)
     if name in ("othello", "alphabeta", "mcts", "rolit", "tetralath"):
         assert compared, f"{name} exports no constants: the test compared nothing"
+
+
+# The compiled sources, when the tests run beside them (CI copies them next to its copy of tests/).
+COMPILED_SOURCES = Path(__file__).resolve().parents[1] / "pybindings" / "gamecore"
+
+
+def compiled_sources() -> Path:
+    if not COMPILED_SOURCES.is_dir():
+        pytest.skip("the compiled sources (pybindings/gamecore) are not beside the tests")
+    return COMPILED_SOURCES
+
+
+def module_of(source: Path) -> str:
+    """pybindings/gamecore/games/_othello_cy.pyx -> gamecore.games._othello_cy"""
+    return ".".join(source.relative_to(COMPILED_SOURCES.parent).with_suffix("").parts)
+
+
+def test_each_compiled_twin_sits_at_its_pure_twins_path():
+    # pybindings/gamecore/<path>_cy.pyx and gamecore/<path>_py.py, for every module of _backend.MODULES.
+    sources = compiled_sources()
+    package = Path(gamecore.__file__).resolve().parent
+    found = {module_of(p) for p in sources.rglob("*.pyx")}
+    assert found == {f"{path}_cy" for path in _backend.MODULES.values()}
+    for path in _backend.MODULES.values():
+        pure = package.joinpath(*path.split(".")[1:]).with_name(path.rsplit(".", 1)[1] + "_py.py")
+        assert pure.is_file(), pure
+
+
+def test_each_module_pxd_sits_beside_the_pyx_it_declares():
+    sources = compiled_sources()
+    # It makes the folder a package for Cython, ahead of any installed gamecore on sys.path.
+    assert (sources / "__init__.pxd").is_file()
+    declared = {p for p in sources.rglob("*.pxd") if p.name != "__init__.pxd"}
+    for pxd in declared:
+        assert pxd.with_suffix(".pyx").is_file(), f"{pxd.name} declares no .pyx beside it"
+    # Every `cimport gamecore.X` of the compiled sources is one of them.
+    cimport = re.compile(r"^\s*(?:from\s+(gamecore\.[\w.]+)\s+cimport|cimport\s+(gamecore\.[\w.]+))", re.MULTILINE)
+    cimported = set()
+    for source in [*sources.rglob("*.pyx"), *declared]:
+        cimported |= {"".join(names) for names in cimport.findall(source.read_text(encoding="utf-8"))}
+    assert cimported and cimported <= {module_of(p) for p in declared}, cimported
+    # None is left in (or shipped with) the Python package: the .pxd files are build inputs.
+    assert not sorted(Path(gamecore.__file__).resolve().parent.rglob("*.pxd"))

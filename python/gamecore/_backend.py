@@ -23,7 +23,7 @@ __all__ = ["BACKEND", "BACKENDS", "MODULES", "available", "fallback_notice", "lo
 
 BACKENDS = ("cython", "python")
 #: Core modules that exist in both backends: short name -> module path without the
-#: ``_cy`` / ``_py`` suffix (``pybindings/<path>_cy.pyx`` and ``python/gamecore/<path>_py.py``).
+#: ``_cy`` / ``_py`` suffix (``pybindings/gamecore/<path>_cy.pyx`` and ``python/gamecore/<path>_py.py``).
 MODULES = {
     "game": "gamecore._game",
     "othello": "gamecore.games._othello",

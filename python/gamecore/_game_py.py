@@ -20,7 +20,7 @@ turn change (a "null move" undone by ``unmake_move``). A game that cannot do tha
 default, which returns False and changes nothing; BRS then runs only on two-player games
 (where the opponent always moves in turn).
 
-Cython declares the same methods as ``cdef`` in ``_game_cy.pxd``; there
+Cython declares the same methods as ``cdef`` in ``pybindings/gamecore/_game_cy.pxd``; there
 ``gen_moves`` fills a C buffer and returns the count instead of returning a list.
 """
 

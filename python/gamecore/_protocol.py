@@ -3,7 +3,7 @@ share: its constants and the check of perft's depth.
 
 Plain Python run once per call, so written once for both backends rather than twinned
 (as ``search/_results.py`` and ``search/_options.py``). The compiled base keeps the C copies
-it needs at compile time (``MOVE_BUFFER``, ``PLAYER_BUFFER`` in ``_game_cy.pxd``).
+it needs at compile time (``MOVE_BUFFER``, ``PLAYER_BUFFER`` in ``pybindings/gamecore/_game_cy.pxd``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The games: each one a public position class over a pure-Python core (``_<game>_py``)
-and its compiled twin (``pybindings/games/_<game>_cy.pyx``, kernel in ``pyx/<game>.pxd``).
+and its compiled twin (``pybindings/gamecore/games/_<game>_cy.pyx``, kernel in ``pyx/<game>.pxd``).
 
 ``GAMES`` maps each game's name to its class (``gamecore play <name>``): a game class
 registers itself by its ``name`` when it is defined, with every fact the other layers read

@@ -11,7 +11,7 @@ difference, the disc difference and the parity: in hundredths of a disc (``SCALE
 squares, ``(empties - 1) // STAGE_WIDTH`` (clamped to the last stage).
 
 The compiled backend copies the instances and the table into C arrays
-(``pybindings/games/_othello_cy.pyx``); the pure one reads them from here
+(``pybindings/gamecore/games/_othello_cy.pyx``); the pure one reads them from here
 (``_othello_py.pattern_score``): both compute the same integer.
 
 Weights are stored per size in ``gamecore/data/othello{size}.patterns`` (little-endian

@@ -1,5 +1,5 @@
-# The compiled alpha-beta Searcher (pybindings/search/_alphabeta_cy.pyx), declared here so
-# that the multi-player searches (pybindings/search/_multiplayer_cy.pyx) reuse its
+# The compiled alpha-beta Searcher (_alphabeta_cy.pyx beside this file), declared here so
+# that the multi-player searches (_multiplayer_cy.pyx) reuse its
 # transposition table, limits, clock and principal-variation table by subclassing it.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from gamecore._game_cy cimport GameCore

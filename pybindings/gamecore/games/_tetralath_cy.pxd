@@ -1,4 +1,4 @@
-# The compiled Tetralath core (pybindings/_tetralath_cy.pyx); mirrors python/gamecore/_tetralath_py.py.
+# The compiled Tetralath core (_tetralath_cy.pyx beside this file); mirrors python/gamecore/games/_tetralath_py.py.
 from libc.stdint cimport uint64_t
 from gamecore._game_cy cimport GameCore
 from tetralath cimport TL_STACK, TLWindows

@@ -1,6 +1,6 @@
-# The compiled Othello core (pybindings/games/_othello_cy.pyx); mirrors
+# The compiled Othello core (_othello_cy.pyx beside this file); mirrors
 # python/gamecore/games/_othello_py.py. Declared here so that the exact endgame solver
-# (pybindings/search/_endgame_cy.pyx) can read a core's discs.
+# (search/_endgame_cy.pyx) can read a core's discs.
 from libc.stdint cimport uint64_t
 from bits cimport gc_u128
 from othello cimport Geometry
