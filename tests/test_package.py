@@ -39,7 +39,18 @@ def test_the_package_lists_its_modules():
 
 
 # Modules whose import is allowed to fail for a documented reason (optional extras).
-OPTIONAL = {"gamecore.report.pdf": "matplotlib", "gamecore.web.app": "starlette", "gamecore.web.bench": "httpx"}
+#: Modules that need an optional extra, and the modules whose absence may stop their import.
+RL = ("numpy",)
+OPTIONAL = {
+    "gamecore.report.pdf": ("matplotlib",),
+    "gamecore.web.app": ("starlette",),
+    "gamecore.web.bench": ("httpx", "starlette"),
+    "gamecore.rl": RL,
+    "gamecore.rl._common": RL,
+    "gamecore.rl.pettingzoo_env": (*RL, "pettingzoo"),
+    "gamecore.rl.gymnasium_env": (*RL, "gymnasium"),
+    "gamecore.rl.openspiel_game": (*RL, "pyspiel"),
+}
 
 
 @pytest.mark.parametrize("module", all_modules())
@@ -54,8 +65,9 @@ def test_every_module_imports_alone(module):
     # -I ignores PYTHONPATH: in a source checkout the package is found through it, so keep it.
     flags = ["-W", "error"] if env.get("PYTHONPATH") else ["-I", "-W", "error"]
     run = subprocess.run([sys.executable, *flags, "-c", f"import {module}"], capture_output=True, text=True, env=env)
-    if run.returncode and module in OPTIONAL and f"No module named '{OPTIONAL[module]}" in run.stderr:
-        pytest.skip(f"{module} needs the optional {OPTIONAL[module]}")
+    missing = [name for name in OPTIONAL.get(module, ()) if f"No module named '{name}" in run.stderr]
+    if run.returncode and missing:
+        pytest.skip(f"{module} needs the optional {missing[0]}")
     assert run.returncode == 0, run.stderr[-2000:]
 
 
