@@ -188,7 +188,7 @@ def test_perft(backend, monkeypatch, capsys):
 
 
 def test_bench_perft_reports_both_backends(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "perft", "--quick", "--runs", "1"])
+    code, out, _ = run(monkeypatch, capsys, ["bench", "othello", "perft", "--quick", "--runs", "1"])
     assert code == 0
     assert "python backend" in out and "leaves/s" in out and "per-leaf cost 10x10 / 8x8" in out
     assert "perft( 5) =       390,216" not in out  # quick trees: 8x8 perft(5) on python
@@ -203,7 +203,7 @@ def test_bench_perft_against_a_reference_loop(monkeypatch, capsys, tmp_path, lea
     # plumbing (finding the module, alternating, checking the count), not its speed.
     (tmp_path / "ref_perft.py").write_text(f"def perft(depth):\n    assert depth == 8\n    return {leaves}\n")
     code, out, err = run(
-        monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path), "--quick", "--runs", "1"]
+        monkeypatch, capsys, ["bench", "othello", "perft", "--reference", str(tmp_path), "--quick", "--runs", "1"]
     )
     if "cython" not in _backend.available():
         assert code == 1 and "compiled backend" in err
@@ -216,32 +216,38 @@ def test_bench_perft_against_a_reference_loop(monkeypatch, capsys, tmp_path, lea
 
 
 def test_bench_perft_reference_not_found(monkeypatch, capsys, tmp_path):
-    code, out, err = run(monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path)])
+    code, out, err = run(monkeypatch, capsys, ["bench", "othello", "perft", "--reference", str(tmp_path)])
     assert code == 1 and "gamecore: error:" in err
     assert ("no built ref_perft module" in err) or ("compiled backend" in err)
     (tmp_path / "ref_perft.py").write_text("count = 1\n")
-    code, out, err = run(monkeypatch, capsys, ["bench", "perft", "--reference", str(tmp_path / "ref_perft.py")])
+    code, out, err = run(
+        monkeypatch, capsys, ["bench", "othello", "perft", "--reference", str(tmp_path / "ref_perft.py")]
+    )
     assert code == 1 and (("no perft(depth) function" in err) or ("compiled backend" in err))
 
 
 def test_bench_mcts(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "mcts", "--size", "4", "--iterations", "20", "--runs", "1"])
+    code, out, _ = run(
+        monkeypatch, capsys, ["bench", "othello", "mcts", "--size", "4", "--iterations", "20", "--runs", "1"]
+    )
     assert code == 0 and "iterations/s" in out
 
 
 def test_bench_search_and_endgame(monkeypatch, capsys):
     code, out, _ = run(
-        monkeypatch, capsys, ["bench", "search", "--depth", "2", "--deep", "0", "--ffo", "none", "--runs", "1"]
+        monkeypatch,
+        capsys,
+        ["bench", "othello", "search", "--depth", "2", "--deep", "0", "--ffo", "none", "--runs", "1"],
     )
     assert code == 0 and "nodes/s" in out and "transposition table: 16 MB" in out
     if "cython" in _backend.available():
-        code, out, _ = run(monkeypatch, capsys, ["bench", "endgame", "--ffo", "40", "--backend", "cython"])
+        code, out, _ = run(monkeypatch, capsys, ["bench", "othello", "endgame", "--ffo", "40", "--backend", "cython"])
         assert code == 0
         assert " 40    20   +38   +38   a2" in out and "0 wrong" in out
 
 
 def test_bench_endgame_solve_limit(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["bench", "endgame", "--solve-limit", "0.3", "--ffo", "40"])
+    code, out, _ = run(monkeypatch, capsys, ["bench", "othello", "endgame", "--solve-limit", "0.3", "--ffo", "40"])
     assert code == 0 and "exact solves within 0.3 s" in out
     lines = out.splitlines()
     # One line per number of empty squares from 14 up, each with the one position of FFO #40.
@@ -312,7 +318,7 @@ def test_short_forms_are_play(monkeypatch, capsys):
 def test_version_and_help_name_defaults(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["--version"])
     assert code == 0 and out.startswith("gamecore ")
-    for argv in (["play", "othello"], ["perft"], ["export", "ufrj"], ["bench", "perft"]):
+    for argv in (["play", "othello"], ["perft"], ["export", "ufrj"], ["bench", "othello"]):
         code, out, _ = run(monkeypatch, capsys, [*argv, "--help"])
         assert code == 0 and "default" in out, argv
 

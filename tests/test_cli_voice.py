@@ -51,7 +51,7 @@ def test_time_takes_seconds_up_to_an_hour_everywhere(command):
 
 @pytest.mark.parametrize(
     "command",
-    [["play", "othello"], ["play", "rolit"], ["rolit"], ["perft"], ["bench", "perft"], ["compare", "rolit"]],
+    [["play", "othello"], ["play", "rolit"], ["rolit"], ["perft"], ["bench", "othello"], ["compare", "rolit"]],
     ids=lambda c: " ".join(c),
 )
 def test_backend_is_one_option(command, capsys):
@@ -111,3 +111,132 @@ def test_the_referee_limits_are_written_once():
         time=1.0, grace=0.2, startup=d.startup, bank=d.bank, memory_mb=d.memory_mb, disk_mb=d.disk_mb
     )
     assert (d.time, d.grace, d.startup, d.memory_mb, d.disk_mb) == (5.0, 0.5, 20.0, 1024, 64)  # the course's
+
+
+# -- gamecore bench GAME [KIND] ------------------------------------------------------------
+
+#: Each spelling, and the benchmark it must run with the options it must pass (ints: the
+#: positional arguments after ``out``).
+BENCH_CALLS = {
+    ("othello",): ("bench_perft", {"runs": 3, "backend": None, "quick": False}),
+    ("othello", "perft", "--quick", "--runs", "2"): ("bench_perft", {"runs": 2, "backend": None, "quick": True}),
+    ("othello", "search", "--depth", "4", "--deep", "0", "--ffo", "none"): (
+        "bench_search",
+        {"runs": 3, "depth": 4, "deep": 0, "ffo": "none", "backend": None},
+    ),
+    ("othello", "endgame", "--ffo", "40", "--backend", "python"): ("bench_endgame", {"backend": "python", 0: "40"}),
+    ("othello", "endgame", "--solve-limit", "2"): ("bench_solve_limit", {0: 2.0, 1: "40-49"}),
+    ("othello", "mcts", "--size", "6", "--iterations", "50"): (
+        "bench_mcts",
+        {"runs": 3, "iterations": 50, "size": 6, "backend": None},
+    ),
+    ("othello", "api", "--depth", "3"): ("bench_api", {"runs": 3, "depth": 3, "backend": None}),
+    ("rolit",): ("bench_rolit", {"runs": 3, "backend": None, "quick": False}),
+    ("rolit", "core", "--quick"): ("bench_rolit", {"runs": 3, "backend": None, "quick": True}),
+    ("rolit", "search", "--backend", "cython"): ("bench_multiplayer", {"runs": 3, "backend": "cython", "quick": False}),
+    ("tetralath", "--plies", "3", "--time", "0.5"): (
+        "bench_tetralath",
+        {"runs": 3, "backend": None, "plies": 3, "depth": None, "time_limit": 0.5, "quick": False},
+    ),
+    ("rl", "--runs", "5"): ("bench_rl", {"runs": 5, "backend": None, "quick": False}),
+}
+
+
+@pytest.fixture
+def bench_calls(monkeypatch):
+    """Every benchmark the CLI can run, replaced by a recorder of its name and keyword options."""
+    calls = []
+
+    def recorder(name):
+        def record(out, *args, **kwargs):
+            calls.append((name, args, kwargs))
+            return 0
+
+        return record
+
+    for module, name in [
+        (cli.bench, "bench_perft"),
+        (cli.bench, "bench_search"),
+        (cli.bench, "bench_endgame"),
+        (cli.bench, "bench_solve_limit"),
+        (cli.bench, "bench_mcts"),
+        (cli.bench, "bench_tetralath"),
+        (cli.bench_api, "bench_api"),
+        (cli.bench_rolit, "bench_rolit"),
+        (cli.bench_multiplayer, "bench_multiplayer"),
+        (cli.bench_rl, "bench_rl"),
+    ]:
+        monkeypatch.setattr(module, name, recorder(name))
+    monkeypatch.setattr(cli.bench_strength, "main", lambda argv, out: calls.append(("strength", tuple(argv), {})) or 0)
+    return calls
+
+
+@pytest.mark.parametrize("argv", list(BENCH_CALLS), ids=" ".join)
+def test_bench_names_the_game_first(argv, bench_calls, capsys):
+    # gamecore bench GAME [KIND], as gamecore play GAME: each spelling runs its benchmark
+    # with the options given, and says nothing of deprecation.
+    assert cli.main(["bench", *argv], out=io.StringIO()) == 0
+    name, expected = BENCH_CALLS[argv]
+    [(called, args, given)] = bench_calls
+    given = {**given, **dict(enumerate(args))}
+    assert called == name
+    assert {k: given[k] for k in expected} == expected
+    assert "deprecated" not in capsys.readouterr().err
+
+
+def test_bench_othello_strength_keeps_its_own_options(bench_calls):
+    assert cli.main(["bench", "othello", "strength", "--games", "2", "--size", "6"], out=io.StringIO()) == 0
+    assert bench_calls == [("strength", ("--games", "2", "--size", "6"), {})]
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (["perft", "--quick"], ["othello", "perft", "--quick"]),
+        (["search", "--depth", "4", "--ffo", "none"], ["othello", "search", "--depth", "4", "--ffo", "none"]),
+        (["endgame", "--solve-limit", "2"], ["othello", "endgame", "--solve-limit", "2"]),
+        (["mcts", "--size", "6"], ["othello", "mcts", "--size", "6"]),
+        (["api", "--runs", "5"], ["othello", "api", "--runs", "5"]),
+        (["multiplayer", "--quick"], ["rolit", "search", "--quick"]),
+        (["strength", "--games", "4"], ["othello", "strength", "--games", "4"]),
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_the_old_bench_names_still_run_the_same_benchmark_with_a_warning(old, new, bench_calls, capsys):
+    assert cli.main(["bench", *old], out=io.StringIO()) == 0
+    err = capsys.readouterr().err
+    kind = "search" if old[0] == "multiplayer" else old[0]
+    game = "rolit" if old[0] == "multiplayer" else "othello"
+    assert f"gamecore bench: warning: 'bench {old[0]}' is deprecated; use 'bench {game} {kind}'" in err
+    assert cli.main(["bench", *new], out=io.StringIO()) == 0
+    assert "deprecated" not in capsys.readouterr().err
+    assert len(bench_calls) == 2 and bench_calls[0] == bench_calls[1]  # the same call, the same figures
+    assert set(cli.OLD_BENCH_NAMES) == {"perft", "search", "endgame", "mcts", "api", "multiplayer", "strength"}
+
+
+def test_bench_refuses_what_its_game_does_not_have(bench_calls, capsys):
+    for argv, message in [
+        (["bench"], "the following arguments are required: GAME"),
+        (["bench", "chess"], "invalid choice: 'chess'"),
+        (["bench", "rolit", "perft"], "argument KIND: invalid choice: 'perft' (choose from 'core', 'search')"),
+        (["bench", "tetralath", "mcts"], "argument KIND: invalid choice: 'mcts'"),
+        (["bench", "rolit", "--size=6"], "unrecognized arguments: --size=6"),  # an Othello option
+        (["bench", "othello", "--plies=3"], "unrecognized arguments: --plies=3"),  # a Tetralath one
+    ]:
+        assert cli.main(argv, out=io.StringIO()) == 2, argv
+        assert message in capsys.readouterr().err, argv
+    assert bench_calls == []
+
+
+def test_bench_help_names_the_games_and_their_kinds(capsys):
+    assert cli.main(["bench", "--help"], out=io.StringIO()) == 0
+    out = capsys.readouterr().out
+    assert "usage: gamecore bench [-h] GAME ..." in out
+    for game in ("othello", "rolit", "tetralath", "rl"):
+        assert f"\n    {game}" in out, game
+    for game, kinds in cli.BENCH_KINDS.items():
+        assert cli.main(["bench", game, "--help"], out=io.StringIO()) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert all(kind in out for kind in kinds), game
+        if kinds:
+            assert f"{kinds[0]} (default)" in out

@@ -1,4 +1,4 @@
-"""The learned Othello evaluation (patterns), its training pipeline and ``gamecore bench strength``.
+"""The learned Othello evaluation (patterns), its training pipeline and ``gamecore bench othello strength``.
 
 - The two backends compute the same pattern indices and the same integer score on random
   positions of every size (shipped weights, and random tables installed for the test).
@@ -296,7 +296,7 @@ def test_the_learned_evaluation_searches_alike_in_both_backends(backends):
     assert Engine("learned").evaluation_weights(game) == LEARNED
 
 
-# -- bench strength ----------------------------------------------------------------------
+# -- bench othello strength ----------------------------------------------------------------------
 
 
 def test_elo_and_its_interval_by_hand():
@@ -373,11 +373,23 @@ def test_the_commands_run_from_the_cli(tmp_path):
     assert main([*argv, "--depth", "1", "--exact", "6", "--epochs", "1"], out=out) == 0
     assert "8 of 8 stages fitted" in out.getvalue() and (tmp_path / "othello6.json").exists()
     out = io.StringIO()
-    argv = ["bench", "strength", "--size", "6", "--games", "2", "--player", "engine:depth=1", "--opponent", "random"]
+    argv = [
+        "bench",
+        "othello",
+        "strength",
+        "--size",
+        "6",
+        "--games",
+        "2",
+        "--player",
+        "engine:depth=1",
+        "--opponent",
+        "random",
+    ]
     assert main(argv, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("game   1: b3b4e5b2") and "in 2 games" in lines[-1]
-    assert main(["bench", "strength", "--games", "0"], out=io.StringIO()) == 2
+    assert main(["bench", "othello", "strength", "--games", "0"], out=io.StringIO()) == 2
 
 
 def test_exported_players_default_to_the_learned_evaluation_unless_standalone(tmp_path):

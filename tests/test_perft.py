@@ -187,7 +187,7 @@ def test_perft_rejects_bad_depths(backend):
 
 
 def test_student_perft_loops_count_the_published_tree(backend):
-    # The loops `gamecore bench api` times: the public API, bulk-counted last ply.
+    # The loops `gamecore bench othello api` times: the public API, bulk-counted last ply.
     for depth in (1, 2, 3, 4):
         assert student_perft(Othello(backend=backend.name), depth) == PERFT_8X8[depth]
         assert student_perft_play(Othello(backend=backend.name), depth) == PERFT_8X8[depth]

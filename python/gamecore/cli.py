@@ -9,7 +9,8 @@
     gamecore rolit Y B                             # the course handout's Rolit: you play yellow and blue
     gamecore game                                  # a quick computer game (random vs greedy), final board only
     gamecore perft --depth 8                       # leaves of the Othello game tree, and the speed
-    gamecore bench perft                           # leaves/s per backend and size, their ratio
+    gamecore bench othello perft                   # leaves/s per backend and size, their ratio
+    gamecore bench rolit                           # the Rolit core per backend (bench rolit search: its searches)
     gamecore bench rl                              # random games through PettingZoo and OpenSpiel: plies/s
     gamecore export ufrj --out models/players/gamecore_player.py
     gamecore tournament ...                        # the tournament referee (gamecore tournament --help)
@@ -80,35 +81,12 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    if args.what == "perft":
-        if args.reference is not None:
-            if "cython" not in _backend.available():
-                raise ValueError("--reference times the compiled backend, which is not installed here")
-            reference = bench.load_reference(args.reference)  # ValueError: one line, exit 1
-            return bench.bench_reference(out, reference, runs=args.runs, quick=args.quick)
-        bench.bench_perft(out, runs=args.runs, backend=args.backend, quick=args.quick)
+    game, kind = args.bench_game, args.kind
+    if game == "rolit":
+        run = bench_rolit.bench_rolit if kind == "core" else bench_multiplayer.bench_multiplayer
+        run(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
-    if args.what == "mcts":
-        bench.bench_mcts(out, runs=args.runs, iterations=args.iterations or 200, size=args.size, backend=args.backend)
-        return 0
-    if args.what == "endgame":
-        if args.solve_limit is not None:
-            return bench.bench_solve_limit(
-                out, args.solve_limit, args.ffo or "40-49", backend=args.backend or _backend.BACKEND
-            )
-        return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
-    if args.what == "api":
-        return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
-    if args.what == "multiplayer":
-        bench_multiplayer.bench_multiplayer(out, runs=args.runs, backend=args.backend, quick=args.quick)
-        return 0
-    if args.what == "rolit":
-        bench_rolit.bench_rolit(out, runs=args.runs, backend=args.backend, quick=args.quick)
-        return 0
-    if args.what == "rl":
-        bench_rl.bench_rl(out, runs=args.runs, backend=args.backend, quick=args.quick)
-        return 0
-    if args.what == "tetralath":
+    if game == "tetralath":
         bench.bench_tetralath(
             out,
             runs=args.runs,
@@ -119,6 +97,28 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             quick=args.quick,
         )
         return 0
+    if game == "rl":
+        bench_rl.bench_rl(out, runs=args.runs, backend=args.backend, quick=args.quick)
+        return 0
+    if kind == "perft":
+        if args.reference is not None:
+            if "cython" not in _backend.available():
+                raise ValueError("--reference times the compiled backend, which is not installed here")
+            reference = bench.load_reference(args.reference)  # ValueError: one line, exit 1
+            return bench.bench_reference(out, reference, runs=args.runs, quick=args.quick)
+        bench.bench_perft(out, runs=args.runs, backend=args.backend, quick=args.quick)
+        return 0
+    if kind == "mcts":
+        bench.bench_mcts(out, runs=args.runs, iterations=args.iterations or 200, size=args.size, backend=args.backend)
+        return 0
+    if kind == "endgame":
+        if args.solve_limit is not None:
+            return bench.bench_solve_limit(
+                out, args.solve_limit, args.ffo or "40-49", backend=args.backend or _backend.BACKEND
+            )
+        return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
+    if kind == "api":
+        return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
     return bench.bench_search(
         out, runs=args.runs, depth=args.depth or 6, deep=args.deep, ffo=args.ffo or "40-49", backend=args.backend
     )
@@ -165,6 +165,129 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> No
     p.set_defaults(boards=not quick, game=ui.name)
 
 
+#: What ``gamecore bench GAME KIND`` measures of each game, the default first ("rl" is the
+#: learning adapters on every game, not a game).
+BENCH_KINDS = {
+    "othello": ("perft", "search", "endgame", "mcts", "api", "strength"),
+    "rolit": ("core", "search"),
+    "tetralath": ("search",),
+    "rl": (),
+}
+#: The spellings of ``gamecore bench WHAT`` before the game came first, still understood
+#: (with a warning): WHAT -> (GAME, KIND). ``bench rolit``, ``bench tetralath`` and
+#: ``bench rl`` read the same in both.
+OLD_BENCH_NAMES = {
+    "perft": ("othello", "perft"),
+    "search": ("othello", "search"),
+    "endgame": ("othello", "endgame"),
+    "mcts": ("othello", "mcts"),
+    "api": ("othello", "api"),
+    "strength": ("othello", "strength"),
+    "multiplayer": ("rolit", "search"),
+}
+
+
+def _add_bench_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="benchmarks per backend: bench othello|rolit|tetralath [KIND], bench rl",
+        description="Speed figures per backend (medians of CPU time), for one game: 'gamecore bench GAME [KIND]'; "
+        "'gamecore bench rl' times the learning adapters on every game.",
+        epilog="KIND: "
+        + "; ".join(f"{game} {_kinds_text(game)}" for game, kinds in BENCH_KINDS.items() if kinds)
+        + ". 'gamecore bench GAME --help' shows the options of each.",
+    )
+    games = p.add_subparsers(dest="bench_game", metavar="GAME")
+    games.required = True
+
+    o = games.add_parser(
+        "othello",
+        help=_kinds_text("othello"),
+        description="Othello: perft leaves/s per size (perft), alpha-beta nodes/s and FFO endgames (search), the "
+        "FFO positions alone (endgame), UCT iterations/s (mcts), the public API as a student's code uses it (api), "
+        "the engine against an opponent (strength: gamecore bench othello strength --help).",
+    )
+    _add_bench_kind(o, "othello")
+    o.add_argument("--size", type=board_size, default=8, help="mcts: board size (default 8)")
+    o.add_argument(
+        "--depth", type=count, help="search: depth of the cython/python comparison (default 6); api: negamax depth"
+    )
+    o.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
+    o.add_argument(
+        "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"
+    )
+    o.add_argument(
+        "--solve-limit",
+        type=seconds,
+        metavar="S",
+        help="endgame: instead, the most empty squares solved within S seconds a move (FFO positions and "
+        "positions played from them)",
+    )
+    o.add_argument(
+        "--reference",
+        metavar="PATH",
+        help="perft: instead, time compiled 8x8 perft(11) against ref_perft.perft(11) from PATH (a folder "
+        "where a ref_perft module was built, or the module file), in turn",
+    )
+    o.add_argument("--iterations", type=count, help="mcts: iterations per search (default 200)")
+    _add_bench_common(o, quick="perft: trees three plies shallower (--reference: perft(8))")
+
+    r = games.add_parser(
+        "rolit",
+        help=_kinds_text("rolit"),
+        description="Rolit for four: the game core's perft leaves/s and random playouts (core); Max^n, paranoid, "
+        "Best-Reply Search and MCTS (search).",
+    )
+    _add_bench_kind(r, "rolit")
+    _add_bench_common(
+        r,
+        quick="core: perft two plies shallower, a tenth of the playouts; search: a ply shallower, a quarter "
+        "of the MCTS iterations",
+    )
+
+    t = games.add_parser(
+        "tetralath",
+        help=_kinds_text("tetralath"),
+        description="Tetralath: alpha-beta nodes/s, the nodes of each ply of a fixed-depth opening, the depth a "
+        "timed engine reaches on each ply of an opening (search).",
+    )
+    _add_bench_kind(t, "tetralath")
+    t.add_argument("--depth", type=count, help="depth of the opening searches (default 8, --quick 5)")
+    t.add_argument("--plies", type=count, help="plies of the openings (default 12, --quick 4)")
+    t.add_argument(
+        "--time", type=seconds, metavar="S", help="seconds a move of the timed opening (default 5, --quick 0.5)"
+    )
+    _add_bench_common(t, quick="nodes/s searches two plies shallower and short openings")
+
+    rl = games.add_parser(
+        "rl",
+        help="the learning adapters (PettingZoo, OpenSpiel) on every game: plies/s",
+        description="Random games through the PettingZoo and OpenSpiel adapters on every game: plies/s "
+        '(needs pip install ".[rl]").',
+    )
+    _add_bench_common(rl, quick="a tenth of the games")
+    rl.set_defaults(kind=None)
+
+
+def _kinds_text(game: str) -> str:
+    """``perft (default), search, ...``: what ``gamecore bench GAME`` measures."""
+    first, *others = BENCH_KINDS[game]
+    return ", ".join([f"{first} (default)", *others])
+
+
+def _add_bench_kind(parser: argparse.ArgumentParser, game: str) -> None:
+    kinds = BENCH_KINDS[game]
+    parser.add_argument("kind", nargs="?", choices=kinds, default=kinds[0], metavar="KIND", help=_kinds_text(game))
+
+
+def _add_bench_common(parser: argparse.ArgumentParser, *, quick: str) -> None:
+    parser.add_argument("--quick", action="store_true", help=f"smoke runs of a few seconds: {quick}")
+    parser.add_argument(
+        "--runs", type=count, default=3, help="runs per measurement; the median is reported (default 3)"
+    )
+    add_backend(parser, every=True)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gamecore",
@@ -208,52 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_backend(p)
 
-    p = sub.add_parser(
-        "bench",
-        help="benchmarks: perft, search, endgame, mcts, tetralath, api, multiplayer, rolit or rl speed per backend",
-    )
-    p.add_argument(
-        "what",
-        choices=("perft", "search", "endgame", "mcts", "tetralath", "api", "multiplayer", "rolit", "rl", "strength"),
-        help="strength has options of its own: gamecore bench strength --help",
-    )
-    p.add_argument("--size", type=board_size, default=8, help="board size of the MCTS benchmark (default 8)")
-    p.add_argument(
-        "--depth",
-        type=count,
-        help="search: depth of the cython/python comparison (default 6); tetralath: depth of the opening searches "
-        "(default 8, --quick 5)",
-    )
-    p.add_argument("--plies", type=count, help="tetralath: plies of the openings (default 12, --quick 4)")
-    p.add_argument(
-        "--time", type=seconds, help="tetralath: seconds a move of the timed opening (default 5, --quick 0.5)"
-    )
-    p.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
-    p.add_argument(
-        "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"
-    )
-    p.add_argument(
-        "--solve-limit",
-        type=seconds,
-        metavar="S",
-        help="endgame: instead, the most empty squares solved within S seconds a move (FFO positions and "
-        "positions played from them)",
-    )
-    p.add_argument(
-        "--reference",
-        metavar="PATH",
-        help="perft: instead, time compiled 8x8 perft(11) against ref_perft.perft(11) from PATH (a folder "
-        "where a ref_perft module was built, or the module file), in turn",
-    )
-    p.add_argument("--iterations", type=count, help="MCTS iterations per search (default 200)")
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help="smoke runs of a few seconds: perft trees three plies shallower; tetralath: nodes/s searches two "
-        "shallower and short openings",
-    )
-    p.add_argument("--runs", type=count, default=3, help="runs per measurement; the median is reported (default 3)")
-    add_backend(p, every=True)
+    _add_bench_parser(sub)
 
     p = sub.add_parser(
         "export",
@@ -290,12 +368,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _expand(argv: list[str]) -> list[str]:
-    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``tournament PLAYER...`` is
+    """The short forms: ``tetralath ...`` is ``play tetralath ...``; ``bench perft`` and the other
+    names of ``OLD_BENCH_NAMES`` are ``bench othello perft`` ... (with a warning); ``tournament PLAYER...`` is
     ``tournament run PLAYER...``; ``play`` with options only
     is ``play othello``; ``game [GAME] ...`` is ``play GAME`` with two quick computer players
     (the user's own options come after and win)."""
     if argv and argv[0] == "tetralath":
         return ["play", "tetralath", *argv[1:]]
+    if argv[:1] == ["bench"] and len(argv) > 1 and argv[1] in OLD_BENCH_NAMES:
+        new = ["bench", *OLD_BENCH_NAMES[argv[1]]]
+        print(f"gamecore bench: warning: 'bench {argv[1]}' is deprecated; use '{' '.join(new)}'", file=sys.stderr)
+        return [*new, *argv[2:]]
     if argv and argv[0] == "tournament":
         return ["tournament", *expand_tournament(argv[1:])]
     if argv and argv[0] == "play" and (len(argv) == 1 or argv[1].startswith("-") and argv[1] not in ("-h", "--help")):
@@ -315,8 +398,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     argv = _expand(list(sys.argv[1:] if argv is None else argv))
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
-    if argv[:2] == ["bench", "strength"]:  # its own options (gamecore.bench.strength)
-        return bench_strength.main(argv[2:], out)
+    if argv[:3] == ["bench", "othello", "strength"]:  # its own options (gamecore.bench.strength)
+        return bench_strength.main(argv[3:], out)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

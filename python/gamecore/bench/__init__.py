@@ -1,4 +1,4 @@
-"""Benchmarks behind ``gamecore bench``: commands that print figures, never timed tests.
+"""Benchmarks behind ``gamecore bench GAME [KIND]``: commands that print figures, never timed tests.
 
 Every figure is a median of several runs in CPU seconds of this process (steadier than the
 wall clock on a shared machine; the timed Tetralath opening alone runs on the wall clock, as
@@ -6,17 +6,17 @@ its time limit does). A sample repeats a short piece of work until it lasts
 ``MIN_SAMPLE_SECONDS``, so that small trees are not timed at the clock's resolution. A
 cython/python ratio is taken on the same work, the backends' samples taken in turn.
 
-- ``perft``: leaves per second per backend and board size, the per-leaf cost of 6x6 and
+- ``othello perft``: leaves per second per backend and board size, the per-leaf cost of 6x6 and
   10x10 relative to 8x8 on trees of similar size, and the cython/python ratio; with
   ``--reference PATH``, compiled 8x8 perft(11) against a reference perft loop built outside
   gamecore (``ref_perft.perft``, e.g. the plain Cython loop of the course's bench folder),
   timed in turn: the ratio that compares machines.
-- ``search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
+- ``othello search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
   evaluation, the ratio, and the time to solve FFO endgame positions exactly.
-- ``endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each; with
+- ``othello endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each; with
   ``--solve-limit S``, how many empty squares the solver finishes within S seconds a move.
-- ``mcts``: UCT iterations per second per backend and the ratio.
-- ``tetralath``: Tetralath alpha-beta nodes per second per backend and the ratio; the nodes
+- ``othello mcts``: UCT iterations per second per backend and the ratio.
+- ``tetralath`` (``search``): Tetralath alpha-beta nodes per second per backend and the ratio; the nodes
   and time a fixed-depth engine needs on each ply of an opening (deterministic counts); and
   the depth a timed engine (the terminal game's: 64 MB table, 5 s a move) reaches on each
   ply of an engine-vs-engine opening.

@@ -1,4 +1,4 @@
-"""``gamecore bench api``: the speed a student sees, programming against the public API.
+"""``gamecore bench othello api``: the speed a student sees, programming against the public API.
 
 The courses gamecore serves make students write their own perft, minimax or alpha-beta in
 Python on top of a board class. This benchmark times that code, not the built-in kernels:

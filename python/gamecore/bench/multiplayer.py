@@ -1,4 +1,4 @@
-"""``gamecore bench multiplayer``: the n-player searches and MCTS on four-player Rolit.
+"""``gamecore bench rolit search``: the n-player searches and MCTS on four-player Rolit.
 
 Prints, per backend: states explored per second of Max^n (shallow pruning), paranoid and
 Best-Reply Search at a fixed depth on a fixed set of positions, MCTS iterations per second

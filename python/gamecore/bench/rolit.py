@@ -1,4 +1,4 @@
-"""``gamecore bench rolit``: the speed of the Rolit game core itself, per backend.
+"""``gamecore bench rolit`` (``core``, the default): the speed of the Rolit game core itself, per backend.
 
 Prints, per backend: perft leaves per second from the four-player start (move generation
 and make/unmake of the kernel, bulk-counted at the last ply) and plies per second of

@@ -1,8 +1,8 @@
-"""``gamecore bench strength``: a player against an opponent from balanced openings.
+"""``gamecore bench othello strength``: a player against an opponent from balanced openings.
 
 ::
 
-    gamecore bench strength --player engine:time=0.2,clock=cpu --opponent engine:v1,time=0.2,clock=cpu --games 40
+    gamecore bench othello strength --player engine:time=0.2,clock=cpu --opponent engine:v1,time=0.2,clock=cpu --games 40
 
 Each shipped opening (``gamecore/data/openings{size}.txt``) is played twice, the players
 swapping colours, in the order of the file: ``--games 40`` plays the first 20 openings.
@@ -198,9 +198,9 @@ def play_match(
 
 
 def main(argv: Sequence[str], out: TextIO) -> int:
-    """``gamecore bench strength [options]``."""
+    """``gamecore bench othello strength [options]``."""
     parser = argparse.ArgumentParser(
-        prog="gamecore bench strength",
+        prog="gamecore bench othello strength",
         description="Play a player against an opponent from the shipped balanced openings, both colours; "
         "print W-D-L, the mean disc margin and the Elo difference with its 95 %% interval.",
     )

@@ -73,11 +73,11 @@ def history_weight(history: float | None, players: int) -> float:
     return history
 
 
-def reward_shares(values: list[int]) -> list[int]:
+def reward_shares(values: list[int] | tuple[int, ...]) -> list[int]:
     """The reward of each player for a finished game with ``terminal_values() == values``:
     ``REWARD_UNIT`` shared equally among the players with the highest value."""
     top = max(values)
-    share = REWARD_UNIT // list(values).count(top)
+    share = REWARD_UNIT // values.count(top)
     return [share if v == top else 0 for v in values]
 
 
