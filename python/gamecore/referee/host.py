@@ -32,6 +32,7 @@ import traceback
 from typing import Any, cast
 
 # Everything the host runs is imported here, before build() hides the paths it came from.
+from ..games import Position
 from .course_bots import BOTS, Bot, BotError
 from .games import start_position
 from .jail import SetupError, build, prepare
@@ -102,7 +103,7 @@ def tell(fd: int, message: Message) -> None:
         data = data[os.write(fd, data) :]
 
 
-def _position(game: str, size: int, history: list[str]) -> Any:
+def _position(game: str, size: int, history: list[str]) -> Position[Any]:
     position = start_position(game, size)
     for name in history:
         position.push(name)

@@ -31,8 +31,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..games import Position
 from .games import game_class, seat_scores, start_position
-from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, Rules, Task
+from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, MoveRequest, Rules, StartRequest, Task
 from .sandbox import BotProcess, Limits, ReplyError, SandboxError
 
 __all__ = ["play_game", "FORFEIT_REASONS"]
@@ -84,18 +85,17 @@ def _start(bots: list[BotProcess], task: Task, rules: Rules) -> list[_Forfeit | 
     deadline = max(bot.started for bot in bots) + float(rules.startup)
     failures: list[_Forfeit | None] = [None] * len(bots)
     for seat, bot in enumerate(bots):
+        start: StartRequest = {
+            "type": "start",
+            "game": task["game"],
+            "size": task["size"],
+            "seat": seat,
+            "seats": len(bots),
+            "time": float(rules.time),
+            "seed": task["seed"] + seat,
+        }
         try:
-            bot.send(
-                {
-                    "type": "start",
-                    "game": task["game"],
-                    "size": task["size"],
-                    "seat": seat,
-                    "seats": len(bots),
-                    "time": float(rules.time),
-                    "seed": task["seed"] + seat,
-                }
-            )
+            bot.send(start)
         except ReplyError as exc:
             failures[seat] = _Forfeit(seat, exc.reason, exc.detail)
     for seat, bot in enumerate(bots):
@@ -121,11 +121,13 @@ def _start(bots: list[BotProcess], task: Task, rules: Rules) -> list[_Forfeit | 
     return failures
 
 
-def _ask(bot: BotProcess, seat: int, position: Any, task: Task, rules: Rules, bank_left: float) -> tuple[Any, float]:
+def _ask(
+    bot: BotProcess, seat: int, position: Position[Any], task: Task, rules: Rules, bank_left: float
+) -> tuple[Any, float]:
     per_move = float(rules.time)
     grace = float(rules.grace)
     legal = position.legal_moves()
-    request = {
+    request: MoveRequest = {
         "type": "move",
         "game": task["game"],
         "size": task["size"],
