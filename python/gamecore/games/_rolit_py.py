@@ -40,8 +40,11 @@ cannot tell them apart among those, and the game is a draw between them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._game_py import GameCore, bit_indices
-from .._zobrist import SQUARE_KEYS, TURN_KEYS, splitmix64
+from .._rng import splitmix64
+from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import GameOverError, IllegalMoveError, InvalidPositionError
 from ._othello_py import flips as othello_flips
 from ._othello_py import legal_moves_mask as othello_moves
@@ -183,7 +186,7 @@ class RolitCore(GameCore):
         other._start = self._start
         return other
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         history = replayable_history(self.history(), self.turn, len(self.colours))
         return _rebuild, (self.colours, self.compulsory, self._start[0], self._start[1], history)
 

@@ -279,7 +279,7 @@ class Rolit(Position[RolitMove]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Plain data, so a pickle loads on either backend (the compiled one if it is there).
-        state = self._core.__reduce__()  # type: ignore[no-untyped-call]  # the pure twin's is not annotated
+        state = self._core.__reduce__()
         _rebuild, (colours, compulsory, balls, colour_to_move, moves) = state
         return _restore, (colours, compulsory, self._tie_rule, balls, colour_to_move, moves, self._backend.name)
 
@@ -290,7 +290,7 @@ class Rolit(Position[RolitMove]):
             is never replaced by another, as a pickle's may be).
         """
         _backend.load(backend)
-        state = self._core.__reduce__()  # type: ignore[no-untyped-call]  # the pure twin's is not annotated
+        state = self._core.__reduce__()
         _rebuild, (colours, compulsory, balls, colour_to_move, moves) = state
         return _restore(colours, compulsory, self._tie_rule, balls, colour_to_move, moves, backend)
 

@@ -213,7 +213,7 @@ class MCTSTree:
 
     # -- tree storage: one list per field, node 0 is the root --------------
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # A copy has the same settings and generator state and an empty tree (a cache).
         return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng_state
 
@@ -225,7 +225,7 @@ class MCTSTree:
             raise ConcurrentUseError("this MCTS tree is searching: it cannot be used until the search returns")
 
     def _clear(self) -> None:
-        self._root_state: tuple | None = None
+        self._root_state: tuple[object, ...] | None = None
         self._root_core: Any = None
         self._move = [0]  # the move that leads from the parent to the node (unused for the root)
         self._first = [-1]  # index of the first child, -1 while not expanded
@@ -259,7 +259,7 @@ class MCTSTree:
 
     # -- tree reuse ----------------------------------------------------------
 
-    def _find(self, core) -> int:
+    def _find(self, core: Any) -> int:
         """Index of the node to keep for ``core``: the one whose Zobrist key matches and whose
         position is exactly ``core``'s (same game, size and stones), or -1."""
         key = core.key()
@@ -318,7 +318,7 @@ class MCTSTree:
 
     def search(
         self,
-        core,
+        core: Any,
         iterations: int = 0,
         time_limit: float = 0.0,
         cpu_clock: bool = False,
@@ -354,7 +354,7 @@ class MCTSTree:
         if self._lock.locked():
             self._stop_requested = True
 
-    def _run(self, core, iterations: int, time_limit: float, clock: Any, progress: Any) -> int:
+    def _run(self, core: Any, iterations: int, time_limit: float, clock: Any, progress: Any) -> int:
         start = clock()
         deadline = start + time_limit
         key = core.key()
@@ -395,7 +395,7 @@ class MCTSTree:
         self.iterations = done
         return done
 
-    def _iterate(self, core) -> None:
+    def _iterate(self, core: Any) -> None:
         move, first, count, visits, reward, keys = (
             self._move,
             self._first,
@@ -489,7 +489,7 @@ class MCTSTree:
                 history_visits[index] += 1
                 history_reward[index] += result[index // HISTORY_MOVES]
 
-    def _rollout(self, core, trail: list[int] | None = None) -> list[int]:
+    def _rollout(self, core: Any, trail: list[int] | None = None) -> list[int]:
         """Playout moves to the end and back; the reward of each player. ``trail`` gets
         each move's history index (progressive history)."""
         plies = 0
