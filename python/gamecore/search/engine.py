@@ -612,41 +612,29 @@ class Engine:
         time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             time_left = 1e-9
-        report = None
-        if progress is not None:
 
-            def report(found: Any) -> Any:
-                return progress(
-                    SearchResult(
-                        move=found.move,
-                        score=found.score,
-                        depth=found.depth,
-                        pv=found.pv,
-                        nodes=found.nodes + solver_nodes,
-                        elapsed=self._now() - start,
-                        algorithm="mcts",
-                        backend=position.backend,
-                        player=_player_to_move(position),
-                        iterations=found.iterations,
-                    )
-                )
+        def as_search_result(found: Any, **final: Any) -> SearchResult[Any]:
+            return SearchResult(
+                move=found.move,
+                score=found.score,
+                depth=found.depth,
+                pv=found.pv,
+                nodes=found.nodes + solver_nodes,
+                elapsed=self._now() - start,
+                algorithm="mcts",
+                backend=position.backend,
+                player=_player_to_move(position),
+                iterations=found.iterations,
+                **final,
+            )
 
+        report = None if progress is None else (lambda found: progress(as_search_result(found)))
         found = self._mcts.search(position, iterations=nodes, time_limit=time_left or None, progress=report)
-        tree = self._mcts.tree
-        return SearchResult(
-            move=found.move,
-            score=found.score,
-            depth=found.depth,
-            pv=found.pv,
-            nodes=tree.states + solver_nodes,
-            elapsed=self._now() - start,
-            algorithm="mcts",
-            backend=position.backend,
+        return as_search_result(
+            found,
             values=list(found.values),
-            player=_player_to_move(position),
             memory=found.memory,
             memory_used=found.memory,
-            iterations=found.iterations,
             reused=found.reused_visits,
         )
 
