@@ -7,6 +7,7 @@ catch them. Bad MCTS options fail when the object is made, not at its first sear
 Also here: the result names (``SearchResult.score`` of a proven result is the margin and
 ``proven`` says so; ``nodes`` is the states explored in every result) and the twins' shared
 checks (``search/_options.py``, ``search/_mcts_rules.py``, ``games/_rolit_rules.py``,
+``games/_othello_rules.py``, ``games/_tetralath_rules.py``,
 ``_protocol.py``): both twins use them, neither writes one of their names out again, and the
 C constants the compiled twins keep (``_C_COPIES``) equal them.
 """
@@ -31,9 +32,9 @@ from gamecore.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamecore.games import _rolit_rules
+from gamecore.games import _othello_rules, _rolit_rules, _tetralath_rules
 from gamecore.players import make_player
-from gamecore.search import _mcts_rules, _options
+from gamecore.search import _mcts_rules, _options, _results
 from gamecore.search.mcts import MCTS
 
 GAMES = {"othello": lambda b: Othello(6, backend=b), "tetralath": lambda b: Tetralath(backend=b), "rolit": Rolit}
@@ -227,14 +228,30 @@ def test_the_options_module_is_what_both_twins_use(backends):
         assert getattr(py.alphabeta, name) is getattr(cy.alphabeta, name) is getattr(_options, name)
     assert py.multiplayer.check_values is cy.multiplayer.check_values is _options.check_values
     assert py.multiplayer.MULTIPLAYER_ALGORITHMS is cy.multiplayer.MULTIPLAYER_ALGORITHMS
-    # MCTS's and Rolit's: every shared name a twin exports is the shared object itself. (An int
-    # up to 256 or a short str is one object wherever it is written: the source checks below
-    # catch those written out again.)
-    for twin, shared in (("mcts", _mcts_rules), ("rolit", _rolit_rules)):
+    # The games' rules modules and MCTS's: every shared name a twin exports is the shared object
+    # itself. (An int up to 256 or a short str is one object wherever it is written: the source
+    # checks below catch those written out again.)
+    for twin, shared, least in (
+        ("mcts", _mcts_rules, 6),
+        ("rolit", _rolit_rules, 6),
+        ("othello", _othello_rules, 4),
+        ("tetralath", _tetralath_rules, 20),
+    ):
         exported = [name for name in getattr(py, twin).__all__ if hasattr(shared, name)]
-        assert len(exported) >= 6, (twin, exported)
+        assert len(exported) >= least, (twin, exported)
         for name in exported:
             assert getattr(getattr(py, twin), name) is getattr(getattr(cy, twin), name) is getattr(shared, name)
+    for name in ("NEIGHBOURS", "FOUR_WINDOWS", "FULL_MASK", "cell_index", "check_weights"):
+        assert getattr(py.tetralath, name) is getattr(cy.tetralath, name) is getattr(_tetralath_rules, name)
+    # The searches' constants that were written in both twins (alpha-beta's history bounds
+    # are C copies in the compiled twin: see _C_COPIES).
+    for twin, names in (
+        ("endgame", ("SHALLOW_EMPTIES", "ENDGAME_TT_BITS")),
+        ("multiplayer", ("NO_HORIZON", "FRAME_BYTES", "MAXN_ENTRY_BYTES")),
+    ):
+        for name in names:
+            assert getattr(getattr(py, twin), name) is getattr(getattr(cy, twin), name) is getattr(_options, name)
+    assert py.endgame.NO_MOVE is cy.endgame.NO_MOVE is _results.NO_MOVE
     for name in ("check_mcts_limits", "position_state", "reached_state"):
         assert getattr(py.mcts, name) is getattr(cy.mcts, name) is getattr(_mcts_rules, name)
     for name in ("check_colours", "check_weights", "check_balls", "TURN_CHANGE", "START_BALLS"):
@@ -248,6 +265,8 @@ SHARED_MODULES = (
     "gamecore.search._results",
     "gamecore.search._mcts_rules",
     "gamecore.games._rolit_rules",
+    "gamecore.games._othello_rules",
+    "gamecore.games._tetralath_rules",
 )
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
 
@@ -295,7 +314,7 @@ def test_no_pure_twin_writes_out_a_shared_name(name):
     # copy would drift): read from the installed pure twin's source.
     pure = importlib.import_module(_backend.MODULES[name] + "_py")
     used = _shared_names_used_by(pure)
-    if name in ("mcts", "rolit", "alphabeta", "multiplayer"):
+    if name in ("mcts", "rolit", "othello", "tetralath", "alphabeta", "endgame", "multiplayer"):
         assert used, f"the pure {name} twin imports no shared module"
     for module, names in used.items():
         written = sorted(names & _defined_at_top(inspect.getsource(pure)))
@@ -363,6 +382,15 @@ def test_the_compiled_twins_c_copies_equal_the_shared_values(backends):
         "rolit.TURN_CHANGE",
         "rolit.NUM_FEATURES",
         "alphabeta.WIN",
+        "alphabeta.HISTORY_MAX",
         "multiplayer.NO_MOVE",
+        "multiplayer.NO_HORIZON",
+        "multiplayer.MAXN_ENTRY_BYTES",
+        "othello.PASS",
+        "tetralath.FULL_MASK",
+        "tetralath.NEIGHBOURS",
+        "tetralath.FOUR_WINDOWS",
+        "endgame.SHALLOW_EMPTIES",
+        "endgame.ENDGAME_TT_BITS",
     ):
         assert expected in checked, expected

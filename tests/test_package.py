@@ -84,9 +84,9 @@ def test_twins_export_the_same_public_names(backends, name):
 
 @pytest.mark.parametrize("name", sorted(_backend.MODULES))
 def test_twins_agree_on_every_constant_they_export(backends, name):
-    # Every int, float, str, bytes or tuple of those in __all__ must have the same value: most
-    # come from one shared module (tests/test_options.py checks that no twin writes those out
-    # again), the rest are still written in both twins (Othello's, Tetralath's, the solver's).
+    # Every int, float, str, bytes or tuple of those in __all__ must have the same value. All of
+    # them come from one shared module (tests/test_options.py checks that no twin writes those
+    # out again); this catches a twin that stops importing one and exports its own.
     py, cy = backends
     pure, compiled = getattr(py, name), getattr(cy, name)
     plain = (bool, int, float, str, bytes, tuple)

@@ -22,6 +22,7 @@ from interrupt cimport gc_poll_signals, gc_raise_pending
 
 from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.games import _othello_patterns as patterns
+from gamecore.games._othello_rules import FEATURES, MAX_SIZE, MIN_SIZE, PASS
 from gamecore.errors import (
     GameOverError,
     IllegalMoveError,
@@ -44,13 +45,9 @@ __all__ = [
     "OthelloCore",
 ]
 
-PASS = -1
-MIN_SIZE = 4
-MAX_SIZE = 10
-FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity", "patterns")
-
+# PASS, the board sizes and FEATURES are in _othello_rules, shared with _othello_py.
 cdef enum:
-    C_PASS = -1
+    C_PASS = -1  # _othello_rules.PASS (checked: _C_COPIES, tests/test_options.py)
     # The learned evaluation (_othello_patterns): at most this many instances, this long.
     MAX_INSTANCES = 64
     MAX_INSTANCE_SQUARES = 12
@@ -59,6 +56,9 @@ cdef enum:
     # the largest boards) and looks for Ctrl-C between two calls: the kernel keeps its speed.
     PERFT_KERNEL_DEPTH = 6
     PERFT_KERNEL_DEPTH_10 = 5
+
+#: The C constants that copy a shared one, by its name in _othello_rules (compared in the tests).
+_C_COPIES = {"PASS": C_PASS}
 
 cdef uint64_t SQUARE_KEY[2][128]
 cdef uint64_t FLIP_KEY[128]      # SQUARE_KEY[0][i] ^ SQUARE_KEY[1][i]: a disc changing colour

@@ -14,7 +14,7 @@ from interrupt cimport gc_poll_signals, gc_raise_pending
 from tetralath cimport (
     TLTables, TL_CELLS, TL_SWAP, TL_MAX_PLIES, TL_STACK, TL_NFOUR, TL_NTHREE, TL_NFEATURES,
     TL_ONGOING, TL_FOUR, TL_THREE, TL_FULL, TL_FULL_MASK,
-    tl_cell_index, tl_build_tables, tl_move_status, tl_board_status,
+    tl_build_tables, tl_move_status, tl_board_status,
     tl_threat_cells, tl_features, tl_features_from, tl_weighted, tl_order_key,
     tlw_add, tlw_remove, tlw_rebuild, tlw_threat_cells,
 )
@@ -23,10 +23,13 @@ from gamecore._zobrist import SQUARE_KEYS, TURN_KEYS
 from gamecore.errors import (
     GameOverError,
     IllegalMoveError,
-    InvalidEvaluationError,
     InvalidLimitError,
     InvalidPositionError,
-    InvalidSquareError,
+)
+from gamecore.games._tetralath_rules import (
+    CELL_XY, CENTRALITY, DEFAULT_WEIGHTS, DIRECTIONS, FEATURES, FOUR, FOUR_WINDOWS, FULL, FULL_MASK, MAX_PLIES,
+    NEIGHBOURS, NUM_CELLS, ONGOING, REASONS, ROW_LENGTHS, ROW_STARTS, SWAP, THREE, THREE_WINDOWS,
+    cell_index, check_bitboard, check_cell, check_weights,
 )
 
 __all__ = [
@@ -77,57 +80,31 @@ def _fill_keys():
 
 _fill_keys()
 
-NUM_CELLS = TL_CELLS
-FULL_MASK = 0x1FFFFFFFFFFFFFFF  # the 61 cells
-#: Move code of the swap (pie rule): black's first move takes over white's stone.
-SWAP = TL_SWAP
-#: Longest possible game: 61 stones plus one swap.
-MAX_PLIES = TL_MAX_PLIES
-ONGOING = TL_ONGOING
-FOUR = TL_FOUR
-THREE = TL_THREE
-FULL = TL_FULL
-#: Reason of the game's end for each status (empty while the game goes on).
-REASONS = ("", "four in a row", "three in a row", "full board")
-ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
-ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
-#: Direction ``d`` as an axial step; ``d + 3`` is the opposite of ``d``.
-DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-# Read back from the C tables, so that the tests compare the compiled geometry itself.
-CELL_XY = tuple((_T.x[c], _T.y[c]) for c in range(TL_CELLS))
-NEIGHBOURS = tuple(tuple(_T.nb[c][d] for d in range(6)) for c in range(TL_CELLS))
-FOUR_WINDOWS = tuple(_T.four[i] for i in range(TL_NFOUR))
-THREE_WINDOWS = tuple(_T.three[i] for i in range(TL_NTHREE))
-CENTRALITY = tuple(_T.centre[c] for c in range(TL_CELLS))
-#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
-FEATURES = ("win_now", "forced_blocks", "cannot_block", "losing_threes", "open_twos", "open_ones", "centre")
-#: The standard evaluation: weights for ``FEATURES``.
-DEFAULT_WEIGHTS = (10000, -60, -5000, 8, 10, 2, 1)
-
-
-cdef uint64_t _bitboard(object bb, str name) except? 0:
-    if type(bb) is not int or bb < 0 or bb > FULL_MASK:
-        raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
-    return <uint64_t>bb
-
-
-cdef int _cell(object cell) except -1:
-    if type(cell) is not int or not 0 <= cell < TL_CELLS:
-        raise InvalidSquareError(f"a cell index must be an int from 0 to 60, got {cell!r}")
-    return <int>cell
-
-
-def cell_index(x, y):
-    """Index of the cell at axial ``(x, y)``, or -1 off the board."""
-    if type(x) is not int or type(y) is not int or not (-16 <= x <= 16 and -16 <= y <= 16):
-        return -1
-    return tl_cell_index(<int>x, <int>y)
+# The constants, the geometry, FEATURES, DEFAULT_WEIGHTS and the weights' check are in
+# _tetralath_rules, shared with _tetralath_py. The C constants and the C tables built by
+# tl_build_tables copy them: read back here, they are compared in tests/test_options.py.
+_C_COPIES = {
+    "NUM_CELLS": TL_CELLS,
+    "FULL_MASK": TL_FULL_MASK,
+    "SWAP": TL_SWAP,
+    "MAX_PLIES": TL_MAX_PLIES,
+    "ONGOING": TL_ONGOING,
+    "FOUR": TL_FOUR,
+    "THREE": TL_THREE,
+    "FULL": TL_FULL,
+    "NUM_FEATURES": TL_NFEATURES,
+    "CELL_XY": tuple((_T.x[c], _T.y[c]) for c in range(TL_CELLS)),
+    "NEIGHBOURS": tuple(tuple(_T.nb[c][d] for d in range(6)) for c in range(TL_CELLS)),
+    "FOUR_WINDOWS": tuple(_T.four[i] for i in range(TL_NFOUR)),
+    "THREE_WINDOWS": tuple(_T.three[i] for i in range(TL_NTHREE)),
+    "CENTRALITY": tuple(_T.centre[c] for c in range(TL_CELLS)),
+}
 
 
 def move_status(own, cell):
     """What a stone on ``cell`` does for its owner, ``own`` including that stone:
     ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
-    return tl_move_status(_bitboard(own, "own"), &_T, _cell(cell))
+    return tl_move_status(<uint64_t>check_bitboard(own, "own"), &_T, <int>check_cell(cell))
 
 
 def board_status(mover, waiting):
@@ -136,7 +113,7 @@ def board_status(mover, waiting):
     Returns -1 for a position no game can reach: the side to move has three or more
     in a row, or the last mover's lines do not all pass through one stone.
     """
-    return tl_board_status(_bitboard(mover, "mover"), _bitboard(waiting, "waiting"), &_T)
+    return tl_board_status(<uint64_t>check_bitboard(mover, "mover"), <uint64_t>check_bitboard(waiting, "waiting"), &_T)
 
 
 def threat_cells(me, opp):
@@ -148,14 +125,14 @@ def threat_cells(me, opp):
     """
     cdef uint64_t cells[4]
     cdef int twos, ones
-    tl_threat_cells(_bitboard(me, "me"), _bitboard(opp, "opp"), &_T, cells, &twos, &ones)
+    tl_threat_cells(<uint64_t>check_bitboard(me, "me"), <uint64_t>check_bitboard(opp, "opp"), &_T, cells, &twos, &ones)
     return cells[0], cells[1], cells[2], cells[3], twos, ones
 
 
 def features(me, opp):
     """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
     cdef int f[TL_NFEATURES]
-    tl_features(_bitboard(me, "me"), _bitboard(opp, "opp"), &_T, f)
+    tl_features(<uint64_t>check_bitboard(me, "me"), <uint64_t>check_bitboard(opp, "opp"), &_T, f)
     return tuple([f[i] for i in range(TL_NFEATURES)])
 
 
@@ -215,8 +192,8 @@ cdef class TetralathCore(GameCore):
         :raises InvalidPositionError: bitboards off the board or overlapping, a bad turn,
             stone counts that do not fit the turn, or lines no game can reach.
         """
-        cdef uint64_t w = _bitboard(white, "white")
-        cdef uint64_t b = _bitboard(black, "black")
+        cdef uint64_t w = <uint64_t>check_bitboard(white, "white")
+        cdef uint64_t b = <uint64_t>check_bitboard(black, "black")
         cdef int t, nw, nb, status
         if w & b:
             raise InvalidPositionError("a cell cannot hold a white and a black stone")
@@ -520,7 +497,7 @@ def evaluate(TetralathCore core not None, weights=None):
     one int per feature) over ``core.features()``."""
     cdef int w[TL_NFEATURES]
     cdef int i
-    values = _check_weights(DEFAULT_WEIGHTS if weights is None else weights)
+    values = check_weights(DEFAULT_WEIGHTS if weights is None else weights)
     for i in range(TL_NFEATURES):
         w[i] = values[i]
     return core.evaluate(w)
@@ -547,13 +524,3 @@ def terminal_value(TetralathCore core not None):
     """``1 + empty cells`` when the side to move has won, minus that when it has lost, 0 for a
     draw or a game not over."""
     return core.terminal_value()
-
-
-def _check_weights(weights):
-    try:
-        values = list(weights)
-    except TypeError:
-        raise InvalidEvaluationError(f"weights must be a sequence of {len(FEATURES)} ints") from None
-    if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
-        raise InvalidEvaluationError(f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})")
-    return values

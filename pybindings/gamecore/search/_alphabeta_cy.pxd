@@ -7,7 +7,7 @@ from gamecore._game_cy cimport GameCore
 cdef enum:
     C_MAX_PLY = 128
     MAX_WEIGHTS = 16
-    HISTORY_SIZE = 128
+    C_HISTORY_SIZE = 128
     ERROR_SCORE = -2147483647   # returned with a Python exception set
 
 cdef struct TTEntry:
@@ -49,7 +49,7 @@ cdef class Searcher:
     cdef int killers[C_MAX_PLY][2]
     cdef bint root_filtered
     cdef uint64_t root_allowed[2]   # bit set of the allowed root moves (code + 2)
-    cdef long long history[HISTORY_SIZE]
+    cdef long long history[C_HISTORY_SIZE]
     # The iteration under way: the move the answer is otherwise (the last iteration's best),
     # whether the root has searched it to the end, and the root's best score so far.
     cdef int last_best

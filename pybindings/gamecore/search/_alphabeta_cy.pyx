@@ -75,7 +75,7 @@ __all__ = [
     "Searcher",
 ]
 
-# WIN, MAX_PLY, the table's layout and the weight bounds are in _options, shared with _alphabeta_py
+# WIN, MAX_PLY, the table's layout, the history's and the weight bounds are in _options, shared with _alphabeta_py
 # (the C copies below are checked against them: _C_COPIES, in tests/test_options.py).
 # The compiled search looks at the clock less often than the pure one: its nodes are cheaper.
 CLOCK_INTERVAL = 1024
@@ -89,14 +89,16 @@ cdef enum:
     C_CLOCK_MASK = 1023
     C_ASPIRATION = 50
     C_NO_MOVE = -2  # _results.NO_MOVE
-    HISTORY_OFFSET = 2
+    C_HISTORY_OFFSET = 2
+
+cdef long long C_HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 
 #: The C constants that copy a shared one, by its name in _options / _results (compared in the tests).
 _C_COPIES = {"WIN": C_WIN, "INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER,
              "ASPIRATION_WINDOW": C_ASPIRATION, "NO_MOVE": C_NO_MOVE, "MAX_PLY": C_MAX_PLY,
-             "MAX_WEIGHTS": MAX_WEIGHTS, "TT_ENTRY_BYTES": sizeof(TTEntry)}
+             "MAX_WEIGHTS": MAX_WEIGHTS, "TT_ENTRY_BYTES": sizeof(TTEntry), "HISTORY_OFFSET": C_HISTORY_OFFSET,
+             "HISTORY_SIZE": C_HISTORY_SIZE, "HISTORY_MAX": C_HISTORY_MAX}
 
-cdef long long HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 
 # TTEntry, the Searcher's fields and its cdef methods are declared in _alphabeta_cy.pxd.
 
@@ -285,9 +287,9 @@ cdef class Searcher:
         allowed[0] = allowed[1] = 0
         if root_moves is not None:
             for m in root_moves:
-                if type(m) is not int or not -HISTORY_OFFSET <= m < 128 - HISTORY_OFFSET:
+                if type(m) is not int or not -C_HISTORY_OFFSET <= m < 128 - C_HISTORY_OFFSET:
                     raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
-                m += HISTORY_OFFSET
+                m += C_HISTORY_OFFSET
                 allowed[m >> 6] |= (<uint64_t>1) << (m & 63)
         self.busy = True
         try:
@@ -414,7 +416,7 @@ cdef class Searcher:
         return kept
 
     cdef bint root_allowed_move(self, int move) noexcept nogil:
-        move += HISTORY_OFFSET
+        move += C_HISTORY_OFFSET
         return 0 <= move < 128 and (self.root_allowed[move >> 6] >> (move & 63)) & 1
 
     cdef void order(self, int* moves, int count, bint by_history) noexcept nogil:
@@ -425,7 +427,7 @@ cdef class Searcher:
         for i in range(count):
             # order_key first, the history score (below 2**40) breaking ties.
             keys[i] = (<long long>self.core.order_key(moves[i]) << 40) + (
-                self.history[moves[i] + HISTORY_OFFSET] if by_history else 0)
+                self.history[moves[i] + C_HISTORY_OFFSET] if by_history else 0)
         sort_by_key(moves, keys, count)
 
     cdef int front_moves(self, int* moves, int count, int first, int ply) noexcept nogil:
@@ -593,8 +595,8 @@ cdef class Searcher:
                     alpha = score
                     self.update_pv(ply, moves[i])
                     if alpha >= beta:
-                        self.history[moves[i] + HISTORY_OFFSET] = min(
-                            self.history[moves[i] + HISTORY_OFFSET] + depth * depth, HISTORY_MAX)
+                        self.history[moves[i] + C_HISTORY_OFFSET] = min(
+                            self.history[moves[i] + C_HISTORY_OFFSET] + depth * depth, C_HISTORY_MAX)
                         if moves[i] != self.killers[ply][0]:
                             self.killers[ply][1] = self.killers[ply][0]
                             self.killers[ply][0] = moves[i]

@@ -19,13 +19,14 @@ from interrupt cimport gc_raise_pending
 
 from gamecore.games._othello_cy cimport OthelloCore
 
-from gamecore.search._options import check_solve_args
+from gamecore.search._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_solve_args
+from gamecore.search._results import NO_MOVE
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
 cdef enum:
-    MIN_SIZE = 4
-    MAX_SIZE = 10
+    C_MIN_SIZE = 4  # Othello's board sizes (games/_othello_rules.MIN_SIZE ...), bounding the tables below
+    C_MAX_SIZE = 10
 
 # Per-size geometries and solver tables, set up once.
 cdef Geometry GEOMETRIES[11]
@@ -63,19 +64,17 @@ cdef TTEntry* kept_table(uint32_t* generation):
 
 def _init_endgame_tables():
     cdef int n
-    for n in range(MIN_SIZE, MAX_SIZE + 1, 2):
+    for n in range(C_MIN_SIZE, C_MAX_SIZE + 1, 2):
         kernel.geometry_init(&GEOMETRIES[n], n)
         endgame.endgame_tables_init(&ENDGAME_TABLES[n], &GEOMETRIES[n])
 
 
 _init_endgame_tables()
 
-#: Empty squares from which the solver's shallow search takes over from the deep one.
-SHALLOW_EMPTIES = endgame.EG_SHALLOW_EMPTIES
-#: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries of 16 bytes.
-ENDGAME_TT_BITS = endgame.EG_TT_BITS
-#: Game over at the root of ``solve_exact`` (returned as ``None``).
-NO_MOVE = endgame.EG_NO_MOVE
+# SHALLOW_EMPTIES and ENDGAME_TT_BITS are in _options, NO_MOVE (game over at the root) in _results,
+# shared with _endgame_py; the kernel's C copies of them are checked against them (tests/test_options.py).
+_C_COPIES = {"SHALLOW_EMPTIES": endgame.EG_SHALLOW_EMPTIES, "ENDGAME_TT_BITS": endgame.EG_TT_BITS,
+             "NO_MOVE": endgame.EG_NO_MOVE}
 
 
 def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0):

@@ -20,7 +20,7 @@ cdef extern from "gamecore_clock.h":
 
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError, InvalidPositionError
 from gamecore.search._options import (
-    MULTIPLAYER_ALGORITHMS, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
+    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_ALGORITHMS, NO_HORIZON, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
 )
 from gamecore.search._results import MultiOutcome
 
@@ -35,9 +35,7 @@ __all__ = [
     "check_values",
 ]
 
-NO_HORIZON = 4
-MAXN_ENTRY_BYTES = 32
-FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
+# NO_HORIZON, FRAME_BYTES and MAXN_ENTRY_BYTES are in _options, shared with _multiplayer_py.
 
 cdef enum:
     C_INFINITY = 2000000000  # the C copies of _options' and _results' constants (see _C_COPIES)
@@ -54,7 +52,8 @@ cdef enum:
     ALG_BRS = 3
 
 #: The C constants that copy a shared one, by its name in _options / _results (compared in the tests).
-_C_COPIES = {"INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER, "NO_MOVE": C_NO_MOVE}
+_C_COPIES = {"INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER, "NO_MOVE": C_NO_MOVE,
+             "NO_HORIZON": C_NO_HORIZON, "MAXN_ENTRY_BYTES": sizeof(MaxnEntry)}
 
 ctypedef struct MaxnEntry:
     uint64_t key

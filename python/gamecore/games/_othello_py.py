@@ -26,6 +26,7 @@ from ..errors import (
     InvalidSizeError,
 )
 from . import _othello_patterns as patterns
+from ._othello_rules import FEATURES, MAX_SIZE, MIN_SIZE, PASS
 
 __all__ = [
     "PASS",
@@ -41,14 +42,8 @@ __all__ = [
     "OthelloCore",
 ]
 
-#: The move code of a pass.
-PASS = -1
+# PASS, the board sizes and FEATURES are in _othello_rules, shared with _othello_cy.
 _TURN_CHANGE = TURN_KEYS[0] ^ TURN_KEYS[1]
-MIN_SIZE = 4
-MAX_SIZE = 10
-#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``; "patterns" is
-#: the learned evaluation (``_othello_patterns``), in hundredths of a disc.
-FEATURES = ("discs", "positional", "mobility", "corners", "stability", "parity", "patterns")
 
 
 def square_weight(row: int, col: int, size: int) -> int:

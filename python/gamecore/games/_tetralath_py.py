@@ -54,10 +54,33 @@ from .._zobrist import SQUARE_KEYS, TURN_KEYS
 from ..errors import (
     GameOverError,
     IllegalMoveError,
-    InvalidEvaluationError,
     InvalidLimitError,
     InvalidPositionError,
-    InvalidSquareError,
+)
+from ._tetralath_rules import (
+    CELL_XY,
+    CENTRALITY,
+    DEFAULT_WEIGHTS,
+    DIRECTIONS,
+    FEATURES,
+    FOUR,
+    FOUR_WINDOWS,
+    FULL,
+    FULL_MASK,
+    MAX_PLIES,
+    NEIGHBOURS,
+    NUM_CELLS,
+    ONGOING,
+    REASONS,
+    ROW_LENGTHS,
+    ROW_STARTS,
+    SWAP,
+    THREE,
+    THREE_WINDOWS,
+    cell_index,
+    check_bitboard,
+    check_cell,
+    check_weights,
 )
 
 __all__ = [
@@ -93,79 +116,14 @@ __all__ = [
     "terminal_value",
 ]
 
-NUM_CELLS = 61
-FULL_MASK = (1 << NUM_CELLS) - 1
-#: Move code of the swap (pie rule): black's first move takes over white's stone.
-SWAP = 61
-#: Longest possible game: 61 stones plus one swap.
-MAX_PLIES = 62
-
-#: Status of a position: what the last move did.
-ONGOING = 0
-FOUR = 1  # the last mover made four or more in a row: it has won
-THREE = 2  # the last mover made exactly three (and no four): it has lost
-FULL = 3  # the last move filled the board with neither: a draw
-#: Reason of the game's end for each status (empty while the game goes on).
-REASONS = ("", "four in a row", "three in a row", "full board")
-
-ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
-ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
-
-#: Direction ``d`` as an axial step; ``d + 3`` is the opposite of ``d``.
-DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-
-
-def cell_index(x: int, y: int) -> int:
-    """Index of the cell at axial ``(x, y)``, or -1 off the board."""
-    if type(x) is not int or type(y) is not int:
-        return -1
-    if not (0 <= y <= 8 and 0 <= x <= 8 and 4 <= x + y <= 12):
-        return -1
-    return ROW_STARTS[y] + x - max(0, 4 - y)
-
-
-def _build_geometry() -> tuple[
-    tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
-]:
-    xy = []
-    for y in range(9):
-        for x in range(max(0, 4 - y), min(8, 12 - y) + 1):
-            xy.append((x, y))
-    neighbours = tuple(tuple(cell_index(x + dx, y + dy) for dx, dy in DIRECTIONS) for x, y in xy)
-    windows: dict[int, list[int]] = {3: [], 4: []}
-    for cell in range(NUM_CELLS):
-        for d in range(3):
-            for length in (3, 4):
-                mask = 0
-                c = cell
-                for _ in range(length):
-                    if c < 0:
-                        break
-                    mask |= 1 << c
-                    c = neighbours[c][d]
-                else:
-                    windows[length].append(mask)
-    centrality = tuple(4 - (abs(x - 4) + abs(y - 4) + abs(x + y - 8)) // 2 for x, y in xy)
-    return tuple(xy), neighbours, tuple(windows[4]), tuple(windows[3]), centrality
-
-
-#: Axial ``(x, y)`` of each cell index.
-#: ``NEIGHBOURS[cell][d]``: the next cell in direction ``d`` (0..5), -1 off the board.
-#: ``FOUR_WINDOWS`` / ``THREE_WINDOWS``: masks of the 102 four-cell and 129 three-cell
-#: straight windows, ordered by first cell, then direction 0, 1, 2.
-#: ``CENTRALITY[cell]``: 4 minus the cell's distance to the centre e5 (0 on the rim).
-CELL_XY, NEIGHBOURS, FOUR_WINDOWS, THREE_WINDOWS, CENTRALITY = _build_geometry()
+# The constants, the geometry (cell_index, CELL_XY, NEIGHBOURS, the windows, CENTRALITY), FEATURES,
+# DEFAULT_WEIGHTS and the weights' check are in _tetralath_rules, shared with _tetralath_cy.
 
 # order_key: the four-windows through each cell, and what a window adds to a quiet move's key
 # by the stones in it: own stones and none of the opponent's, opponent's stones and no own.
 _FOUR_THROUGH = tuple(tuple(w for w in FOUR_WINDOWS if w >> c & 1) for c in range(NUM_CELLS))
 _ORDER_OWN = (1, 3, 10)
 _ORDER_OPP = (0, 1, 4)
-
-#: Evaluation features, in the order of the ``weights`` passed to ``evaluate``.
-FEATURES = ("win_now", "forced_blocks", "cannot_block", "losing_threes", "open_twos", "open_ones", "centre")
-#: The standard evaluation: weights for ``FEATURES``.
-DEFAULT_WEIGHTS = (10000, -60, -5000, 8, 10, 2, 1)
 
 
 def _run(own: int, cell: int, d: int) -> int:
@@ -300,22 +258,10 @@ def _features(me: int, opp: int) -> tuple[int, ...]:
     )
 
 
-def _bitboard(bb: int, name: str) -> int:
-    if type(bb) is not int or bb < 0 or bb > FULL_MASK:
-        raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
-    return bb
-
-
-def _cell(cell: int) -> int:
-    if type(cell) is not int or not 0 <= cell < NUM_CELLS:
-        raise InvalidSquareError(f"a cell index must be an int from 0 to 60, got {cell!r}")
-    return cell
-
-
 def move_status(own: int, cell: int) -> int:
     """What a stone on ``cell`` does for its owner, ``own`` including that stone:
     ``FOUR`` (four or more in a row), ``THREE`` (exactly three, no four) or ``ONGOING``."""
-    return _move_status(_bitboard(own, "own"), _cell(cell))
+    return _move_status(check_bitboard(own, "own"), check_cell(cell))
 
 
 def board_status(mover: int, waiting: int) -> int:
@@ -324,7 +270,7 @@ def board_status(mover: int, waiting: int) -> int:
     Returns -1 for a position no game can reach: the side to move has three or more
     in a row, or the last mover's lines do not all pass through one stone.
     """
-    return _board_status(_bitboard(mover, "mover"), _bitboard(waiting, "waiting"))
+    return _board_status(check_bitboard(mover, "mover"), check_bitboard(waiting, "waiting"))
 
 
 def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
@@ -334,12 +280,12 @@ def threat_cells(me: int, opp: int) -> tuple[int, int, int, int, int, int]:
     cells where it would make exactly three and no four; ``twos`` / ``ones``: open
     four-cell windows (no opposing stone) with two / one stones, ``me``'s minus ``opp``'s.
     """
-    return _threat_cells(_bitboard(me, "me"), _bitboard(opp, "opp"))
+    return _threat_cells(check_bitboard(me, "me"), check_bitboard(opp, "opp"))
 
 
 def features(me: int, opp: int) -> tuple[int, ...]:
     """The evaluation features (``FEATURES``) for the side to move with stones ``me``."""
-    return _features(_bitboard(me, "me"), _bitboard(opp, "opp"))
+    return _features(check_bitboard(me, "me"), check_bitboard(opp, "opp"))
 
 
 def _perft(core: TetralathCore, depth: int) -> int:
@@ -393,9 +339,8 @@ class TetralathCore(GameCore):
         :raises InvalidPositionError: bitboards off the board or overlapping, a bad turn,
             stone counts that do not fit the turn, or lines no game can reach.
         """
-        for name, bb in (("white", white), ("black", black)):
-            if type(bb) is not int or bb < 0 or bb & ~FULL_MASK:
-                raise InvalidPositionError(f"{name} bitboard must be an int within the 61 cells (0 <= bb < 2**61)")
+        check_bitboard(white, "white")
+        check_bitboard(black, "black")
         if white & black:
             raise InvalidPositionError("a cell cannot hold a white and a black stone")
         if type(turn) is not int or turn not in (0, 1):
@@ -651,7 +596,7 @@ def num_empty(core: TetralathCore) -> int:
 def evaluate(core: TetralathCore, weights: Sequence[int] | None = None) -> int:
     """The heuristic value for the side to move: ``weights`` (``DEFAULT_WEIGHTS`` if none,
     one int per feature) over ``core.features()``."""
-    return _core(core).evaluate(_check_weights(DEFAULT_WEIGHTS if weights is None else weights))
+    return _core(core).evaluate(check_weights(DEFAULT_WEIGHTS if weights is None else weights))
 
 
 def order_key(core: TetralathCore, move: int) -> int:
@@ -678,15 +623,3 @@ def _core(core: TetralathCore) -> TetralathCore:
     if not isinstance(core, TetralathCore):
         raise TypeError(f"expected a TetralathCore, got {type(core).__name__}")
     return core
-
-
-def _check_weights(weights: Sequence[int]) -> list[int]:
-    try:
-        values = list(weights)
-    except TypeError:
-        raise InvalidEvaluationError(f"weights must be a sequence of {len(FEATURES)} ints") from None
-    if len(values) != len(FEATURES) or any(type(v) is not int or not -(2**16) <= v <= 2**16 for v in values):
-        raise InvalidEvaluationError(
-            f"weights must be {len(FEATURES)} ints of at most 2**16 in size ({', '.join(FEATURES)})"
-        )
-    return values

@@ -39,20 +39,17 @@ from ..games._othello_py import (
     legal_moves_mask,
     stable_edges,
 )
-from ._options import check_solve_args
+from ._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_solve_args
+from ._results import NO_MOVE
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
-#: Empty squares from which ``shallow_search`` takes over from ``deep_search``.
-SHALLOW_EMPTIES = 5
-#: The transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
-ENDGAME_TT_BITS = 20
+# SHALLOW_EMPTIES (where ``shallow_search`` takes over from ``deep_search``) and ENDGAME_TT_BITS
+# are in _options, NO_MOVE (game over at the root) in _results: shared with _endgame_cy.
 #: move_key's bonus for a move in a quadrant with an odd number of empty squares.
 ODD_BONUS = 4
 #: Enhanced transposition cut-offs (``etc_cutoff``) in nodes with this many empties or more.
 ETC_EMPTIES = 10
-#: Game over at the root of ``solve_exact``: no move (the compiled kernel's code for it).
-NO_MOVE = -2
 # The clock is read every this many nodes: about 1 ms of pure-Python solving (the compiled
 # solver reads it every 4096 of its far faster nodes). Node counts do not depend on it.
 _TIME_CHECK_EVERY = 64

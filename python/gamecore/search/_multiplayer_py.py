@@ -77,9 +77,15 @@ from typing import Any
 from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError
 from ._alphabeta_py import LimitReached, Searcher
 from ._options import (
+    EXACT,
+    FRAME_BYTES,
     INFINITY,
+    LOWER,
     MAX_PLY,
+    MAXN_ENTRY_BYTES,
     MULTIPLAYER_ALGORITHMS,
+    NO_HORIZON,
+    UPPER,
     check_algorithm,
     check_root_moves,
     check_search_limits,
@@ -99,13 +105,7 @@ __all__ = [
     "check_values",
 ]
 
-#: Flag bit of a table entry whose subtree reached the end of the game on every line.
-NO_HORIZON = 4
-_EXACT, _LOWER, _UPPER = 1, 2, 3
-#: Bytes of one recursion frame's buffers in the compiled search (moves, their keys, values).
-FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
-#: Bytes of a Max^n table entry (key, four int32 values, move, depth, flag, padding).
-MAXN_ENTRY_BYTES = 32
+# NO_HORIZON, FRAME_BYTES, MAXN_ENTRY_BYTES and the bound flags are in _options, shared with _multiplayer_cy.
 #: Table-key salts: one per algorithm, times the root player (paranoid and BRS values differ).
 _SALT = {"paranoid": 0x6A09E667F3BCC908, "brs": 0xBB67AE8584CAA73B}
 _SALT_STEP = 0x3C6EF372FE94F82B
@@ -409,7 +409,7 @@ class MultiSearcher(Searcher):
         old = table[slot]
         if old is None or old[0] != key or depth >= old[3]:
             self._maxn_filled += old is None
-            table[slot] = (key, tuple(values), move, depth, _EXACT | (0 if below else NO_HORIZON))
+            table[slot] = (key, tuple(values), move, depth, EXACT | (0 if below else NO_HORIZON))
 
     # -- paranoid and Best-Reply Search ----------------------------------------
 
@@ -423,7 +423,7 @@ class MultiSearcher(Searcher):
         tt_score, tt_move, tt_depth, tt_flag = entry
         bound = tt_flag & 3
         if tt_depth == depth and ply > 0:
-            if bound == _EXACT or (bound == _LOWER and tt_score >= beta) or (bound == _UPPER and tt_score <= alpha):
+            if bound == EXACT or (bound == LOWER and tt_score >= beta) or (bound == UPPER and tt_score <= alpha):
                 if not tt_flag & NO_HORIZON:
                     self._hit_horizon = True
                 self._pv[ply][0] = tt_move
@@ -510,6 +510,6 @@ class MultiSearcher(Searcher):
         below = self._hit_horizon
         self._hit_horizon = below or horizon_above
         if use_tt:
-            flag = _UPPER if best <= alpha_orig else _LOWER if best >= beta_orig else _EXACT
+            flag = UPPER if best <= alpha_orig else LOWER if best >= beta_orig else EXACT
             self._tt_store(self._core.key() ^ self._salt, best, best_move, depth, flag | (0 if below else NO_HORIZON))
         return best

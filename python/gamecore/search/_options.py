@@ -34,6 +34,14 @@ __all__ = [
     "MAX_NODE_LIMIT",
     "MAX_TT_MB",
     "MULTIPLAYER_ALGORITHMS",
+    "HISTORY_OFFSET",
+    "HISTORY_SIZE",
+    "HISTORY_MAX",
+    "NO_HORIZON",
+    "FRAME_BYTES",
+    "MAXN_ENTRY_BYTES",
+    "SHALLOW_EMPTIES",
+    "ENDGAME_TT_BITS",
     "check_evaluation",
     "check_weights",
     "check_search_limits",
@@ -66,6 +74,21 @@ MAX_NODE_LIMIT = 2**63 - 1
 MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
 #: The largest transposition table, in megabytes.
 MAX_TT_MB = 4096
+#: Alpha-beta's history scores are kept for move codes -2..125 (square indices and special moves).
+HISTORY_OFFSET = 2
+HISTORY_SIZE = 128
+#: History scores saturate here (the compiled search packs them below an order key).
+HISTORY_MAX = (1 << 40) - 1
+#: Flag bit of a multi-player table entry whose subtree reached the end of the game on every line.
+NO_HORIZON = 4
+#: Bytes of one recursion frame's buffers in the compiled multi-player search (moves, their keys, values).
+FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
+#: Bytes of a Max^n table entry (key, four int32 values, move, depth, flag, padding).
+MAXN_ENTRY_BYTES = 32
+#: Empty squares from which the Othello solver's shallow search takes over from the deep one.
+SHALLOW_EMPTIES = 5
+#: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
+ENDGAME_TT_BITS = 20
 
 
 def _is_number(value: Any) -> bool:
