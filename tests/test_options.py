@@ -241,7 +241,15 @@ def test_the_options_module_is_what_both_twins_use(backends):
         assert len(exported) >= least, (twin, exported)
         for name in exported:
             assert getattr(getattr(py, twin), name) is getattr(getattr(cy, twin), name) is getattr(shared, name)
-    for name in ("NEIGHBOURS", "FOUR_WINDOWS", "FULL_MASK", "cell_index", "check_weights"):
+    for name in (
+        "NEIGHBOURS",
+        "FOUR_WINDOWS",
+        "FULL_MASK",
+        "cell_index",
+        "check_weights",
+        "check_bitboard",
+        "check_cell",
+    ):
         assert getattr(py.tetralath, name) is getattr(cy.tetralath, name) is getattr(_tetralath_rules, name)
     # The searches' constants that were written in both twins (alpha-beta's history bounds
     # are C copies in the compiled twin: see _C_COPIES).
@@ -392,5 +400,7 @@ def test_the_compiled_twins_c_copies_equal_the_shared_values(backends):
         "tetralath.FOUR_WINDOWS",
         "endgame.SHALLOW_EMPTIES",
         "endgame.ENDGAME_TT_BITS",
+        "endgame.ETC_EMPTIES",
+        "multiplayer.MULTIPLAYER_SALTS",
     ):
         assert expected in checked, expected

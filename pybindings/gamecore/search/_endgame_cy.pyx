@@ -71,10 +71,12 @@ def _init_endgame_tables():
 
 _init_endgame_tables()
 
-# SHALLOW_EMPTIES and ENDGAME_TT_BITS are in _options, NO_MOVE (game over at the root) in _results,
-# shared with _endgame_py; the kernel's C copies of them are checked against them (tests/test_options.py).
+# SHALLOW_EMPTIES, ENDGAME_TT_BITS, ODD_BONUS and ETC_EMPTIES are in _options, NO_MOVE (game over
+# at the root) in _results, shared with _endgame_py; the kernel's C copies of them are checked
+# against them (tests/test_options.py).
 _C_COPIES = {"SHALLOW_EMPTIES": endgame.EG_SHALLOW_EMPTIES, "ENDGAME_TT_BITS": endgame.EG_TT_BITS,
-             "NO_MOVE": endgame.EG_NO_MOVE}
+             "NO_MOVE": endgame.EG_NO_MOVE, "ODD_BONUS": endgame.EG_ODD_BONUS,
+             "ETC_EMPTIES": endgame.EG_ETC_EMPTIES}
 
 
 def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0):

@@ -51,9 +51,15 @@ cdef enum:
     ALG_PARANOID = 2
     ALG_BRS = 3
 
+# _options.MULTIPLAYER_SALTS and MULTIPLAYER_SALT_STEP, for the nogil search.
+cdef uint64_t SALT_PARANOID = 0x6A09E667F3BCC908ULL
+cdef uint64_t SALT_BRS = 0xBB67AE8584CAA73BULL
+cdef uint64_t SALT_STEP = 0x3C6EF372FE94F82BULL
+
 #: The C constants that copy a shared one, by its name in _options / _results (compared in the tests).
 _C_COPIES = {"INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER, "NO_MOVE": C_NO_MOVE,
-             "NO_HORIZON": C_NO_HORIZON, "MAXN_ENTRY_BYTES": sizeof(MaxnEntry)}
+             "NO_HORIZON": C_NO_HORIZON, "MAXN_ENTRY_BYTES": sizeof(MaxnEntry),
+             "MULTIPLAYER_SALTS": {"paranoid": SALT_PARANOID, "brs": SALT_BRS}, "MULTIPLAYER_SALT_STEP": SALT_STEP}
 
 ctypedef struct MaxnEntry:
     uint64_t key
@@ -61,11 +67,6 @@ ctypedef struct MaxnEntry:
     int16_t move
     int8_t depth
     int8_t flag       # 0: empty slot
-
-
-cdef uint64_t SALT_PARANOID = 0x6A09E667F3BCC908ULL
-cdef uint64_t SALT_BRS = 0xBB67AE8584CAA73BULL
-cdef uint64_t SALT_STEP = 0x3C6EF372FE94F82BULL
 
 
 cdef inline int c_brs_code(int player, int move) noexcept nogil:

@@ -30,6 +30,7 @@ import time
 from typing import Any
 
 from .._game_py import bit_indices
+from .._rng import GOLDEN, MASK64
 from ..games._othello_py import (
     PASS,
     OthelloCore,
@@ -39,28 +40,24 @@ from ..games._othello_py import (
     legal_moves_mask,
     stable_edges,
 )
-from ._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_solve_args
+from ._options import ENDGAME_TT_BITS, ETC_EMPTIES, ODD_BONUS, SHALLOW_EMPTIES, check_solve_args
 from ._results import NO_MOVE
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
 
-# SHALLOW_EMPTIES (where ``shallow_search`` takes over from ``deep_search``) and ENDGAME_TT_BITS
-# are in _options, NO_MOVE (game over at the root) in _results: shared with _endgame_cy.
-#: move_key's bonus for a move in a quadrant with an odd number of empty squares.
-ODD_BONUS = 4
-#: Enhanced transposition cut-offs (``etc_cutoff``) in nodes with this many empties or more.
-ETC_EMPTIES = 10
+# SHALLOW_EMPTIES (where ``shallow_search`` takes over from ``deep_search``), ENDGAME_TT_BITS,
+# ODD_BONUS (move_key) and ETC_EMPTIES (etc_cutoff) are in _options, NO_MOVE (game over at the
+# root) in _results: shared with _endgame_cy.
 # The clock is read every this many nodes: about 1 ms of pure-Python solving (the compiled
 # solver reads it every 4096 of its far faster nodes). Node counts do not depend on it.
 _TIME_CHECK_EVERY = 64
-_MASK64 = (1 << 64) - 1
-_HASH_SEED = 0x9E3779B97F4A7C15
+_HASH_SEED = GOLDEN  # the compiled solver's GC_EG_HASH_SEED
 
 
 def _mix64(x: int) -> int:
     """splitmix64's finaliser: a 64-bit to 64-bit bijection that mixes every bit."""
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
     return x ^ (x >> 31)
 
 
@@ -68,8 +65,8 @@ def tt_hash(player: int, opponent: int) -> int:
     """64-bit key of a position for the solver's table (the side to move owns ``player``)."""
     h = _mix64((opponent >> 64) ^ _HASH_SEED)
     h = _mix64((player >> 64) ^ h)
-    h = _mix64((opponent & _MASK64) ^ h)
-    return _mix64((player & _MASK64) ^ h)
+    h = _mix64((opponent & MASK64) ^ h)
+    return _mix64((player & MASK64) ^ h)
 
 
 class EndgameTables:

@@ -74,6 +74,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .._rng import MASK64
 from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError
 from ._alphabeta_py import LimitReached, Searcher
 from ._options import (
@@ -84,6 +85,8 @@ from ._options import (
     MAX_PLY,
     MAXN_ENTRY_BYTES,
     MULTIPLAYER_ALGORITHMS,
+    MULTIPLAYER_SALT_STEP,
+    MULTIPLAYER_SALTS,
     NO_HORIZON,
     UPPER,
     check_algorithm,
@@ -105,11 +108,7 @@ __all__ = [
     "check_values",
 ]
 
-# NO_HORIZON, FRAME_BYTES, MAXN_ENTRY_BYTES and the bound flags are in _options, shared with _multiplayer_cy.
-#: Table-key salts: one per algorithm, times the root player (paranoid and BRS values differ).
-_SALT = {"paranoid": 0x6A09E667F3BCC908, "brs": 0xBB67AE8584CAA73B}
-_SALT_STEP = 0x3C6EF372FE94F82B
-_MASK64 = (1 << 64) - 1
+# NO_HORIZON, FRAME_BYTES, MAXN_ENTRY_BYTES, the table-key salts and the bound flags are in _options, shared with _multiplayer_cy.
 
 
 def brs_code(player: int, move: int) -> int:
@@ -247,7 +246,7 @@ class MultiSearcher(Searcher):
         self._lowest, self._highest_sum = lowest, highest_sum = core.value_bounds()
         self._sum_rest = highest_sum - (players - 2) * lowest  # the most two players can share
         self._max_single = highest_sum - (players - 1) * lowest  # the most one player can get
-        self._salt = (_SALT.get(algorithm, 0) + root * _SALT_STEP) & _MASK64
+        self._salt = (MULTIPLAYER_SALTS.get(algorithm, 0) + root * MULTIPLAYER_SALT_STEP) & MASK64
         maxn = algorithm in ("maxn", "maxn-plain")
         use_tt = self.tt_entries > 0 if not maxn else self._maxn_entries() > 0
         if maxn and use_tt and self._maxn_table is None:

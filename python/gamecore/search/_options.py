@@ -40,8 +40,12 @@ __all__ = [
     "NO_HORIZON",
     "FRAME_BYTES",
     "MAXN_ENTRY_BYTES",
+    "MULTIPLAYER_SALTS",
+    "MULTIPLAYER_SALT_STEP",
     "SHALLOW_EMPTIES",
     "ENDGAME_TT_BITS",
+    "ODD_BONUS",
+    "ETC_EMPTIES",
     "check_evaluation",
     "check_weights",
     "check_search_limits",
@@ -85,10 +89,18 @@ NO_HORIZON = 4
 FRAME_BYTES = 4 * 128 + 8 * 128 + 4 * 4
 #: Bytes of a Max^n table entry (key, four int32 values, move, depth, flag, padding).
 MAXN_ENTRY_BYTES = 32
+#: Multi-player table-key salts: one per algorithm, plus the root player times the step
+#: (paranoid and BRS values depend on the root player; Max^n's do not).
+MULTIPLAYER_SALTS = {"paranoid": 0x6A09E667F3BCC908, "brs": 0xBB67AE8584CAA73B}
+MULTIPLAYER_SALT_STEP = 0x3C6EF372FE94F82B
 #: Empty squares from which the Othello solver's shallow search takes over from the deep one.
 SHALLOW_EMPTIES = 5
 #: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
 ENDGAME_TT_BITS = 20
+#: The solver's move_key bonus for a move in a quadrant with an odd number of empty squares.
+ODD_BONUS = 4
+#: The solver's enhanced transposition cut-offs, in nodes with this many empties or more.
+ETC_EMPTIES = 10
 
 
 def _is_number(value: Any) -> bool:
