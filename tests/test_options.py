@@ -389,6 +389,7 @@ def test_the_compiled_twins_c_copies_equal_the_shared_values(backends):
         "mcts.HISTORY_MOVES",
         "rolit.TURN_CHANGE",
         "rolit.NUM_FEATURES",
+        "rolit.EDGES",
         "alphabeta.WIN",
         "alphabeta.HISTORY_MAX",
         "multiplayer.NO_MOVE",

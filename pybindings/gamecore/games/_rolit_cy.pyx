@@ -50,13 +50,13 @@ cdef enum:
     # perft's subtrees this deep go to the kernel in one call (a few ms; Ctrl-C is polled between).
     PERFT_KERNEL_DEPTH = 5
 
-#: The C constants that copy a shared one, by its name in _rolit_rules (compared in the tests).
-_C_COPIES = {"NUM_COLOURS": ROLIT_COLOURS, "NUM_SQUARES": ROLIT_SQUARES, "NUM_FEATURES": NFEATURES,
-             "TURN_CHANGE": C_TURN_CHANGE}
-
 cdef uint64_t C_CORNERS = (<uint64_t>1) | ((<uint64_t>1) << 7) | ((<uint64_t>1) << 56) | ((<uint64_t>1) << 63)
 cdef uint64_t C_EDGES = ((<uint64_t>0xFF) | ((<uint64_t>0xFF) << 56) | (<uint64_t>0x0101010101010101)
                          | ((<uint64_t>0x0101010101010101) << 7))
+
+#: The C constants that copy a shared one, by its name in _rolit_rules (compared in the tests).
+_C_COPIES = {"NUM_COLOURS": ROLIT_COLOURS, "NUM_SQUARES": ROLIT_SQUARES, "NUM_FEATURES": NFEATURES,
+             "TURN_CHANGE": C_TURN_CHANGE, "CORNERS": C_CORNERS, "EDGES": C_EDGES}
 cdef uint64_t SQUARE_KEY[4][64]
 cdef uint64_t TURN_KEY[4]
 cdef Geometry G

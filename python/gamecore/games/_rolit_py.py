@@ -51,6 +51,8 @@ from ._othello_py import legal_moves_mask as othello_moves
 from ._othello_py import square_weight as othello_square_weight
 from ._rolit_rules import (
     COLOURS,
+    CORNERS,
+    EDGES,
     FEATURES,
     NUM_COLOURS,
     NUM_SQUARES,
@@ -83,8 +85,6 @@ __all__ = [
 # The constants and the checks of what callers hand the core are in _rolit_rules, shared with _rolit_cy.
 FULL = (1 << NUM_SQUARES) - 1
 _COLUMN_A = 0x0101010101010101
-_CORNERS = 1 | (1 << 7) | (1 << 56) | (1 << 63)
-_EDGES = 0xFF | (0xFF << 56) | _COLUMN_A | (_COLUMN_A << 7)
 #: Othello's positional weight of each square (the move order of the searches).
 _SQUARE_WEIGHT = tuple(othello_square_weight(square // 8, square % 8, 8) for square in range(NUM_SQUARES))
 
@@ -114,7 +114,7 @@ def move_flips(own: int, occupied: int, square: int) -> int:
 
 
 def _stable_edges(own: int) -> int:
-    stable = own & _CORNERS
+    stable = own & CORNERS
     along_rows = own & (0xFF | (0xFF << 56))
     along_cols = own & (_COLUMN_A | (_COLUMN_A << 7))
     while True:
@@ -291,9 +291,9 @@ class RolitCore(GameCore):
         mobility = othello_moves(own, occupied ^ own, 8).bit_count() if own else 0
         return (
             own.bit_count(),
-            (own & _CORNERS).bit_count(),
+            (own & CORNERS).bit_count(),
             _stable_edges(own).bit_count(),
-            (own & _EDGES).bit_count(),
+            (own & EDGES).bit_count(),
             mobility,
         )
 

@@ -22,6 +22,8 @@ __all__ = [
     "NUM_SQUARES",
     "START",
     "START_BALLS",
+    "CORNERS",
+    "EDGES",
     "FEATURES",
     "NUM_FEATURES",
     "VALUE_BOUNDS",
@@ -44,6 +46,9 @@ NUM_SQUARES = 64
 START = {27: 0, 28: 2, 35: 1, 36: 3}  # d4 red, e4 yellow, d5 blue, e5 green
 #: ``START`` as four bitboards (red, blue, yellow, green).
 START_BALLS = tuple(sum(1 << square for square, c in START.items() if c == colour) for colour in range(NUM_COLOURS))
+#: The four corner squares and the 28 edge squares, as bitboards (the features "corners" and "edges").
+CORNERS = 1 | (1 << 7) | (1 << 56) | (1 << 63)
+EDGES = 0xFF | (0xFF << 56) | 0x0101010101010101 | (0x0101010101010101 << 7)
 #: Per-player heuristic features (each >= 0), in the order of ``evaluate_players``' weights:
 #: own balls, own corners, own balls on an edge held by an own corner through own edge balls,
 #: own balls on the edge, own capturing moves (as if it were to move).
