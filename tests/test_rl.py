@@ -16,7 +16,16 @@ import pytest
 import othello_oracle
 import rolit_oracle
 import tetralath_oracle
-from gamecore import IllegalMoveError, InvalidMoveError, InvalidPositionError, Othello, Rolit, Tetralath, solve
+from gamecore import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    Othello,
+    Rolit,
+    Tetralath,
+    solve,
+)
 from gamecore.bench import rl as bench_rl
 from gamecore.cli import main
 from gamecore.players import MCTSPlayer, RandomPlayer
@@ -248,17 +257,17 @@ def test_pettingzoo_refuses_bad_actions_and_changes_nothing(backend):
 
 
 def test_options_are_checked():
-    with pytest.raises(ValueError, match="unknown game"):
+    with pytest.raises(InvalidOptionError, match="unknown game"):
         LearnerGame("chess")
-    with pytest.raises(ValueError, match="Rolit's"):
+    with pytest.raises(InvalidOptionError, match="Rolit's"):
         LearnerGame("othello", reward="balls")
-    with pytest.raises(ValueError, match="Othello's option"):
+    with pytest.raises(InvalidOptionError, match="Othello's option"):
         LearnerGame("rolit", size=6)
     with pytest.raises(InvalidPositionError):
         LearnerGame("rolit", players=5)
     with pytest.raises(ValueError):
         LearnerGame("othello", size=7)
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(InvalidOptionError, match="render_mode"):
         GamecoreEnv("othello", render_mode="ansi")
 
 
@@ -331,9 +340,9 @@ def test_gymnasium_illegal_action_loses_and_changes_nothing(backend):
     assert (again == observation).all() and environment.unwrapped.position == Othello(backend=backend.name)
     with pytest.raises(InvalidMoveError):
         environment.step(65)
-    with pytest.raises(ValueError, match="learner"):
+    with pytest.raises(InvalidOptionError, match="learner"):
         gym.make("gamecore/Othello-8x8-v0", learner=2)
-    with pytest.raises(ValueError, match="unknown player"):
+    with pytest.raises(InvalidOptionError, match="unknown player"):
         gym.make("gamecore/Tetralath-v0", opponent="greedy")
 
 

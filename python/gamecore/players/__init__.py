@@ -412,7 +412,7 @@ def player_names(game: str | None = None) -> list[str]:
     try:
         plays = GAMES[game].players
     except KeyError:
-        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}") from None
+        raise InvalidOptionError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}") from None
     return [name for name in PLAYERS if _SAME_PLAYER.get(name, name) in plays]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from ..games.base import Color, Core, Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
@@ -49,7 +49,7 @@ class LearnerGame:
     :param swap: Tetralath's swap rule (adds the swap action, number 61).
     :param reward: ``"place"`` (default) or, for Rolit only, ``"balls"``; see :meth:`returns`.
     :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
-    :raises ValueError: an unknown game or reward, or an option the game does not take;
+    :raises InvalidOptionError: an unknown game or reward, or an option the game does not take;
         gamecore's own errors for a bad size or number of players.
 
     Actions are the core's move codes: the square index (``row * size + col``) in Othello and
@@ -75,17 +75,17 @@ class LearnerGame:
         backend: str | None = None,
     ) -> None:
         if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+            raise InvalidOptionError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
         if reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
+            raise InvalidOptionError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
         if reward == "balls" and game != "rolit":
-            raise ValueError("reward='balls' is Rolit's; Othello and Tetralath score +1 / 0 / -1")
+            raise InvalidOptionError("reward='balls' is Rolit's; Othello and Tetralath score +1 / 0 / -1")
         if game != "othello" and size != 8:
-            raise ValueError(f"{game} has one board; size is Othello's option")
+            raise InvalidOptionError(f"{game} has one board; size is Othello's option")
         if game != "rolit" and players != 4:
-            raise ValueError(f"{game} is a two-player game; players is Rolit's option")
+            raise InvalidOptionError(f"{game} is a two-player game; players is Rolit's option")
         if game != "tetralath" and swap:
-            raise ValueError("swap is Tetralath's option")
+            raise InvalidOptionError("swap is Tetralath's option")
         self.name = game
         self.reward = reward
         self._options: dict[str, Any] = {"backend": backend}

@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import GameOverError, IllegalMoveError
+from ..errors import GameOverError, IllegalMoveError, InvalidOptionError
 from ..players import Player, make_player
 from ._common import RENDER_MODES, LearnerGame
 
@@ -63,10 +63,10 @@ class GamecoreGymEnv(gym.Env):
         **options: Any,
     ) -> None:
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', got {render_mode!r}")
+            raise InvalidOptionError(f"render_mode must be None, 'human' or 'rgb_array', got {render_mode!r}")
         self.game = LearnerGame(game, **options)
         if isinstance(learner, bool) or not isinstance(learner, int) or not 0 <= learner < self.game.num_players:
-            raise ValueError(f"learner must be a seat from 0 to {self.game.num_players - 1}, got {learner!r}")
+            raise InvalidOptionError(f"learner must be a seat from 0 to {self.game.num_players - 1}, got {learner!r}")
         make_player(opponent, game=game)  # a bad spec fails here, not at the first reset
         self.opponent = opponent
         self.learner = learner

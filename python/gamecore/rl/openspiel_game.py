@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import IllegalMoveError, InvalidPositionError
+from ..errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from ..games.base import Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
@@ -171,7 +171,7 @@ class _BoardObserver:
 
     def __init__(self, learner: LearnerGame, params: Any) -> None:
         if params:
-            raise ValueError(f"the observer takes no parameters, got {params}")
+            raise InvalidOptionError(f"the observer takes no parameters, got {params}")
         self._learner = learner
         height, width, planes = learner.shape
         self.tensor = np.zeros(planes * height * width, np.float32)

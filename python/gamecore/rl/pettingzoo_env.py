@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..errors import InvalidOptionError
 from ._common import RENDER_MODES, LearnerGame
 
 __all__ = ["GamecoreEnv", "env"]
@@ -47,7 +48,7 @@ class GamecoreEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types: i
     def __init__(self, game: str = "othello", *, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', got {render_mode!r}")
+            raise InvalidOptionError(f"render_mode must be None, 'human' or 'rgb_array', got {render_mode!r}")
         self.game = LearnerGame(game, **options)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"gamecore_{game}_v0"}
