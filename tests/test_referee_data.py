@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 import threading
+import unicodedata
 from dataclasses import fields
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from gamecore.referee.play import play_game
 from gamecore.referee.report import markdown, write_reports
 from gamecore.referee.rules import DEFAULT_RULES, Rules, RulesDict
 from gamecore.referee.sandbox import BotProcess, SandboxError
+from gamecore.referee.scoring import elo_text
 from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import HONEST, stray_processes, write_bot
 
@@ -98,7 +100,7 @@ def test_row5_links_in_a_submission_are_refused_never_followed(tmp_path):
     os.symlink("../bob/player.py", os.path.join(alice, "b.py"))
     bot = resolve(alice)
     assert bot["files"] == {}  # nothing of what the links point at was read
-    assert bot["refused"] == f"{alice}/b.py is a symbolic link: a submission holds regular files and folders only"
+    assert bot["refused"] == "alice/b.py is a symbolic link: a submission holds regular files and folders only"
     # a link to a folder is refused too, not walked; so is a link at the player's own name
     carol = tmp_path / "carol"
     carol.mkdir()
@@ -108,7 +110,7 @@ def test_row5_links_in_a_submission_are_refused_never_followed(tmp_path):
     (dave / "lib").symlink_to("/etc")
     assert (
         resolve(str(dave))["refused"]
-        == f"{dave}/lib is a symbolic link: a submission holds regular files and folders only"
+        == "dave/lib is a symbolic link: a submission holds regular files and folders only"
     )
     # the refused bot forfeits with the rule, unstarted; its opponent is not charged anything
     record = play_game(_task([bot, resolve(bob)]))
@@ -128,9 +130,9 @@ def test_row6_devices_fifos_and_proc_links_never_hang_the_referee(tmp_path):
     os.mknod(device / "null", stat.S_IFCHR | 0o600, os.makedev(1, 3))
     refused = _finishes(lambda: [resolve(str(p))["refused"] for p in (kmsg, fifo, device)], 20)
     assert refused == [
-        f"{kmsg}/log is a symbolic link: a submission holds regular files and folders only",
-        f"{fifo}/pipe is a FIFO: a submission holds regular files and folders only",
-        f"{device}/null is a character device: a submission holds regular files and folders only",
+        "kmsg/log is a symbolic link: a submission holds regular files and folders only",
+        "fifo/pipe is a FIFO: a submission holds regular files and folders only",
+        "device/null is a character device: a submission holds regular files and folders only",
     ]
     # a one-file player that is itself a FIFO or a link is refused alike
     os.mkfifo(tmp_path / "lonely_player.py")
@@ -170,7 +172,7 @@ def test_row16_file_count_and_byte_limits_with_options(tmp_path):
     (big / "weights.bin").write_bytes(b"\0" * (1 << 20))
     assert resolve(str(big))["files"]["weights.bin"] == b"\0" * (1 << 20)
     assert resolve(str(big), max_bytes=1 << 20)["refused"] == (
-        f"{big}/weights.bin: the submission holds more than {1 << 20} bytes (the limit is --submission-mb)"
+        f"big/weights.bin: the submission holds more than {1 << 20} bytes (the limit is --submission-mb)"
     )
     # the command-line options, and a refused bot does not stop the tournament
     out = tmp_path / "out"
@@ -487,7 +489,7 @@ def test_row21_markdown_and_csv_escape_hostile_names(tmp_path):
     write_reports(config, records, str(tmp_path / "out"))
     with open(tmp_path / "out" / "standings.csv", newline="", encoding="utf-8") as fh:
         shown = {row[0] for row in list(csv.reader(fh))[1:]}
-    assert shown == {"random", "<!--<script>", "'=1+1", "a|b", "two\nlines", "'@SUM(A1)", "'+x", "'-2", "back\\slash|"}
+    assert shown == {"random", "<!--<script>", "'=1+1", "a|b", "two\\nlines", "'@SUM(A1)", "'+x", "'-2", "back\\slash|"}
     with open(tmp_path / "out" / "crosstable.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     assert "'=1+1" in rows[0] and not any(cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row[:1])
@@ -497,7 +499,9 @@ def test_row21_markdown_and_csv_escape_hostile_names(tmp_path):
     for line in standings_rows:  # every row has its 10 cells: no | of a name split a cell
         cells = re.split(r"(?<!\\)\|", line)[1:-1]
         assert len(cells) == 10, line
-    assert "| a\\|b |" in text and "| back\\\\slash\\| |" in text and "| two lines |" in text
+    assert (
+        "| a\\|b |" in text and "| back\\\\slash\\| |" in text and "| two\\\\nlines |" in text
+    )  # a folder's newline is escaped in its name
     assert "\\<!--\\<script\\>" in text and "<!--" not in text.replace("\\<!--", "")
 
 
@@ -568,3 +572,57 @@ def test_a_task_carries_every_limit_of_the_rules_typed():
     # Rules.as_dict() is typed as RulesDict: the two must name the same fields
     assert set(RulesDict.__required_keys__) == {f.name for f in fields(Rules)}
     assert Rules(**DEFAULT_RULES.as_dict()) == DEFAULT_RULES
+
+
+# -- what a bot says reaches staff's terminal as text, never as commands -----------------------
+
+ESCAPES = "\x1b[2J\x1b]0;pwned\x07\r\u202e"  # clear the screen, retitle the window, overwrite, reverse
+
+
+def _terminal_controls(text: str) -> set[str]:
+    """The characters of ``text`` a terminal would act on (all controls but the newline, and
+    format characters such as bidirectional overrides)."""
+    return {c for c in text if c != "\n" and unicodedata.category(c) in ("Cc", "Cf")}
+
+
+def test_a_bot_s_name_and_words_reach_the_terminal_as_text_never_as_escapes(tmp_path):
+    evil = tmp_path / f"evil{ESCAPES}"
+    evil.mkdir()
+    (evil / "player.py").write_text(
+        HONEST + "\n\nclass Bot(MyPlayer):\n    def move(self, board):\n"
+        f"        raise RuntimeError({ESCAPES + 'gotcha'!r})\n\n\nMyPlayer = Bot\n"
+    )
+    check = _referee("check", str(evil), "--size", "4", "--time", "1")
+    assert check.returncode == 1, check.stderr
+    assert "RuntimeError: \\x1b[2J\\x1b]0;pwned\\x07\\r\\u202egotcha" in check.stdout
+    assert "Checking evil\\x1b[2J" in check.stdout
+    run = _referee("run", str(evil), "random", "--sizes", "4", "--no-progress", "--db", str(tmp_path / "t.sqlite"))
+    assert run.returncode == 0, run.stderr
+    assert "evil\\x1b[2J\\x1b]0;pwned\\x07\\r\\u202e" in run.stdout
+    for output in (check.stdout, check.stderr, run.stdout, run.stderr):
+        assert not _terminal_controls(output), output
+
+
+def test_a_refusal_names_the_file_inside_the_submission_so_a_moved_bot_keeps_its_digest(tmp_path):
+    bot = Path(_bot(tmp_path / "inbox", "mallory"))
+    (bot / "secret").symlink_to("/etc/shadow")
+    before = resolve(str(bot))
+    moved = tmp_path / "archive" / "2026" / "mallory"
+    moved.parent.mkdir(parents=True)
+    bot.rename(moved)
+    after = resolve(str(moved))
+    assert (
+        before["refused"]
+        == after["refused"]
+        == ("mallory/secret is a symbolic link: a submission holds regular files and folders only")
+    )
+    assert str(tmp_path) not in before["refused"]
+    assert before["digest"] == after["digest"]
+
+
+@pytest.mark.parametrize(
+    ("elo", "half_width", "text"),
+    [(-0.3, 12.4, "+0 ± 12"), (0.0, 0.0, "+0 ± 0"), (-0.6, 99.5, "-1 ± 100"), (157.2, 438.0, "+157 ± 438")],
+)
+def test_elo_is_written_in_whole_points_and_never_as_minus_zero(elo, half_width, text):
+    assert elo_text({"elo": elo, "elo_95": half_width}) == text

@@ -33,6 +33,7 @@ import hashlib
 import os
 import re
 import stat
+import unicodedata
 
 from ..errors import GamecoreError
 from ..players import make_player
@@ -59,22 +60,41 @@ class SubmissionRefused(GamecoreError):
     """A bot's files break a rule for submissions (the message names the file and the rule)."""
 
 
+def printable(text: str) -> str:
+    """``text`` with every control and format character written as an escape (``\\x1b``,
+    ``\\u202e``): a name or message that came from a bot can neither steer the terminal it is
+    printed on (escape sequences, a cleared screen, a window title) nor fake lines or reverse
+    its text (newlines, carriage returns, bidirectional overrides)."""
+    return "".join(c if unicodedata.category(c) not in ("Cc", "Cf") else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    """One character as Python writes it in a string literal: ``\\n``, ``\\x1b``, ``\\u202e``."""
+    return _SHORT_ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def shown(path: str | bytes) -> str:
-    """A file name made printable whatever its bytes are (undecodable bytes as ``\\xNN``)."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+    """A file name made printable whatever its bytes are (undecodable bytes as ``\\xNN``,
+    control characters escaped: see :func:`printable`)."""
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
 class _Reader:
     """Reads a submission as data, under the byte and file-count limits."""
 
     def __init__(self, root: bytes, max_bytes: int, max_files: int) -> None:
-        self.root = root
         self.max_bytes = max_bytes
         self.max_files = max_files
         self.total = 0
         self.entries = 0
         self.files: dict[str, bytes] = {}
-        self.current = root  # the entry being read, for messages
+        # Messages name an entry by the submission's own name and the path inside it, never by
+        # where staff keep it: the refusal (and so the bot's digest) stays the same when moved.
+        self.label = os.path.basename(os.path.normpath(root))
+        self.current = self.label  # the entry being read, for messages
 
     def count(self, path: bytes) -> None:
         self.entries += 1
@@ -125,7 +145,7 @@ class _Reader:
         try:
             for entry in sorted(os.fsencode(n) for n in os.listdir(fd)):
                 child = os.path.join(rel, entry)
-                path = self.current = os.path.join(self.root, child)
+                path = self.current = os.path.join(self.label, child)
                 info = os.stat(entry, dir_fd=fd, follow_symlinks=False)
                 if stat.S_ISDIR(info.st_mode):
                     if entry not in _SKIPPED_DIRS:
@@ -146,7 +166,7 @@ def _read_submission(path: str, folder: bool, max_bytes: int, max_files: int) ->
         if folder:
             reader.read_folder(b"", raw, None)
         else:
-            reader.read_file(raw, os.path.basename(raw), raw, None)
+            reader.read_file(reader.label, os.path.basename(raw), raw, None)
     except OSError as exc:
         raise SubmissionRefused(f"{shown(reader.current)} cannot be read ({exc.strerror})") from None
     return reader.files
@@ -246,7 +266,7 @@ def resolve(argument: str, game: str = "othello", *, max_bytes: int = MAX_BYTES,
             bot["kind"] = "ctu" if re.search(r"^class\s+MyPlayer\b", text, re.M) else "ufrj"
     if bot["kind"] in ("ctu", "ufrj") and game != "othello":
         raise GamecoreError(f"{shown(spec)}: {bot['kind'].upper()} course players play Othello only")
-    bot["name"] = name or shown(default)
+    bot["name"] = printable(name) if name else shown(default)
     bot["source"] = spec
     bot["digest"] = _digest(bot)
     return bot

@@ -12,7 +12,7 @@ import time
 from typing import TextIO
 
 from ..errors import GamecoreError
-from .bots import MAX_BYTES, MAX_FILES, resolve
+from .bots import MAX_BYTES, MAX_FILES, printable, resolve
 from .games import game_class, start_position
 from .play import FORFEIT_REASONS, play_game
 from .rules import DEFAULT_RULES, BotSpec, Rules, Task
@@ -119,11 +119,9 @@ def check_bot(
         print(f"OK: nothing would forfeit (slowest move {slowest:.3f} s).", file=out)
         return 0
     for reason, detail, side in problems:
-        print(
-            f"FORFEIT ({reason}: {FORFEIT_REASONS.get(reason, reason)}) as {side} player: "
-            f"{detail.strip().splitlines()[-1] if detail.strip() else ''}",
-            file=out,
-        )
+        # the last line of the bot's own words (its exception): printed, never obeyed by the terminal
+        said = printable(detail.strip().split("\n")[-1])
+        print(f"FORFEIT ({reason}: {FORFEIT_REASONS.get(reason, reason)}) as {side} player: {said}", file=out)
         print(f"  fix: {_ADVICE.get(reason, '')}", file=out)
     return 1
 

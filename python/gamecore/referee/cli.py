@@ -25,11 +25,12 @@ from .._cli_types import add_game, add_seed, add_time, at_least, count, seconds,
 from ..errors import GamecoreError
 from .bench import __doc__ as bench_doc
 from .bench import add_bench_options, bench
-from .bots import MAX_BYTES, MAX_FILES
+from .bots import MAX_BYTES, MAX_FILES, printable
 from .check import check_bot
 from .report import standings, write_reports
 from .rules import DEFAULT_RULES
 from .sandbox import ISOLATION_MODES
+from .scoring import elo_text
 from .tournament import TournamentConfig, run_tournament
 
 #: What ``ArgumentParser.add_subparsers()`` returns.
@@ -215,7 +216,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         return int(args.referee_run(args, out))
     except (GamecoreError, ValueError, OSError) as exc:
-        print(f"gamecore tournament: error: {exc}", file=sys.stderr)
+        print(f"gamecore tournament: error: {printable(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted: finished games are in the database; run the same command to resume", file=sys.stderr)
@@ -276,7 +277,7 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["forfeits_by_reason"].items()))
         print(
             f"{place:3d}. {r['player']:<24} {r['points']:>6g} pts  {r['matches_won']}-{r['matches_drawn']}-{r['matches_lost']}"
-            f"  Elo {r['elo']:+.0f} ± {r['elo_95']:.0f}" + (f"  forfeits: {reasons}" if reasons else ""),
+            f"  Elo {elo_text(r)}" + (f"  forfeits: {reasons}" if reasons else ""),
             file=out,
         )
     if args.out:

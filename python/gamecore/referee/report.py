@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .games import start_position
 from .rules import GameRecord
-from .scoring import crosstable, matches, ratings, standings
+from .scoring import crosstable, elo_text, matches, ratings, standings
 
 if TYPE_CHECKING:
     from .tournament import TournamentConfig
@@ -97,7 +97,7 @@ def markdown(config: TournamentConfig, records: list[GameRecord]) -> str:
         lines.append(
             f"| {place} | {_md(r['player'])} | {_fmt(r['points'])} | {r['matches_won']} | {r['matches_drawn']} | "
             f"{r['matches_lost']} | {r['forfeits']} | {reasons} | {r['games_won']}-{r['games_drawn']}-{r['games_lost']} | "
-            f"{r['elo']:+.0f} ± {r['elo_95']:.0f} |"
+            f"{elo_text(r)} |"
         )
     lines += [
         "",
@@ -151,7 +151,7 @@ def html_page(config: TournamentConfig, records: list[GameRecord]) -> str:
         f"<tr><td>{i}</td><td class='player'>{esc(r['player'])}</td><td class='points'>{_fmt(r['points'])}</td>"
         f"<td>{r['matches_won']}</td><td>{r['matches_drawn']}</td><td>{r['matches_lost']}</td><td>{r['forfeits']}</td>"
         f"<td>{esc(', '.join(f'{k} {v}' for k, v in sorted(r['forfeits_by_reason'].items())) or '-')}</td>"
-        f"<td>{r['elo']:+.0f} &plusmn; {r['elo_95']:.0f}</td></tr>"
+        f"<td>{esc(elo_text(r))}</td></tr>"
         for i, r in enumerate(rows, 1)
     )
     cross_rows = "".join(

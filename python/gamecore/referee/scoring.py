@@ -33,7 +33,7 @@ from .rules import GameRecord
 if TYPE_CHECKING:
     from .tournament import TournamentConfig
 
-__all__ = ["matches", "standings", "ratings", "crosstable"]
+__all__ = ["matches", "standings", "ratings", "crosstable", "elo_text"]
 
 _ELO = 400.0 / math.log(10.0)
 
@@ -78,6 +78,12 @@ def matches(config: TournamentConfig, records: list[GameRecord]) -> list[dict[st
                 points[n] = win * (seats - 1 - (place[n] + (level - 1) / 2)) / (seats - 1)
         out.append({"size": size, "players": names, "result": result, "points": points, "game_points": game_points})
     return out
+
+
+def elo_text(row: dict[str, Any]) -> str:
+    """A standings row's Elo and the half-width of its 95 % interval, as whole points: ``+12 ± 40``
+    (rounded before the sign is chosen, so a rating of -0.3 reads ``+0``, never ``-0``)."""
+    return f"{round(row['elo']):+d} ± {round(row['elo_95'])}"
 
 
 def ratings(names: list[str], records: list[GameRecord]) -> dict[str, tuple[float, float]]:
