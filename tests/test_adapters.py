@@ -27,7 +27,7 @@ import time
 import pytest
 
 from gamecore.adapters import ctu, ufrj
-from gamecore.errors import InvalidPositionError, InvalidSizeError
+from gamecore.errors import InvalidLimitError, InvalidOptionError, InvalidPositionError, InvalidSizeError
 from gamecore.games.othello import Othello
 from gamecore.players import GreedyPlayer, RandomPlayer
 
@@ -468,3 +468,26 @@ def test_standalone_ctu_player_in_a_fresh_venv(tmp_path):
     assert int(games) == 6
     assert int(wins) >= 4, proc.stdout
     assert float(slowest) < 0.1 + 0.1  # scheduling slack on a shared machine
+
+
+@pytest.mark.parametrize(
+    ("export", "options", "error"),
+    [
+        (ufrj.export_player, {"time": 10.5}, InvalidLimitError),  # the UFRJ framework allows 10 s
+        (ufrj.export_player, {"time": 0}, InvalidLimitError),
+        (ufrj.export_player, {"depth": 0}, InvalidLimitError),
+        (ufrj.export_player, {"evaluation": "nope"}, InvalidOptionError),
+        (ctu.export_player, {"time": 61}, InvalidLimitError),
+        (ctu.export_player, {"time": True}, InvalidLimitError),
+        (ctu.export_player, {"depth": 2.5}, InvalidLimitError),
+        (ctu.export_player, {"evaluation": 3}, InvalidOptionError),
+        (ctu.export_player, {"evaluation": "nope", "standalone": True}, InvalidOptionError),
+    ],
+)
+def test_export_refuses_bad_settings_with_a_gamecore_error_and_writes_nothing(export, options, error, tmp_path):
+    path = tmp_path / "x_player.py"
+    with pytest.raises(error):
+        export(str(path), **options)
+    assert not path.exists()
+    # The same settings within range write a file.
+    assert os.path.exists(export(str(tmp_path / "ok_player.py"), time=1, depth=2, evaluation="standard"))

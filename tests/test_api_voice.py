@@ -3,8 +3,10 @@ in Othello and Tetralath (python-chess is the model)."""
 
 from __future__ import annotations
 
+import ast
 import enum
 import inspect
+import pathlib
 import pickle
 import random
 
@@ -167,7 +169,7 @@ INTENDED = {
     # The same member with each game's own options (all keyword-only).
     "from_cells": "game options: Tetralath swap=, Rolit colors=/turn=/rule flags (and the older colours=/to_move=)",
     "from_text": "game options: Tetralath swap=, Rolit colors=/turn=/rule flags (and the older colours=/to_move=)",
-    "from_moves": "game options: Othello size=, Tetralath swap=, Rolit the options of Rolit()",
+    "from_moves": "game options: Othello size=, Tetralath swap=, Rolit the options of Rolit() (and the older colours=)",
     "render": "game options: Othello style=, Tetralath color=/lang=, Rolit status=; Rolit marks the last move only "
     "when given (str() is the handout's board, which bots read)",
 }
@@ -205,7 +207,7 @@ def test_every_game_has_the_same_public_members():
     for name in ("from_cells", "from_text", "from_moves", "render"):
         for shape in table[name]:
             later = shape.strip("()").split(", ")[1:]
-            assert all(p.startswith("*") for p in later if p != "options"), (name, shape)
+            assert all(p.startswith("*") for p in later), (name, shape)
 
 
 def _play_out(game, seed: int):
@@ -340,3 +342,18 @@ def test_rolit_turn_and_colors_keep_their_older_names(backend):
         gamecore.Rolit(colors="RG", colours="RG")
     with pytest.raises(gamecore.errors.InvalidOptionError):
         gamecore.Rolit.from_text(text, turn="R", to_move="R")
+
+
+def test_one_docstring_style():
+    """Every docstring of the package writes its fields as reST (``:param x:``, ``:raises E:``),
+    never Google's ``Args:`` or NumPy's underlined ``Parameters`` sections."""
+    root = pathlib.Path(gamecore.__file__).parent
+    other = ("Args:", "Arguments:", "Returns:", "Raises:", "Yields:", "Parameters\n", "@param", ":rtype:")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+                doc = ast.get_docstring(node) or ""
+                found += [f"{path.relative_to(root)}: {word!r}" for word in other if word in doc]
+    assert not found, found
+    assert ":param" in inspect.getdoc(gamecore.Engine.search) or ":param" in inspect.getdoc(gamecore.Engine)

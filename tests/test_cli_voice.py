@@ -8,10 +8,11 @@ import io
 
 import pytest
 
-from gamecore import cli
+from gamecore import GAMES, cli
 from gamecore.referee import play as referee_play
 from gamecore.referee.check import check_bot
 from gamecore.referee.rules import DEFAULT_RULES
+from gamecore.referee.sandbox import Limits
 from gamecore.referee.tournament import TournamentConfig
 
 #: Every command that takes ``--time``, with what else it needs to parse.
@@ -51,7 +52,15 @@ def test_time_takes_seconds_up_to_an_hour_everywhere(command):
 
 @pytest.mark.parametrize(
     "command",
-    [["play", "othello"], ["play", "rolit"], ["rolit"], ["perft"], ["bench", "othello"], ["compare", "rolit"]],
+    [
+        ["play", "othello"],
+        ["play", "rolit"],
+        ["rolit"],
+        ["perft"],
+        ["perft", "tetralath"],
+        ["bench", "othello"],
+        ["compare", "rolit"],
+    ],
     ids=lambda c: " ".join(c),
 )
 def test_backend_is_one_option(command, capsys):
@@ -110,6 +119,9 @@ def test_the_referee_limits_are_written_once():
     assert referee_play._rules({"rules": {"time": 1.0, "grace": 0.2}}) == type(d)(
         time=1.0, grace=0.2, startup=d.startup, bank=d.bank, memory_mb=d.memory_mb, disk_mb=d.disk_mb
     )
+    # The sandbox's own limits of a bot started without rules are the same.
+    limits = Limits()
+    assert (limits.memory_mb, limits.disk_mb) == (d.memory_mb, d.disk_mb)
     assert (d.time, d.grace, d.startup, d.memory_mb, d.disk_mb) == (5.0, 0.5, 20.0, 1024, 64)  # the course's
 
 
@@ -240,3 +252,30 @@ def test_bench_help_names_the_games_and_their_kinds(capsys):
         assert all(kind in out for kind in kinds), game
         if kinds:
             assert f"{kinds[0]} (default)" in out
+
+
+# -- gamecore perft [GAME] -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "depth"), [("othello", 4), ("rolit", 4), ("tetralath", 2)])
+def test_perft_names_the_game_and_counts_what_the_position_counts(game, depth, backend, capsys):
+    argv = ["perft", game, "--depth", str(depth), "--backend", backend.name]
+    assert cli.main(argv, out=(out := io.StringIO())) == 0
+    leaves = GAMES[game].for_size(backend=backend.name).perft(depth)
+    assert leaves == {"othello": 244, "tetralath": 61 * 60}.get(game, leaves)  # the known counts
+    line = out.getvalue()
+    assert f"depth {depth}: {leaves:,} leaves" in line and f"({backend.name} backend)" in line
+    assert (game in line) == (game != "othello")  # Othello's line reads as before: "perft 8x8 depth 4"
+
+
+def test_perft_defaults_to_othello_and_refuses_bad_depths_and_sizes_as_usage(capsys):
+    assert _parse(["perft"]).perft_game == "othello"
+    assert _parse(["perft", "--size", "6"]).perft_game == "othello"
+    assert _parse(["perft", "--depth", "0"]).depth == 0  # one leaf: the start
+    for bad in ("-1", "2.5", str(2**31)):
+        assert cli.main(["perft", "--depth", bad]) == 2
+        assert "argument --depth: expected a whole number of plies" in capsys.readouterr().err
+    assert cli.main(["perft", "chess"]) == 2
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
+    assert cli.main(["perft", "rolit", "--size", "6", "--depth", "1"], out=io.StringIO()) == 1
+    assert "rolit is played on sizes 8, not 6" in capsys.readouterr().err

@@ -11,6 +11,7 @@ import pytest
 import gamecore
 from gamecore import Rolit, cli
 from gamecore.bench.rolit import bench_rolit
+from gamecore.errors import InvalidOptionError
 from gamecore.players import make_player
 from gamecore.ui import rolit as ui
 
@@ -301,8 +302,13 @@ def test_python_entry_point(backend):
         gamecore.rolit("Q", output=out)
     with pytest.raises(ValueError, match="two-player games only; this game has 3 players"):
         gamecore.rolit(algorithm="alphabeta", colours="RYG", output=out)
-    finished = gamecore.rolit(algorithm="greedy", colours="RG", backend=backend.name, output=io.StringIO())
+    finished = gamecore.rolit(algorithm="greedy", colors="RG", backend=backend.name, output=io.StringIO())
     assert finished.is_game_over() and finished.outcome() is not None
+    # colours= is the older name of colors= (one spelling in the API, the old one still read).
+    older = gamecore.rolit(algorithm="greedy", colours="RG", backend=backend.name, output=io.StringIO())
+    assert older.move_stack == finished.move_stack and older.colors == finished.colors == (Rolit.RED, Rolit.GREEN)
+    with pytest.raises(InvalidOptionError, match="not both"):
+        gamecore.rolit(colors="RG", colours="RG", output=io.StringIO())
 
 
 def test_mcts_engine_plays_a_move(backend):

@@ -32,6 +32,7 @@ __all__ = [
     "seconds",
     "seconds_or_zero",
     "count",
+    "plies",
     "at_least",
     "board_size",
     "add_time",
@@ -74,6 +75,14 @@ def seconds_or_zero(text: str) -> float:
 def count(text: str) -> int:
     """A whole number of things (runs, games, iterations, a depth): 1 or more."""
     return int(at_least(int, 1, "a whole number")(text))
+
+
+def plies(text: str) -> int:
+    """A depth in plies that may be 0 (``perft --depth``): 0 or more, below 2**31."""
+    value = int(at_least(int, 0, "a whole number of plies")(text))
+    if value >= 2**31:
+        raise argparse.ArgumentTypeError(f"expected a whole number of plies below 2**31, got {text!r}")
+    return value
 
 
 def at_least(kind: Callable[[str], Any], low: float, what: str) -> Callable[[str], Any]:

@@ -9,6 +9,7 @@
     gamecore rolit Y B                             # the course handout's Rolit: you play yellow and blue
     gamecore game                                  # a quick computer game (random vs greedy), final board only
     gamecore perft --depth 8                       # leaves of the Othello game tree, and the speed
+    gamecore perft rolit --depth 6                 # the same for another game
     gamecore bench othello perft                   # leaves/s per backend and size, their ratio
     gamecore bench rolit                           # the Rolit core per backend (bench rolit search: its searches)
     gamecore bench rl                              # random games through PettingZoo and OpenSpiel: plies/s
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__, _backend, bench
-from ._cli_types import add_backend, board_size, count, seconds
+from ._cli_types import add_backend, board_size, count, plies, seconds
 from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
@@ -37,6 +38,7 @@ from .bench import rl as bench_rl
 from .bench import rolit as bench_rolit
 from .bench import strength as bench_strength
 from .errors import GamecoreError
+from .games import GAMES
 from .games.othello import Othello
 from .players import player_names
 from .referee.cli import add_subparser as add_tournament_parser
@@ -60,9 +62,15 @@ def _cmd_play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     return play_ui.run(GAME_UIS[args.game], args, stdin, out, boards=args.boards)
 
 
+#: The depth ``gamecore perft GAME`` counts unless told: (compiled backend, pure Python), a
+#: second or so each (a game not listed gets the last pair).
+PERFT_DEPTHS = {"othello": (9, 7), "rolit": (9, 6), "tetralath": (5, 4), None: (5, 4)}
+
+
 def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
-    game = Othello(args.size, backend=args.backend)
-    depth = args.depth if args.depth is not None else (9 if game.backend == "cython" else 7)
+    game = GAMES[args.perft_game].for_size(args.size, backend=args.backend)
+    compiled, pure = PERFT_DEPTHS.get(game.name, PERFT_DEPTHS[None])
+    depth = args.depth if args.depth is not None else (compiled if game.backend == "cython" else pure)
     start = time.perf_counter()
     leaves = game.perft(depth)
     elapsed = time.perf_counter() - start
@@ -73,10 +81,10 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     # A rate over less than a millisecond is the clock's noise: leave it out.
     rate = f", {leaves / elapsed:,.0f} leaves/s" if elapsed >= 0.001 else ""
     noun = "leaf" if leaves == 1 else "leaves"
-    print(
-        f"perft {args.size}x{args.size} depth {depth}: {leaves:,} {noun} in {took}{rate} ({game.backend} backend)",
-        file=out,
-    )
+    rows = game.cells()
+    board = f"{len(rows)}x{len(rows[0])}" if all(len(row) == len(rows) for row in rows) else f"{game.size} cells"
+    what = board if game.name == "othello" else f"{game.name} {board}"
+    print(f"perft {what} depth {depth}: {leaves:,} {noun} in {took}{rate} ({game.backend} backend)", file=out)
     return 0
 
 
@@ -322,13 +330,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "perft",
-        help="count the leaves of the Othello game tree (move-generator check and speed)",
-        description="Count the leaves of the Othello game tree from the start position (a pass is a ply).",
+        help="count the leaves of a game tree (move-generator check and speed): perft [GAME] (default othello)",
+        description="Count the leaves of a game's tree from its start position, plies deep (a pass is a ply; a "
+        "finished game is one leaf).",
     )
-    p.add_argument("--size", type=board_size, default=8, help="board size: 4, 6, 8 or 10 (default 8)")
     p.add_argument(
-        "--depth", type=int, metavar="N", help="plies to count (default 9 on the compiled backend, 7 on pure Python)"
+        "perft_game",
+        nargs="?",
+        choices=tuple(GAMES),
+        default="othello",
+        metavar="GAME",
+        help=f"the game: {', '.join(GAMES)} (default othello)",
     )
+    p.add_argument(
+        "--size", type=count, metavar="SIZE", help="board size: Othello 4, 6, 8 or 10 (default: the game's, Othello 8)"
+    )
+    depths = ", ".join(f"{game} {c} compiled, {py} pure" for game, (c, py) in PERFT_DEPTHS.items() if game)
+    p.add_argument("--depth", type=plies, metavar="N", help=f"plies to count (default: {depths})")
     add_backend(p)
 
     _add_bench_parser(sub)

@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._version import __version__
-from ..errors import InvalidBoardError, InvalidPositionError, InvalidSizeError
+from ..errors import GamecoreError, InvalidBoardError, InvalidPositionError, InvalidSizeError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
 from ..search.engine import MAX_DEPTH, Engine
+from ._export import check_export_options, write_player
 
 __all__ = [
     "EMPTY",
@@ -200,18 +201,9 @@ class MyPlayer:
 '''
 
 
-def _check_export_options(time: float, depth: int | None, evaluation: Any) -> None:
-    if not (isinstance(time, (int, float)) and 0 < time <= 60):
-        raise ValueError(f"time must be a number of seconds in (0, 60], got {time!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-    if not isinstance(evaluation, str):
-        raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
-
-
 def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "default") -> str:
     """The text of a CTU ``player.py`` that uses the installed gamecore."""
-    _check_export_options(time, depth, evaluation)
+    check_export_options(time, depth, evaluation, most_seconds=60, framework="CTU")
     return _PLAYER_TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
 
 
@@ -411,7 +403,7 @@ def standalone_source(*, time: float = DEFAULT_TIME, depth: int | None = None, e
     It embeds the pure-Python twins (``STANDALONE_MODULES`` and what they import) as they
     are in this installation, so it always plays like ``gamecore`` with the python backend.
     """
-    _check_export_options(time, depth, evaluation)
+    check_export_options(time, depth, evaluation, most_seconds=60, framework="CTU")
     modules = _standalone_modules()
     weights = {size: _evaluation_weights(evaluation, size) for size in (4, 6, 8, 10)}
     max_depth = depth if depth is not None else MAX_DEPTH - 1
@@ -450,10 +442,5 @@ def export_player(
         evaluation = "standard" if standalone else "default"
     text = (standalone_source if standalone else player_source)(time=time, depth=depth, evaluation=evaluation)
     if standalone and len(text.encode("utf-8")) >= 1_000_000:  # pragma: no cover - guarded by a test
-        raise ValueError("the standalone player grew over 1 MB, the CTU upload limit")
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    return path
+        raise GamecoreError("the standalone player grew over 1 MB, the CTU upload limit")
+    return write_player(path, text)

@@ -22,13 +22,13 @@ True
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from .._version import __version__
 from ..errors import InvalidBoardError, InvalidPositionError
 from ..games.othello import BLACK, WHITE, Othello
 from ..players import EnginePlayer, Player
+from ._export import check_export_options, write_player
 
 __all__ = [
     "BLACK_STONE",
@@ -197,10 +197,7 @@ class GamecorePlayer:
 
 def player_source(*, time: float = DEFAULT_TIME, depth: int | None = None, evaluation: str = "default") -> str:
     """The text of a UFRJ player file (see :func:`export_player`)."""
-    if not (isinstance(time, (int, float)) and 0 < time <= 10):
-        raise ValueError(f"the UFRJ framework allows at most 10 s a move; got time={time!r}")
-    if not isinstance(evaluation, str):
-        raise ValueError("an exported player's evaluation is a name (e.g. 'standard')")
+    check_export_options(time, depth, evaluation, most_seconds=10, framework="UFRJ")  # the framework's 10 s
     return _TEMPLATE.format(version=__version__, time=float(time), depth=depth, evaluation=evaluation)
 
 
@@ -209,9 +206,4 @@ def export_player(
 ) -> str:
     """Write a UFRJ player file to ``path`` (e.g. ``models/players/gamecore_player.py``); returns the path."""
     text = player_source(time=time, depth=depth, evaluation=evaluation)
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    return path
+    return write_player(path, text)

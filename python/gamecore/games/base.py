@@ -124,6 +124,30 @@ def renamed(value: Any, older: Any, name: str, older_name: str) -> Any:
     return older
 
 
+def split_position_text(text: str) -> tuple[list[str], list[str] | None]:
+    """What every game's ``from_text`` reads first: the text's non-empty lines, stripped, and
+    for the one-line form (a single line) its fields, before any ``;`` comment (``None`` for
+    a drawn board of several lines).
+
+    :raises InvalidPositionError: the text is empty.
+    """
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise InvalidPositionError("empty position text")
+    if len(lines) > 1:
+        return lines, None
+    return lines, lines[0].split(";", 1)[0].split()
+
+
+def strip_row_numbers(tokens: list[str]) -> list[str]:
+    """A drawn board row without the row numbers a drawing may put at either end."""
+    if tokens and tokens[0].isdigit():
+        tokens = tokens[1:]
+    if tokens and tokens[-1].isdigit():
+        tokens = tokens[:-1]
+    return tokens
+
+
 class _GameMove(Protocol):
     """What every game's move type has: its core code."""
 

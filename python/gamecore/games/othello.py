@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSizeError, InvalidSquareError
 from . import _othello_patterns
-from .base import Color, Outcome, Position, Termination
+from .base import Color, Outcome, Position, Termination, split_position_text, strip_row_numbers
 
 if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
     from ._othello_py import OthelloCore
@@ -406,12 +406,8 @@ def _side(token: str) -> int:
 
 
 def _parse_position_text(text: str) -> tuple[list[int], int]:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if not lines:
-        raise InvalidPositionError("empty position text")
-    if len(lines) == 1:
-        line = lines[0].split(";", 1)[0].strip()
-        parts = line.split()
+    lines, parts = split_position_text(text)
+    if parts is not None:
         if len(parts) != 2:
             raise InvalidPositionError("expected the squares, a space and the side to move (e.g. '---...--- X')")
         board, side = parts
@@ -435,11 +431,7 @@ def _parse_position_text(text: str) -> tuple[list[int], int]:
         tokens = [t for t in line.replace("|", " ").split() if set(t) != {"?"}]  # the UFRJ frame
         if all(len(t) == 1 and t.lower() in COLUMNS for t in tokens):
             continue  # column header
-        if tokens and tokens[0].isdigit():
-            tokens = tokens[1:]
-        if tokens and tokens[-1].isdigit():
-            tokens = tokens[:-1]
-        for token in tokens:
+        for token in strip_row_numbers(tokens):
             for ch in token:
                 if ch not in _CELL_CHARS:
                     raise InvalidPositionError(f"stray character {ch!r} in the board (use X, O, - or .)")

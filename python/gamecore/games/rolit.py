@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
-from .base import Color, Outcome, Position, Termination, renamed
+from .base import Color, Outcome, Position, Termination, renamed, split_position_text, strip_row_numbers
 
 if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
     from ._rolit_py import RolitCore
@@ -569,12 +569,34 @@ class Rolit(Position[RolitMove]):
         return self.score()
 
     @classmethod
-    def from_moves(cls, moves: str | Iterable[Any], **options: Any) -> Rolit:
-        """The position after a sequence of moves (``'f4 c4 ...'`` or an iterable of moves);
-        ``options`` as for :class:`Rolit`."""
+    def from_moves(
+        cls,
+        moves: str | Iterable[Any],
+        *,
+        colors: Any = None,
+        players: int | None = None,
+        first: Any = None,
+        compulsory_capture: bool = True,
+        tie_rule: bool = True,
+        backend: str | None = None,
+        colours: Any = None,
+    ) -> Rolit:
+        """The position after a sequence of moves (``'f4 c4 ...'`` or an iterable of moves) from
+        the start of the game the options make, as for :class:`Rolit`.
+
+        :raises IllegalMoveError: a move that is not legal where it is played.
+        """
         if isinstance(moves, str):
             moves = moves.replace(",", " ").split()
-        game = cls(**options)
+        game = cls(
+            colors,
+            players=players,
+            first=first,
+            compulsory_capture=compulsory_capture,
+            tie_rule=tie_rule,
+            backend=backend,
+            colours=colours,
+        )
         for move in moves:
             game.push(move)
         return game
@@ -622,11 +644,8 @@ def render_rolit(cells: list[list[int]], status: str | None = None, mark: int = 
 
 def _parse_position_text(text: str) -> tuple[list[int], RolitColor | None, str | None]:
     """Cells, colour to move (or None) and playing colours (or None) from either text form."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if not lines:
-        raise InvalidPositionError("empty position text")
-    if len(lines) == 1:
-        parts = lines[0].split(";", 1)[0].split()
+    lines, parts = split_position_text(text)
+    if parts is not None:
         if not 1 <= len(parts) <= 3:
             raise InvalidPositionError("expected the 64 squares, the colour to move and the colours that play")
         board = parts[0].replace("/", "")
@@ -645,10 +664,7 @@ def _parse_position_text(text: str) -> tuple[list[int], RolitColor | None, str |
         tokens = line.split()
         if all(t.isdigit() for t in tokens):
             continue
-        if tokens and tokens[0].isdigit():
-            tokens = tokens[1:]
-        if tokens and tokens[-1].isdigit():
-            tokens = tokens[:-1]
+        tokens = strip_row_numbers(tokens)
         if len(tokens) != SIZE:
             raise InvalidPositionError(f"a board row has 8 cells, got {line!r}")
         for token in tokens:

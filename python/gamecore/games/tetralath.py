@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSquareError
-from .base import Color, Outcome, Position, Termination, renamed
+from .base import Color, Outcome, Position, Termination, renamed, split_position_text
 
 if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
     from ._tetralath_py import TetralathCore
@@ -533,12 +533,8 @@ def _turn_of_line(line: str) -> int | None:
 
 
 def _parse_position_text(text: str) -> tuple[list[int], int]:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if not lines:
-        raise InvalidPositionError("empty position text")
-    if len(lines) == 1:
-        line = lines[0].split(";", 1)[0].strip()
-        parts = line.split()
+    lines, parts = split_position_text(text)
+    if parts is not None:
         if len(parts) < 2:
             raise InvalidPositionError("expected the cells, a space and the side to move (e.g. '...../....../... W')")
         side = parts[-1]

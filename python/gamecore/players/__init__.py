@@ -64,7 +64,7 @@ class RandomPlayer(Player):
 
     def __init__(self, seed: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+            raise InvalidOptionError(f"seed must be an int, got {type(seed).__name__}")
         self.seed = seed
         self.state = seed & ((1 << 64) - 1)
 

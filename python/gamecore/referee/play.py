@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..errors import GamecoreError
 from ..games import Position
 from .games import game_class, seat_scores, start_position
 from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, MoveRequest, Rules, StartRequest, Task
@@ -178,7 +179,7 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
     seats = game_class(task["game"]).seats
     specs = task["bots"]
     if len(specs) != seats:
-        raise ValueError(f"{task['game']} is played by {seats} bots, the task has {len(specs)}")
+        raise GamecoreError(f"{task['game']} is played by {seats} bots, the task has {len(specs)}")
     rules = _rules(task)
     limits = _limits(rules, sum(len(row) for row in position.cells()))  # a move a cell at most (Tetralath: 61)
     started = time.time()

@@ -57,7 +57,7 @@ from typing import Any, TextIO
 from ..errors import GamecoreError
 from . import cgroups, seccomp
 from .jail import ARCHIVE_MAGIC
-from .rules import BotSpec, HostConfig, Reply
+from .rules import DEFAULT_RULES, BotSpec, HostConfig, Reply
 
 __all__ = [
     "Limits",
@@ -118,10 +118,16 @@ class ReplyError(Exception):
 class Limits:
     """Resource limits of a bot (megabytes, seconds, processes). ``memory_mb`` caps each process
     (RLIMIT_AS, so a big allocation fails with MemoryError) and, in ``full`` isolation, the
-    whole bot (its cgroup); ``nproc`` caps the bot's processes and threads."""
+    whole bot (its cgroup); ``nproc`` caps the bot's processes and threads. The memory and disk
+    defaults are the referee's (:data:`~gamecore.referee.rules.DEFAULT_RULES`)."""
 
     def __init__(
-        self, memory_mb: int = 1024, cpu_s: int = 600, file_mb: int = 16, disk_mb: int = 64, nproc: int = 64
+        self,
+        memory_mb: int = DEFAULT_RULES.memory_mb,
+        cpu_s: int = 600,
+        file_mb: int = 16,
+        disk_mb: int = DEFAULT_RULES.disk_mb,
+        nproc: int = 64,
     ) -> None:
         self.memory_mb = memory_mb
         self.cpu_s = cpu_s

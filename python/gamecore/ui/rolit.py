@@ -42,10 +42,10 @@ from typing import Any, TextIO
 
 from .._cli_types import MAX_SECONDS, add_backend, add_seed, add_time
 from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, InvalidOptionError, InvalidPositionError
-from ..games.base import Color, Outcome, Position
+from ..games.base import Color, Outcome, Position, renamed
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
-from ..players import Player, QuitGame, UndoMove, make_player
+from ..players import HUMAN_COMMANDS, Player, QuitGame, UndoMove, make_player
 from ..search import engine
 from .play import MESSAGES, GameUI, Session
 
@@ -71,12 +71,6 @@ DEFAULT_ALGORITHM = "mcts"
 #: (two colours only: each maximises its balls less the other's); ``random`` and ``greedy``
 #: are the simple players of ``gamecore.players``.
 ENGINE_ALGORITHMS = ("mcts", "maxn", "maxn-plain", "paranoid", "brs", "alphabeta", "random", "greedy")
-
-_COMMANDS = {
-    "quit": ("quit", "exit", "q"),
-    "undo": ("undo", "u"),
-    "help": ("help", "h", "?"),
-}
 
 HELP = """Rolit: put a ball on an empty square. If you can capture -- bracket balls of other colours in a
 line (across, down or diagonally) between the new ball and one of your own -- you must, and every
@@ -219,11 +213,11 @@ class _Human(Player):
             if not text:
                 self.write("Please type a move as row and column (e.g. 4 6), or 'help'.")
                 continue
-            if word in _COMMANDS["quit"]:
+            if word in HUMAN_COMMANDS["quit"]:
                 raise QuitGame
-            if word in _COMMANDS["undo"]:
+            if word in HUMAN_COMMANDS["undo"]:
                 raise UndoMove
-            if word in _COMMANDS["help"]:
+            if word in HUMAN_COMMANDS["help"]:
                 tie = ", a tie going to the colour that reached that score first" if game.tie_rule else ""
                 self.write(HELP.format(tie=tie))
                 self.write("Your legal moves: " + ", ".join(m.row_col for m in game.legal_moves()))
@@ -395,13 +389,14 @@ def play(
     algorithm: str = DEFAULT_ALGORITHM,
     time: float = DEFAULT_TIME,
     seed: int = 0,
-    colours: Any = None,
+    colors: Any = None,
     first: Any = None,
     tie_rule: bool = True,
     compulsory_capture: bool = True,
     backend: str | None = None,
     input: TextIO | None = None,
     output: TextIO | None = None,
+    colours: Any = None,
 ) -> Rolit:
     """Play Rolit in the terminal; returns the position reached (over, or where it was left).
 
@@ -410,15 +405,17 @@ def play(
     :param algorithm: the computer's algorithm (see :data:`ENGINE_ALGORITHMS`).
     :param time: the computer's seconds per move.
     :param seed: seed of the computer's random choices (each engine colour adds its number).
-    :param colours: the colours that play (default all four; see :class:`~gamecore.Rolit`).
+    :param colors: the colours that play (default all four; see :class:`~gamecore.Rolit`);
+        ``colours=`` is its older name, still accepted.
     :param first: the colour that moves first.
     :param tie_rule: a tie at the top goes to the colour that reached it first.
     :param compulsory_capture: ``False`` lifts the rule that a capture must be played.
     :param input: where the moves are read (default standard input).
     :param output: where the game is written (default standard output).
     """
+    colors = renamed(colors, colours, "colors", "colours")
     game, session = _setup(
-        humans, algorithm, time, seed, colours, first, tie_rule, compulsory_capture, backend, input, output
+        humans, algorithm, time, seed, colors, first, tie_rule, compulsory_capture, backend, input, output
     )
     session.run()
     return game
