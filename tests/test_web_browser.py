@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gamecore import Othello, Rolit, Tetralath
-from web_helpers import played_record, running_server, write_games_json
+from web_helpers import played_record, running_server, write_database, write_games_json
 
 
 def _chromium() -> str | None:
@@ -45,14 +45,19 @@ TIMEOUT = 30_000  # ms: a wait, not a speed claim (a loaded CI machine)
 @pytest.fixture(scope="module")
 def replays(tmp_path_factory):
     folder = tmp_path_factory.mktemp("replays")
-    records = [played_record("othello", 5, "othello/6/0-1/g0"), played_record("rolit", 6, "rolit/8/0-1-2-3/g1")]
+    records = [
+        played_record("othello", 5, "othello/6/0-1/g0"),
+        played_record("rolit", 6, "rolit/8/0-1-2-3/g1"),
+        played_record("tetralath", 7, "tetralath/61/0-1/g2"),
+    ]
     write_games_json(folder / "games.json", [r for r, _ in records])
-    return folder / "games.json", records
+    write_database(folder / "results.db", [r for r, _ in records])
+    return folder, records
 
 
 @pytest.fixture(scope="module")
 def server(replays):
-    with running_server(replay_path=str(replays[0])) as url:
+    with running_server(replay_path=str(replays[0] / "games.json")) as url:
         yield url
 
 
@@ -130,6 +135,7 @@ def play_to_the_end(page) -> int:
     ("game", "options", "seats", "truth"),
     [
         ("othello", {"size": 4}, [("human", 1), ("engine", 0.05)], lambda rec: Othello.from_moves(rec, size=4)),
+        ("othello", {"size": 8}, [("human", 1), ("engine", 0.05)], lambda rec: Othello.from_moves(rec, size=8)),
         (
             "rolit",
             {"players": 4},
@@ -253,19 +259,99 @@ def test_watching_mcts_think_and_stopping_it(page):
     assert "red:" in page.text_content("#thinking")  # what it thought, kept after the move
 
 
+def _step_through_replay(page, record, final) -> None:
+    """The replay opened at its start: step with Redo, then jump to its end from the list."""
+    page.wait_for_selector(f"#board[data-game='{record['game']}'][data-ply='0']")
+    assert "bot0" in page.text_content("#replay-info")
+    last = len(page.query_selector_all("#moves li"))
+    assert last >= len(record["moves"])
+    page.click("#redo")
+    page.wait_for_selector("#board[data-ply='1']")
+    page.click(f"#moves button[data-ply='{last}']")
+    page.wait_for_selector(f"#board[data-ply='{last}']")
+    cells = len([v for row in final.cells() for v in row])
+    assert board_owners(page) == expected_owners(final, [final.move_from_code(i).name for i in range(cells)])
+    assert page.text_content("#result")
+
+
 def test_loading_a_tournament_replay(page, replays):
     _, records = replays
     page.click("#replays summary")
-    page.select_option("#replay-list", "server:1")
+    for index, (record, final) in enumerate(records):
+        page.select_option("#replay-list", f"server:{index}")
+        page.click("#replay-open")
+        _step_through_replay(page, record, final)
+
+
+def test_loading_a_replay_from_a_results_database(browser, replays):
+    folder, records = replays
+    with running_server(replay_path=str(folder / "results.db")) as url:
+        context = browser.new_context(viewport={"width": 1100, "height": 760})
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        page.click("#replays summary")
+        assert len(page.query_selector_all("#replay-list option")) == len(records)
+        page.select_option("#replay-list", "server:2")
+        page.click("#replay-open")
+        _step_through_replay(page, *records[2])
+        context.close()
+
+
+def test_opening_a_games_json_from_disk(page, replays):
+    folder, records = replays
+    page.click("#replays summary")
+    page.set_input_files("#replay-file", str(folder / "games.json"))
+    page.wait_for_selector("#replay-list option[value='file:2']", state="attached")
+    page.select_option("#replay-list", "file:0")
     page.click("#replay-open")
-    page.wait_for_selector("#board[data-game='rolit'][data-ply='0']")
-    record, final = records[1]
-    last = len(page.query_selector_all("#moves li"))
-    page.click(f"#moves button[data-ply='{last}']")
-    page.wait_for_selector(f"#board[data-ply='{last}']")
-    assert board_owners(page) == expected_owners(final, [final.move_from_code(i).name for i in range(64)])
-    assert page.text_content("#result")
-    assert "bot0" in page.text_content("#replay-info")
+    _step_through_replay(page, *records[0])
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "squares", "colours"),
+    [
+        ("othello", {"size": 4}, 16, ["black", "white"]),
+        ("othello", {"size": 6}, 36, ["black", "white"]),
+        ("othello", {"size": 10}, 100, ["black", "white"]),
+        ("rolit", {"players": 2}, 64, ["red", "green"]),
+        ("rolit", {"players": 3}, 64, ["red", "yellow", "green"]),
+        ("tetralath", {"lang": "en"}, 61, ["white", "black"]),
+    ],
+)
+def test_every_size_and_number_of_colours_is_drawn(page, game, options, squares, colours):
+    seats = [("human", 1)] * len(colours)
+    new_game(page, game, seats, **options)
+    shape = "polygon.hexcell" if game == "tetralath" else "rect.square"
+    assert len(page.query_selector_all(f"#board {shape}")) == squares
+    assert [li.get_attribute("data-colour") for li in page.query_selector_all("#scores li")] == colours
+    position = {
+        "othello": lambda: Othello(options.get("size", 8)),
+        "rolit": lambda: Rolit(players=options.get("players", 4)),
+        "tetralath": Tetralath,
+    }[game]()
+    names = [position.move_from_code(i).name for i in range(squares)]
+    assert board_owners(page) == expected_owners(position, names)
+    legal = sorted(e.get_attribute("data-cell") for e in page.query_selector_all("[data-legal='1']"))
+    assert legal == sorted(m.name for m in position.legal_moves())
+    labels = [t.text_content() for t in page.query_selector_all("#board text.label")]
+    if game == "rolit":  # columns numbered, as Rolit's moves are said ("4 6": row 4, column 6)
+        assert labels[::2] == [str(k) for k in range(1, 9)]
+    elif game == "othello":
+        assert labels[::2] == [chr(ord("a") + k) for k in range(options["size"])]
+    # the seat menus name the colours in order of play
+    assert [page.text_content(f"#seat-choice .seat:nth-child({k + 1})").split(":")[0] for k in range(len(colours))] == [
+        *colours
+    ]
+
+
+def test_portuguese_seats_in_a_portuguese_game(page):
+    new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
+    assert [page.text_content(f"#seat-choice .seat:nth-child({k})").split(":")[0] for k in (1, 2)] == [
+        "brancas",
+        "pretas",
+    ]
 
 
 def test_two_tabs_are_two_games(browser, server):
@@ -279,4 +365,12 @@ def test_two_tabs_are_two_games(browser, server):
     first.click("[data-cell='d3']")
     first.wait_for_selector("#board[data-ply='1']")
     assert second.get_attribute("#board", "data-ply") == "0"
+    new_game(second, "tetralath", [("human", 1), ("human", 1)])
+    click_moves(second, ("e5", "d4"))
+    first.reload()  # a reload keeps the tab's own game
+    first.wait_for_selector("body[data-ready='1']")
+    assert first.get_attribute("#board", "data-game") == "othello"
+    assert first.get_attribute("#board", "data-ply") == "1"
+    assert first.get_attribute("[data-last]", "data-last") == "d3"
+    assert second.get_attribute("#board", "data-game") == "tetralath"
     context.close()

@@ -4,7 +4,13 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,8 +22,12 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from gamecore import Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
+from gamecore.players import EnginePlayer, MCTSPlayer  # noqa: E402
+from gamecore.search.engine import SearchResult  # noqa: E402
 from gamecore.ui import GAME_UIS  # noqa: E402
+from gamecore.ui.play import MESSAGES, describe_score, evaluation_scale  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
+from gamecore.web.games import SEAT_PLAYERS  # noqa: E402
 from web_helpers import played_record, running_server, write_database, write_games_json  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
@@ -177,6 +187,66 @@ def test_mcts_live_thinking_and_the_stop_button(client):
     assert state["moves"][0]["text"] in said and state["last_thought"]["iterations"] >= thinking["iterations"]
 
 
+def test_the_score_is_said_in_discs_where_the_evaluation_counts_them():
+    # Othello's learned evaluation (6x6, 8x8) is in hundredths of a disc: +1110 is "+11 for
+    # white"; a proven margin is discs already; the standard evaluation (4x4, 10x10) and
+    # Tetralath's have no unit to convert; Rolit's is in balls.
+    names = {Othello.BLACK: "black", Othello.WHITE: "white"}.get
+    m = MESSAGES["en"]
+    engine = EnginePlayer(time=1)
+    assert evaluation_scale(Othello(8), engine) == evaluation_scale(Othello(6), engine) == 100
+    assert evaluation_scale(Othello(8), EnginePlayer(time=1, evaluation="learned")) == 100
+    assert evaluation_scale(Othello(4), engine) == evaluation_scale(Othello(10), engine) == 1
+    assert evaluation_scale(Othello(8), EnginePlayer(time=1, evaluation="standard")) == 1
+    assert evaluation_scale(Tetralath(), engine) == evaluation_scale(Rolit(), engine) == 1
+    assert evaluation_scale(Othello(8), MCTSPlayer(iterations=10)) == 1
+
+    def said(score, mover, **kw):
+        result = SearchResult(move=None, score=score, depth=9, **kw)
+        return describe_score(result, mover, names, m, True, 100)
+
+    assert said(1110, Othello.WHITE) == "+11 for white"
+    assert said(-650, Othello.WHITE) == "+6 for black"
+    assert said(40, Othello.BLACK) == "level"  # less than half a disc
+    assert said(12, Othello.BLACK, proven="win") == "black wins by 12"  # a margin: not scaled
+    assert said(-12, Othello.BLACK, exact=True) == "white wins by 12"
+
+
+def test_the_page_says_the_engines_score_in_discs(client):
+    # An 8x8 engine's thought as the page shows it: in discs (at most 64), never hundredths.
+    sid = new_session(
+        client, game="othello", options={"size": 8}, seats=[{"player": "human"}, {"player": "engine", "time": 0.3}]
+    )["id"]
+    act(client, sid, "move", move="d3")
+    state = wait_for(client, sid, lambda s: s["ply"] == 2 and s["last_thought"])
+    score = state["last_thought"]["score"]
+    assert score == "level" or (score.endswith(("for black", "for white")) and abs(int(score.split()[0])) <= 64)
+
+
+@pytest.mark.parametrize("game", sorted(SEAT_PLAYERS))
+def test_every_player_of_every_seat_plays(client, game):
+    # Each player kind of the seat menus, in each game, plays a legal move from the start.
+    options = {"players": 2} if game == "rolit" else {"size": 6} if game == "othello" else {}
+    for name in SEAT_PLAYERS[game]:
+        if name == "human":
+            continue
+        seats = [{"player": name, "time": 0.05}, {"player": "human"}]
+        sid = new_session(client, game=game, options=options, seats=seats)["id"]
+        state = wait_for(client, sid, lambda s: s["ply"] == 1)
+        assert state["seats"][0]["player"] == name and state["message"] == ""
+        start = {"othello": lambda: Othello(6), "rolit": lambda: Rolit(players=2), "tetralath": Tetralath}[game]()
+        assert state["moves"][0]["text"] in {GAME_UIS[game].move_text(m) for m in start.legal_moves()}
+
+
+def test_rolit_columns_are_numbered_as_its_moves_are_said(client):
+    state = new_session(client, game="rolit", options={"players": 4}, seats=[{"player": "human"}] * 4)
+    assert state["geometry"]["columns"] == [str(k) for k in range(1, 9)]
+    state = act(client, state["id"], "move", move="f4")
+    assert state["moves"][0]["text"] == "4 6"  # row 4, column 6: the square under column "6", row "4"
+    assert state["names"][state["last"]] == "f4" and state["last"] == 3 * 8 + 5
+    assert new_session(client)["geometry"]["columns"] == list("abcdefgh")
+
+
 def test_pause_stops_an_engine_game_between_moves(client):
     sid = new_session(client, game="othello", options={"size": 6}, seats=[{"player": "random"}] * 2)["id"]
     act(client, sid, "pace", pace=0.3)
@@ -249,9 +319,104 @@ def test_the_event_stream_sends_each_change_and_is_capped():
                 o.__exit__(None, None, None)
 
 
-def test_serve_refuses_other_addresses_and_explains_the_extra(capsys):
+def test_serve_refuses_other_addresses(capsys):
     assert main(["serve", "--host", "0.0.0.0", "--no-browser"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_serve_listens_on_this_machine_and_opens_the_browser(tmp_path):
+    # As a user runs it: `gamecore serve` with no --host, the browser that $BROWSER names.
+    opened = tmp_path / "opened"
+    browser = f"{sys.executable} -c \"import sys; open(sys.argv[1], 'w').write(sys.argv[2])\" {opened} %s"
+    env = {**os.environ, "BROWSER": browser}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "gamecore", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    try:
+        line = child.stdout.readline()
+        found = re.search(r"on (http://127\.0\.0\.1:(\d+)/) ", line)
+        assert found, line
+        deadline = time.monotonic() + 30
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert opened.read_text() == found.group(1)
+        port = int(found.group(2))
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+        # listening on 127.0.0.1 alone: the kernel's table of listening sockets (Linux) has
+        # that port on 0100007F (127.0.0.1) and on no other address, IPv4 or IPv6
+        tables = [Path("/proc/net/tcp"), Path("/proc/net/tcp6")]
+        if tables[0].exists():
+            listening = [
+                row.split()[1].split(":")[0]
+                for table in tables
+                if table.exists()
+                for row in table.read_text().splitlines()[1:]
+                if row.split()[3] == "0A" and int(row.split()[1].split(":")[1], 16) == port
+            ]
+            assert listening == ["0100007F"]
+    finally:
+        child.terminate()
+        child.wait(10)
+
+
+def _raw(port: int, request: bytes) -> tuple[int, bytes]:
+    """Send bytes as they are (no client tidies the path) and read the status and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_raw_paths_and_bodies_on_a_real_server():
+    # The paths reach the server byte for byte (an HTTP client would remove the dot segments).
+    with running_server() as url, httpx.Client(base_url=url, timeout=30) as client:
+        port = int(url.rsplit(":", 1)[1])
+        sid = client.post("/api/sessions", json={}).json()["id"]
+        client.post(f"/api/sessions/{sid}/new", json={"game": "othello", "options": {"size": 6}, "seats": HUMANS})
+        before = stable(client.get(f"/api/sessions/{sid}").json())
+        secrets_ = (b"[build-system]", b"root:", b"import ", b"def ")
+        for path in (
+            "/static/../../../../etc/passwd",
+            "/static/..%2f..%2f..%2fetc%2fpasswd",
+            "/static/%2e%2e/%2e%2e/pyproject.toml",
+            "/static/../app.py",
+            "/static/..\\app.py",
+            "/static/./app.js/../../web/app.py",
+            "/../../../../etc/passwd",
+            "//etc/passwd",
+            "/static/app.js%00.py",
+            f"/api/sessions/{sid}/../../../../etc/passwd",
+        ):
+            status, body = _raw(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            assert 400 <= status < 500, (path, status)
+            assert not any(m in body for m in secrets_), path
+        # a body without a length, sent in chunks past the cap: refused as it comes
+        chunk = b"x" * 8192
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(12)) + b"0\r\n\r\n"
+        request = (
+            f"POST /api/sessions/{sid}/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        ).encode()
+        assert _raw(port, request + chunks)[0] == 413
+        # a declared length far past the cap is refused before the body comes
+        request = (
+            f"POST /api/sessions/{sid}/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Content-Length: 10000000000\r\nConnection: close\r\n\r\n{}"
+        ).encode()
+        assert _raw(port, request)[0] == 413
+        # no Host header, another Host, an absolute URL to elsewhere
+        assert _raw(port, b"GET / HTTP/1.0\r\n\r\n")[0] == 400
+        assert _raw(port, b"GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")[0] == 400
+        assert stable(client.get(f"/api/sessions/{sid}").json()) == before
+        assert client.get("/").status_code == 200  # and the server still serves
 
 
 # -- attacks: each gets a 4xx and changes nothing ------------------------------------------------

@@ -24,7 +24,7 @@ from ..games import GAMES
 from ..games.base import Color, Outcome, Position, Termination
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
 
-__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "result_line", "GAME_UIS"]
+__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "evaluation_scale", "result_line", "GAME_UIS"]
 
 #: Every line of the loop, per language.
 MESSAGES: dict[str, dict[str, str]] = {
@@ -219,9 +219,23 @@ class GameUI:
         return len(moves)
 
 
-def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: dict[str, str], margin: bool) -> str:
+def evaluation_scale(position: Position[Any], player: Any) -> int:
+    """What one unit of ``player``'s evaluation scores is worth in the game's counts: 100
+    for Othello's learned evaluation (hundredths of a disc), else 1 (Rolit's evaluation
+    is in balls; the others have no count to say)."""
+    evaluation = getattr(player, "evaluation", None)
+    if evaluation == "default":
+        evaluation = position.default_evaluation()
+    return 100 if evaluation == "learned" else 1
+
+
+def describe_score(
+    result: Any, mover: Color, names: Callable[[Color], str], m: dict[str, str], margin: bool, scale: int = 1
+) -> str:
     """A search score as people say it: ``+11 for white``, ``black wins by 64`` (a proven
-    result), ``55% wins expected for black`` (MCTS)."""
+    result), ``55% wins expected for black`` (MCTS). An evaluation (not a proven margin) is
+    divided by ``scale`` (:func:`evaluation_scale`) and rounded: ``+1110`` hundredths of a
+    disc is ``+11 for white``."""
     score = getattr(result, "score", None)
     if score is None:
         return ""
@@ -236,6 +250,8 @@ def describe_score(result: Any, mover: Color, names: Callable[[Color], str], m: 
         return m["proven_forced"].format(side=names(winner))
     if getattr(result, "exact", False) and winner is not None and score:
         return m["proven_win"].format(side=names(winner), margin=abs(score))
+    if scale != 1:
+        score = round(score / scale)
     if score == 0 or winner is None:
         return m["level"] if score == 0 else m["ahead"].format(score=score, side=names(mover))
     return m["ahead"].format(score=abs(score), side=names(winner))
@@ -382,7 +398,8 @@ class Session:
             parts.append(self.m["iterations"].format(iterations=result.iterations))
         elif getattr(result, "depth", None) is not None:
             parts.append(self.m["depth"].format(depth=result.depth))
-        score = describe_score(result, colour, self.name, self.m, self.ui.proven_margin)
+        scale = evaluation_scale(self.position, player)
+        score = describe_score(result, colour, self.name, self.m, self.ui.proven_margin, scale)
         if score:
             parts.append(score)
         if getattr(result, "nodes", None):

@@ -90,7 +90,9 @@ def board_geometry(game: str, position: Any) -> dict[str, Any]:
         return {"shape": "hex", "width": 9, "height": round(8 * step + 1.2, 3), "cells": cells}
     n = position.size
     cells = [{"i": r * n + c, "x": c + 0.5, "y": r + 0.5} for r in range(n) for c in range(n)]
-    return {"shape": "square", "width": n, "height": n, "rows": n, "cells": cells}
+    # Othello's columns are letters (d3); Rolit's numbers, as its moves are said (row column: "3 4")
+    columns = [str(c + 1) for c in range(n)] if game == "rolit" else [chr(ord("a") + c) for c in range(n)]
+    return {"shape": "square", "width": n, "height": n, "rows": n, "columns": columns, "cells": cells}
 
 
 def flat_cells(position: Any) -> list[int]:

@@ -21,7 +21,7 @@ from ..games.base import Color
 from ..players import EnginePlayer, MCTSPlayer, Player
 from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
-from ..ui.play import MESSAGES, describe_score, playing_colours, result_line
+from ..ui.play import MESSAGES, describe_score, evaluation_scale, playing_colours, result_line
 from .games import (
     FILL,
     SEAT_PLAYERS,
@@ -316,25 +316,26 @@ class GameSession:
             "nps": 0,
         }
         self.notify()
+        scale = evaluation_scale(position, player)
         if isinstance(player, SEARCHING_PLAYERS):
-            player.progress = self._progress_hook(loop, generation, colour, position)
+            player.progress = self._progress_hook(loop, generation, colour, scale)
         started = time.perf_counter()
         move = await loop.run_in_executor(self.executor, player.choose_move, position)
         if generation != self.generation:
             return
         result = getattr(player, "last_result", None)
-        thought = self._thought(colour, result, position) if result is not None else None
+        thought = self._thought(colour, result, scale) if result is not None else None
         if thought is not None:
             thought["elapsed"] = round(time.perf_counter() - started, 2)
         self._push(move)
         self.last_thought = thought
 
-    def _progress_hook(self, loop: Any, generation: int, colour: Any, position: Any) -> Callable[[Any], bool]:
+    def _progress_hook(self, loop: Any, generation: int, colour: Any, scale: int) -> Callable[[Any], bool]:
         def progress(result: Any) -> bool:
             # In the search's thread: hand the numbers to the loop; a stale search stops.
             if generation != self.generation or self.closed:
                 return True
-            loop.call_soon_threadsafe(self._show_progress, generation, self._thought(colour, result, position))
+            loop.call_soon_threadsafe(self._show_progress, generation, self._thought(colour, result, scale))
             return False
 
         return progress
@@ -344,9 +345,10 @@ class GameSession:
             self.thinking = thought
             self.notify()
 
-    def _thought(self, colour: Any, result: Any, position: Any) -> dict[str, Any]:
+    def _thought(self, colour: Any, result: Any, scale: int = 1) -> dict[str, Any]:
+        """What a search found, for the page; ``scale``: :func:`evaluation_scale` of its player."""
         lang = self.options["lang"]
-        score = describe_score(result, colour, self._name, MESSAGES[lang], self.ui.proven_margin)
+        score = describe_score(result, colour, self._name, MESSAGES[lang], self.ui.proven_margin, scale)
         nodes = int(getattr(result, "nodes", 0))
         elapsed = float(getattr(result, "elapsed", 0.0))
         return {

@@ -6,6 +6,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const SEAT_NAMES = {
   othello: ["black", "white"],
   tetralath: ["white", "black"],
+  tetralath_pt: ["brancas", "pretas"],
   rolit: { 2: ["red", "green"], 3: ["red", "yellow", "green"], 4: ["red", "blue", "yellow", "green"] },
 };
 const SEAT_DEFAULTS = { othello: ["human", "engine"], tetralath: ["human", "engine"], rolit: ["human", "mcts", "mcts", "mcts"] };
@@ -57,7 +58,9 @@ async function post(action, body = {}) {
 }
 
 function seatNames(game) {
-  return game === "rolit" ? SEAT_NAMES.rolit[$("players").value] : SEAT_NAMES[game];
+  if (game === "rolit") return SEAT_NAMES.rolit[$("players").value];
+  if (game === "tetralath" && $("lang").value === "pt") return SEAT_NAMES.tetralath_pt;
+  return SEAT_NAMES[game];
 }
 
 function drawSeatChoice(seats) {
@@ -167,7 +170,7 @@ function drawBoard(s) {
   }
   if (g.shape === "square") {
     for (let k = 0; k < g.rows; k++) {
-      el("text", { x: k + 0.42, y: -0.12, class: "label" }, svg).textContent = String.fromCharCode(97 + k);
+      el("text", { x: k + 0.42, y: -0.12, class: "label" }, svg).textContent = g.columns[k];
       el("text", { x: -0.4, y: k + 0.6, class: "label" }, svg).textContent = String(k + 1);
     }
   }
@@ -223,7 +226,10 @@ function drawPanel(s) {
   }
   const t = s.thinking || s.last_thought;
   let text = "";
-  if (t) {
+  if (t && s.thinking && !t.depth && !t.iterations && !t.nodes) {
+    // a search under way that has not reported yet (or waits for a free engine thread)
+    text = `${s.colours.find((c) => c.index === t.colour)?.name ?? ""} ${w.thinking}…`;
+  } else if (t) {
     const side = s.colours.find((c) => c.index === t.colour)?.name ?? "";
     const head = s.thinking ? `${side} ${w.thinking}…` : `${side}:`;
     const depth = t.iterations ? `${t.iterations.toLocaleString()} ${w.playouts}` : `${w.depth} ${t.depth}`;
@@ -250,6 +256,8 @@ function drawPanel(s) {
     if (k + 1 === s.ply) li.className = "current";
     list.append(li);
   });
+  const current = list.querySelector(".current");
+  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2; // the list is its offsetParent
   if (document.activeElement !== $("record")) $("record").value = s.record;
   $("replay-info").textContent = s.replay ? `${s.replay.title} — ${s.replay.result}` : "";
   if (document.activeElement !== $("pace")) $("pace").value = s.options.pace ?? 0;
@@ -322,6 +330,7 @@ async function loadReplayList() {
 
 $("game").addEventListener("change", showOptions);
 $("players").addEventListener("change", () => drawSeatChoice(null));
+$("lang").addEventListener("change", () => drawSeatChoice(chosenSeats()));
 $("new-game").addEventListener("submit", (e) => {
   e.preventDefault();
   post("new", newGameBody());
