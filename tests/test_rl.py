@@ -396,6 +396,93 @@ def test_openspiel_othello_agrees_with_openspiel_cpp_othello(backend):
         assert a.is_terminal() and a.returns() == b.returns()
 
 
+@pytest.mark.parametrize("size", [4, 6, 10])
+def test_openspiel_othello_sizes_agree_with_the_oracle(backend, size):
+    # The sizes OpenSpiel's own Othello lacks, move for move against the oracle: the legal
+    # actions (the pass as action size * size), the player to move, the end and the returns.
+    game = pyspiel.load_game(f"gamecore_othello(size={size},backend={backend.name})")
+    rng = random.Random(size)
+    for _ in range(2):
+        state, grid, player = game.new_initial_state(), othello_oracle.start(size), 0
+        while not othello_oracle.game_over(grid):
+            assert not state.is_terminal() and state.current_player() == player
+            legal = [
+                size * size if m == othello_oracle.PASS else m for m in othello_oracle.moves_with_pass(grid, player)
+            ]
+            assert state.legal_actions() == legal == state.legal_actions(player)
+            assert state.legal_actions(1 - player) == []
+            action = rng.choice(legal)
+            state.apply_action(action)
+            grid = othello_oracle.play(grid, player, othello_oracle.PASS if action == size * size else action)
+            player = 1 - player
+        black = sum(row.count(othello_oracle.BLACK) for row in grid)
+        white = sum(row.count(othello_oracle.WHITE) for row in grid)
+        sign = (black > white) - (black < white)
+        assert state.is_terminal() and state.returns() == [sign, -sign]
+
+
+class _TinyAlphaZeroNet:
+    """A policy and value network as OpenSpiel's AlphaZero evaluator calls it (``inference(obs,
+    mask) -> (value, policy)``), here one random linear layer in numpy (its AlphaZero needs JAX)."""
+
+    def __init__(self, observation_size: int, actions: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        self.policy = rng.normal(0, 0.1, (observation_size, actions))
+        self.value = rng.normal(0, 0.1, observation_size)
+
+    def inference(self, observation, mask):
+        logits = np.where(mask, observation @ self.policy, -np.inf)
+        policy = np.exp(logits - logits.max())
+        return float(np.tanh(observation @ self.value)), policy / policy.sum()
+
+
+class _AlphaZeroStyleEvaluator(mcts.Evaluator):
+    """OpenSpiel's AlphaZeroEvaluator's calls on the state, as it makes them: the flat
+    ``observation_tensor()`` and ``legal_actions_mask()`` of the player to move."""
+
+    def __init__(self, game, net) -> None:
+        game_type = game.get_type()
+        assert game.num_players() == 2  # AlphaZero's own checks on the game
+        assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        assert game_type.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        self.net = net
+
+    def _inference(self, state):
+        return self.net.inference(np.asarray(state.observation_tensor()), np.asarray(state.legal_actions_mask()))
+
+    def evaluate(self, state):
+        value, _ = self._inference(state)
+        return np.array([value, -value])
+
+    def prior(self, state):
+        _, policy = self._inference(state)
+        return [(action, policy[action]) for action in state.legal_actions()]
+
+
+@pytest.mark.parametrize("name", ["gamecore_othello(size=6)", "gamecore_tetralath", "gamecore_rolit(players=2)"])
+def test_openspiel_alphazero_style_search_runs_on_the_games(backend, name):
+    # What OpenSpiel's AlphaZero asks of a game (two players, terminal rewards, sequential; a
+    # flat observation of observation_tensor_shape(); the legal actions mask), through its MCTS
+    # with an AlphaZero evaluator and a (random) network, a whole game.
+    game = pyspiel.load_game(
+        name.replace(")", f",backend={backend.name})") if "(" in name else f"{name}(backend={backend.name})"
+    )
+    shape = game.observation_tensor_shape()
+    net = _TinyAlphaZeroNet(int(np.prod(shape)), game.num_distinct_actions(), 1)
+    bot = mcts.MCTSBot(
+        game, 2.0, 16, _AlphaZeroStyleEvaluator(game, net), solve=False, random_state=np.random.RandomState(2)
+    )
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert len(state.observation_tensor()) == int(np.prod(shape))
+        mask = state.legal_actions_mask()
+        assert len(mask) == game.num_distinct_actions() and np.flatnonzero(mask).tolist() == state.legal_actions()
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == 0 and len(state.history()) <= game.max_game_length()
+
+
 def test_openspiel_rolit_and_tetralath_agree_with_the_oracles(backend):
     rng = random.Random(11)
     game = pyspiel.load_game(f"gamecore_rolit(players=3,backend={backend.name})")

@@ -259,6 +259,13 @@ def test_watching_mcts_think_and_stopping_it(page):
     assert "red:" in page.text_content("#thinking")  # what it thought, kept after the move
 
 
+def _open_replay(page, option: str) -> None:
+    number = int(page.get_attribute("#board", "data-game-number"))
+    page.select_option("#replay-list", option)
+    page.click("#replay-open")
+    page.wait_for_selector(f"#board[data-game-number='{number + 1}']")  # the replay, not the game before
+
+
 def _step_through_replay(page, record, final) -> None:
     """The replay opened at its start: step with Redo, then jump to its end from the list."""
     page.wait_for_selector(f"#board[data-game='{record['game']}'][data-ply='0']")
@@ -278,8 +285,7 @@ def test_loading_a_tournament_replay(page, replays):
     _, records = replays
     page.click("#replays summary")
     for index, (record, final) in enumerate(records):
-        page.select_option("#replay-list", f"server:{index}")
-        page.click("#replay-open")
+        _open_replay(page, f"server:{index}")
         _step_through_replay(page, record, final)
 
 
@@ -293,8 +299,7 @@ def test_loading_a_replay_from_a_results_database(browser, replays):
         page.wait_for_selector("body[data-ready='1']")
         page.click("#replays summary")
         assert len(page.query_selector_all("#replay-list option")) == len(records)
-        page.select_option("#replay-list", "server:2")
-        page.click("#replay-open")
+        _open_replay(page, "server:2")
         _step_through_replay(page, *records[2])
         context.close()
 
@@ -304,8 +309,7 @@ def test_opening_a_games_json_from_disk(page, replays):
     page.click("#replays summary")
     page.set_input_files("#replay-file", str(folder / "games.json"))
     page.wait_for_selector("#replay-list option[value='file:2']", state="attached")
-    page.select_option("#replay-list", "file:0")
-    page.click("#replay-open")
+    _open_replay(page, "file:0")
     _step_through_replay(page, *records[0])
 
 

@@ -247,6 +247,35 @@ def test_rolit_columns_are_numbered_as_its_moves_are_said(client):
     assert new_session(client)["geometry"]["columns"] == list("abcdefgh")
 
 
+def test_an_engine_waiting_for_a_thread_says_so_and_stops():
+    # One engine thread: a second game's engine waits for it, the page says so, and its stop
+    # button ends that search as soon as it starts (it would have taken 60 s).
+    with TestClient(create_app(threads=1), base_url=BASE) as client:
+        seats = [{"player": "engine", "time": 60}, {"player": "human"}]
+        first = new_session(client, game="othello", options={"size": 8}, seats=seats)["id"]
+        wait_for(client, first, lambda s: s["thinking"] and not s["thinking"].get("waiting"))
+        second = new_session(client, game="othello", options={"size": 6}, seats=seats)["id"]
+        state = wait_for(client, second, lambda s: s["thinking"] is not None)
+        time.sleep(0.3)
+        assert state_of(client, second)["thinking"]["waiting"] is True  # the one thread is busy
+        act(client, second, "stop")  # asked while waiting
+        act(client, first, "stop")  # frees the thread
+        assert wait_for(client, first, lambda s: s["ply"] == 1, timeout=30)["moves"][0]["text"] in (
+            "d3",
+            "c4",
+            "f5",
+            "e6",
+        )
+        state = wait_for(client, second, lambda s: s["ply"] == 1, timeout=30)
+        assert state["moves"][0]["text"] in ("c2", "b3", "e4", "d5")
+
+
+def test_serve_checks_its_numbers(capsys):
+    for option in (["--threads", "0"], ["--sessions", "0"]):
+        assert main(["serve", "--no-browser", *option]) == 1
+        assert "must be from 1" in capsys.readouterr().err
+
+
 def test_pause_stops_an_engine_game_between_moves(client):
     sid = new_session(client, game="othello", options={"size": 6}, seats=[{"player": "random"}] * 2)["id"]
     act(client, sid, "pace", pace=0.3)

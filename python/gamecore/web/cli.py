@@ -29,6 +29,12 @@ def add_subparser(sub: Any) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.add_argument("--replays", metavar="FILE", help="a tournament's games.json or results database, to replay")
     p.add_argument("--sessions", type=int, default=32, metavar="N", help="most games at once (default 32)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="engines that think at once (default: the CPUs, at least 2); the others wait their turn",
+    )
     add_backend(p)
     p.set_defaults(serve_handler=run)
 
@@ -42,7 +48,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise GamecoreError(f"gamecore serve needs the web extra: pip install 'gamecore[web]' ({exc})") from None
     if not 1 <= args.sessions <= 1000:
         raise GamecoreError("--sessions must be from 1 to 1000")
-    app = create_app(replay_path=args.replays, max_sessions=args.sessions, backend=args.backend)
+    if args.threads is not None and not 1 <= args.threads <= 256:
+        raise GamecoreError("--threads must be from 1 to 256")
+    app = create_app(replay_path=args.replays, max_sessions=args.sessions, threads=args.threads, backend=args.backend)
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
 
     def announce() -> None:

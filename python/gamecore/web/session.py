@@ -82,6 +82,7 @@ class GameSession:
         self.replay: dict[str, Any] | None = None
         self.closed = False
         self.streams = 0  # open event streams (the server caps them)
+        self._stop_asked = -1  # the generation whose search the stop button ended
         self._view: tuple[int, dict[str, Any]] | None = None
         self.game_number = 0  # games started in this tab (the page and its tests tell games apart)
         self.new_game("othello", {}, None)
@@ -231,6 +232,8 @@ class GameSession:
             raise BadRequest("no engine is thinking", 409)
         if not isinstance(self.thinker, SEARCHING_PLAYERS):
             raise BadRequest(f"a {self.thinker.name} player does not search: it cannot be stopped", 409)
+        # a search waiting for a free thread has nothing to stop yet: its first report ends it
+        self._stop_asked = self.generation
         self.thinker.stop()
 
     def import_record(self, text: Any) -> None:
@@ -308,6 +311,7 @@ class GameSession:
         self.thinker = player
         self.thinking = {
             "colour": int(colour),
+            "waiting": True,  # for a free engine thread: engines think at most `threads` at once
             "depth": 0,
             "iterations": 0,
             "score": "",
@@ -320,7 +324,7 @@ class GameSession:
         if isinstance(player, SEARCHING_PLAYERS):
             player.progress = self._progress_hook(loop, generation, colour, scale)
         started = time.perf_counter()
-        move = await loop.run_in_executor(self.executor, player.choose_move, position)
+        move = await loop.run_in_executor(self.executor, self._search, loop, generation, player, position)
         if generation != self.generation:
             return
         result = getattr(player, "last_result", None)
@@ -330,10 +334,20 @@ class GameSession:
         self._push(move)
         self.last_thought = thought
 
+    def _search(self, loop: Any, generation: int, player: Player, position: Any) -> Any:
+        """In a worker thread: say the search has started (it may have waited for a thread), search."""
+        loop.call_soon_threadsafe(self._search_started, generation)
+        return player.choose_move(position)
+
+    def _search_started(self, generation: int) -> None:
+        if generation == self.generation and self.task is not None and self.thinking is not None:
+            self.thinking = {**self.thinking, "waiting": False}
+            self.notify()
+
     def _progress_hook(self, loop: Any, generation: int, colour: Any, scale: int) -> Callable[[Any], bool]:
         def progress(result: Any) -> bool:
-            # In the search's thread: hand the numbers to the loop; a stale search stops.
-            if generation != self.generation or self.closed:
+            # In the search's thread: hand the numbers to the loop; a stale or stopped search ends.
+            if generation != self.generation or self.closed or self._stop_asked == generation:
                 return True
             loop.call_soon_threadsafe(self._show_progress, generation, self._thought(colour, result, scale))
             return False

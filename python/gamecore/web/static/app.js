@@ -19,7 +19,7 @@ const PLAYERS = {
 // [data-say] elements take their text from here. Player kinds (human, mcts...) are the CLI's words.
 const WORDS = {
   pt: {
-    toPlay: "vez das {side}", you: "você", paused: "pausado", thinking: "pensando", depth: "profundidade",
+    toPlay: "vez das {side}", you: "você", paused: "pausado", thinking: "pensando", waiting: "aguardando um motor livre", depth: "profundidade",
     playouts: "simulações", pv: "variação principal", nodes: "nós", nps: "nós/s", lost: "servidor perdido; recarregue a página",
     game: "Jogo", size: "Tamanho", colours: "Cores", language: "Idioma", swap: "regra de troca", newGame: "Novo jogo",
     undo: "Desfazer", redo: "Refazer", pause: "Pausar", play: "Continuar", stop: "Parar", pace: "Ritmo",
@@ -27,7 +27,7 @@ const WORDS = {
     replay: "Partida de torneio", open: "Abrir",
   },
   en: {
-    toPlay: "{side} to play", you: "you", paused: "paused", thinking: "thinking", depth: "depth",
+    toPlay: "{side} to play", you: "you", paused: "paused", thinking: "thinking", waiting: "waiting for a free engine", depth: "depth",
     playouts: "playouts", pv: "PV", nodes: "nodes", nps: "nodes/s", lost: "lost the server; reload the page",
     game: "Game", size: "Size", colours: "Colours", language: "Language", swap: "swap rule", newGame: "New game",
     undo: "Undo", redo: "Redo", pause: "Pause", play: "Play", stop: "Stop", pace: "Pace",
@@ -227,8 +227,8 @@ function drawPanel(s) {
   const t = s.thinking || s.last_thought;
   let text = "";
   if (t && s.thinking && !t.depth && !t.iterations && !t.nodes) {
-    // a search under way that has not reported yet (or waits for a free engine thread)
-    text = `${s.colours.find((c) => c.index === t.colour)?.name ?? ""} ${w.thinking}…`;
+    // a search that waits for a free engine thread, or has not reported yet
+    text = `${s.colours.find((c) => c.index === t.colour)?.name ?? ""} ${t.waiting ? w.waiting : w.thinking}…`;
   } else if (t) {
     const side = s.colours.find((c) => c.index === t.colour)?.name ?? "";
     const head = s.thinking ? `${side} ${w.thinking}…` : `${side}:`;
@@ -237,6 +237,7 @@ function drawPanel(s) {
   }
   $("thinking").textContent = text;
   $("thinking").dataset.depth = s.thinking ? s.thinking.depth : "";
+  $("thinking").dataset.waiting = s.thinking?.waiting ? "1" : "";
   $("stop").disabled = !s.thinking;
   $("pause").textContent = s.paused ? w.play : w.pause;
   $("undo").disabled = s.ply === 0;
