@@ -17,6 +17,7 @@ import othello_oracle
 import rolit_oracle
 import tetralath_oracle
 from gamecore import (
+    GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionError,
@@ -527,6 +528,33 @@ def test_openspiel_clone_is_independent_and_observes_planes(backend):
         game.new_initial_state(Othello(8))
 
 
+@pytest.mark.parametrize("name", SPIEL_GAMES)
+def test_openspiel_python_shortcuts_answer_as_the_cpp_side(backend, name):
+    # observation_tensor / legal_actions_mask answered in Python give what OpenSpiel's C++
+    # side gets through the observer and _legal_actions, for every player, all game long.
+    game = pyspiel.load_game(
+        name.replace(")", f",backend={backend.name})") if "(" in name else f"{name}(backend={backend.name})"
+    )
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while True:
+        for player in range(game.num_players()):
+            assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
+            assert state.legal_actions_mask(player) == pyspiel.State.legal_actions_mask(state, player)
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        if state.is_terminal():
+            break
+        assert state.observation_tensor() == state.observation_tensor(state.current_player())
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(GameOverError):
+        state.observation_tensor()  # no player to move to observe for
+    for bad in (-1, game.num_players(), 1.0, True, "0"):
+        with pytest.raises(InvalidOptionError):
+            state.observation_tensor(bad)
+        with pytest.raises(InvalidOptionError):
+            state.legal_actions_mask(bad)
+
+
 def test_openspiel_state_of_any_rolit_colours(backend):
     # Green moves first, red second: the observer's own colour is plane 0, the neutral ones last.
     position = Rolit("GR", backend=backend.name)
@@ -603,12 +631,15 @@ def test_bench_loops_play_the_same_games(backend):
     pz = bench_rl.pettingzoo_plies(env("othello", backend=backend.name), games, 5)
     ours = bench_rl.openspiel_plies(pyspiel.load_game(f"gamecore_othello(backend={backend.name})"), games, 5)
     theirs = bench_rl.openspiel_plies(pyspiel.load_game("othello"), games, 5)
-    assert pz == ours == theirs and pz > games * 50
+    learner = bench_rl.openspiel_learner_plies(pyspiel.load_game(f"gamecore_othello(backend={backend.name})"), games, 5)
+    learner_cpp = bench_rl.openspiel_learner_plies(pyspiel.load_game("othello"), games, 5)
+    assert pz == ours == theirs == learner == learner_cpp and pz > games * 50
 
 
 def test_bench_rl_command(backend, capsys):
     assert main(["bench", "rl", "--quick", "--runs", "1", "--backend", backend.name]) == 0
     out = capsys.readouterr().out
-    rows = [line.split() for line in out.splitlines() if line.startswith(("pettingzoo ", "openspiel "))]
-    assert len(rows) == 7 and all(float(row[-1].replace(",", "")) > 0 for row in rows)
-    assert f"gamecore ({backend.name}) / OpenSpiel's C++ othello" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith(("pettingzoo ", "openspiel"))]
+    assert len(rows) == 9 and all(float(row[-1].replace(",", "")) > 0 for row in rows)
+    assert f"loop, othello 8x8: gamecore ({backend.name}) / OpenSpiel's C++ othello" in out
+    assert f"observations, othello 8x8: gamecore ({backend.name}) / OpenSpiel's C++ othello" in out

@@ -210,18 +210,31 @@ class LearnerGame:
 
     def planes(self, core: Core, player: int) -> np.ndarray:
         """The observation planes of ``core`` seen by ``player`` (see the class)."""
+        flat = np.zeros((self.height * self.width, self.num_planes), dtype=np.int8)
+        flat[self._grid, :-1] = self._bits(core, player).T
+        if core.turn == player:
+            flat[:, -1] = 1
+        return flat.reshape(self.shape)
+
+    def planes_first(self, core: Core, player: int) -> np.ndarray:
+        """The same planes channels first, ``float32`` of shape ``(planes, height, width)``
+        (OpenSpiel's ``observation_tensor``)."""
+        flat = np.zeros((self.num_planes, self.height * self.width), dtype=np.float32)
+        flat[:-1, self._grid] = self._bits(core, player)
+        if core.turn == player:
+            flat[-1] = 1
+        return flat.reshape(self.num_planes, self.height, self.width)
+
+    def _bits(self, core: Core, player: int) -> np.ndarray:
+        """Every colour's bitboard as bits in one go, in ``player``'s plane order: a row of
+        ``num_cells`` bits (``uint8`` 0/1) per plane but the last, square order."""
         boards = core.bitboards()
         size = self._bytes
-        # every colour's bitboard as bits in one go: a row of bits per plane, square order
         playing = _playing(core)
         orders = self._plane_orders.get(playing) or self._plane_orders_of(playing)
         raw = b"".join([boards[board].to_bytes(size, "little") for board in orders[player]])
         bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(-1, size * 8)
-        flat = np.zeros((self.height * self.width, self.num_planes), dtype=np.int8)
-        flat[self._grid, :-1] = bits[:, : self.num_cells].T
-        if core.turn == player:
-            flat[:, -1] = 1
-        return flat.reshape(self.shape)
+        return bits[:, : self.num_cells]
 
     def _plane_orders_of(self, playing: tuple[int, ...] | None) -> list[tuple[int, ...]]:
         order = list(range(self._boards)) if playing is None else list(playing)

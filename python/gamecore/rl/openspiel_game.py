@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
+from ..errors import GameOverError, IllegalMoveError, InvalidOptionError, InvalidPositionError
 from ..games.base import Position
 from ..games.othello import Othello
 from ..games.rolit import Rolit
@@ -150,6 +150,33 @@ class GamecoreState(pyspiel.State):  # type: ignore[misc]  # pyspiel (C++) ships
             return []
         return self._learner.legal_actions(core)
 
+    def _player(self, player: int | None) -> int:
+        core = self.position.core
+        if player is None:
+            if core.is_game_over():
+                raise GameOverError("the game is over: name the player to observe")
+            return int(core.turn)
+        players = self._learner.num_players
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+            raise InvalidOptionError(f"player must be from 0 to {players - 1}, got {player!r}")
+        return int(player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The planes seen by ``player`` (default: the player to move), channels first, flat,
+        as floats: what OpenSpiel's C++ side gets through the observer, without the crossing
+        into C++ and back (a tenth of the time from Python)."""
+        values: list[float] = self._learner.planes_first(self.position.core, self._player(player)).ravel().tolist()
+        return values
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action of ``player`` (default: the player to move), else 0."""
+        player = self._player(player)
+        mask = [0] * self._learner.num_actions
+        if player == self.position.core.turn and not self.position.core.is_game_over():
+            for action in self._learner.legal_actions(self.position.core):
+                mask[action] = 1
+        return mask
+
     def _apply_action(self, action: int) -> None:
         self._learner.push(self.position.core, action)
 
@@ -178,7 +205,7 @@ class _BoardObserver:
         self.dict = {"observation": self.tensor.reshape(planes, height, width)}
 
     def set_from(self, state: GamecoreState, player: int) -> None:
-        self.dict["observation"][:] = self._learner.planes(state.position.core, player).transpose(2, 0, 1)
+        self.dict["observation"][:] = self._learner.planes_first(state.position.core, player)
 
     def string_from(self, state: GamecoreState, player: int) -> str:
         return state.position.to_text()
