@@ -357,3 +357,11 @@ def test_one_docstring_style():
                 found += [f"{path.relative_to(root)}: {word!r}" for word in other if word in doc]
     assert not found, found
     assert ":param" in inspect.getdoc(gamecore.Engine.search) or ":param" in inspect.getdoc(gamecore.Engine)
+
+
+def test_the_root_perft_counts_every_game(backend):
+    # Known counts: Othello 8x8 perft(3) = 56 (4, 12, 56, 244...); Tetralath's first two plies, 61 * 60;
+    # Rolit's first ply: red's three captures (the compulsory-capture rule).
+    assert gamecore.perft(Othello(backend=backend.name), 3) == 56
+    assert gamecore.perft(Tetralath(backend=backend.name), 2) == 61 * 60
+    assert gamecore.perft(gamecore.Rolit(backend=backend.name), 1) == 3

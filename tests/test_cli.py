@@ -199,7 +199,7 @@ def test_bench_perft_reports_both_backends(monkeypatch, capsys):
 
 @pytest.mark.parametrize("leaves, code_wanted", [(390_216, 0), (390_217, 1)])
 def test_bench_perft_against_a_reference_loop(monkeypatch, capsys, tmp_path, leaves, code_wanted):
-    # A stand-in for the reference loop built from ../shared/bench/ref_perft.pyx: the
+    # A stand-in for the course's plain reference loop (ref_perft, not part of gamecore): the
     # plumbing (finding the module, alternating, checking the count), not its speed.
     (tmp_path / "ref_perft.py").write_text(f"def perft(depth):\n    assert depth == 8\n    return {leaves}\n")
     code, out, err = run(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+import math
 import time
 
 import pytest
 
-from gamecore.errors import GameOverError
+from gamecore.errors import GameOverError, InvalidLimitError, InvalidOptionError
 from gamecore.games.othello import Othello
 from gamecore.players import (
     CornerPlayer,
@@ -272,3 +273,26 @@ def test_make_player():
     for bad in ("", "wizard", "random:colour=3", "engine:depth=x", "greedy:seed=1"):
         with pytest.raises(ValueError):
             make_player(bad)
+
+
+@pytest.mark.parametrize(
+    ("make", "error"),
+    [
+        (lambda: MCTSPlayer(exploration=-1), InvalidOptionError),
+        (lambda: MCTSPlayer(max_nodes=0), InvalidOptionError),
+        (lambda: MCTSPlayer(seed="x"), InvalidOptionError),
+        (lambda: MCTSPlayer(margin=1.0), InvalidOptionError),
+        (lambda: MCTSPlayer(margin="x"), InvalidOptionError),
+        (lambda: MCTSPlayer(iterations=0), InvalidLimitError),
+        (lambda: MCTSPlayer(time=math.inf), InvalidLimitError),
+        (lambda: EnginePlayer(margin=-0.1), InvalidOptionError),
+        (lambda: EnginePlayer(depth=True), InvalidLimitError),
+        (lambda: EnginePlayer(game_time=0), InvalidLimitError),
+        (lambda: RandomPlayer(seed=1.5), InvalidOptionError),
+        (lambda: make_player("mcts:exploration=-1"), InvalidOptionError),
+        (lambda: make_player("mcts:max_nodes=0"), InvalidOptionError),
+    ],
+)
+def test_a_bad_player_option_fails_at_construction_with_a_gamecore_error(make, error):
+    with pytest.raises(error):
+        make()

@@ -307,6 +307,8 @@ def test_python_entry_point(backend):
     # colours= is the older name of colors= (one spelling in the API, the old one still read).
     older = gamecore.rolit(algorithm="greedy", colours="RG", backend=backend.name, output=io.StringIO())
     assert older.move_stack == finished.move_stack and older.colors == finished.colors == (Rolit.RED, Rolit.GREEN)
+    with pytest.raises(InvalidOptionError, match="Yellow does not play in this game"):
+        gamecore.rolit("Y", colors="RG", output=io.StringIO())
     with pytest.raises(InvalidOptionError, match="not both"):
         gamecore.rolit(colors="RG", colours="RG", output=io.StringIO())
 

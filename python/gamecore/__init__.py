@@ -8,6 +8,8 @@ Colours and moves belong to their game: ``Othello.BLACK``, ``Tetralath.WHITE``,
 ``Othello.Move("d3")``, ``Tetralath.Move("e5")``.
 """
 
+from typing import Any
+
 from ._backend import BACKEND
 from ._version import __version__
 from .errors import (
@@ -23,7 +25,7 @@ from .errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
-from .games import GAMES, Color, Othello, Outcome, Rolit, Termination, Tetralath
+from .games import GAMES, Color, Othello, Outcome, Position, Rolit, Termination, Tetralath
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
 from .ui.rolit import play as rolit  # gamecore.rolit("Y", "B"): the terminal game
 
@@ -58,9 +60,10 @@ __all__ = [
 ]
 
 
-def perft(position: Othello, depth: int) -> int:
-    """Leaves of the game tree ``depth`` plies below ``position`` (a pass is a ply,
-    a game that ends early is one leaf), computed by the position's backend."""
+def perft(position: Position[Any], depth: int) -> int:
+    """Leaves of the game tree ``depth`` plies below ``position``, in any game (a pass is a
+    ply, a game that ends early is one leaf), computed by the position's backend: the same as
+    ``position.perft(depth)``."""
     return position.perft(depth)
 
 

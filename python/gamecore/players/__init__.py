@@ -77,6 +77,26 @@ class RandomPlayer(Player):
         return f"RandomPlayer(seed={self.seed})"
 
 
+def _check_count(name: str, value: Any) -> None:
+    """A depth or an iteration count: an int >= 1, or ``None`` (no such limit)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidLimitError(f"{name} must be an int >= 1 (None: no limit), got {value!r}")
+
+
+def _check_seconds(name: str, value: Any) -> None:
+    """A time: a finite number of seconds > 0, or ``None`` (no such limit)."""
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf
+    ):
+        raise InvalidLimitError(f"{name} must be a finite number of seconds > 0 (None: no limit), got {value!r}")
+
+
+def _check_margin(margin: Any) -> None:
+    """The fraction of a move's time a player keeps back: in [0, 1)."""
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0.0 <= margin < 1.0:
+        raise InvalidOptionError(f"margin must be a number in [0, 1), got {margin!r}")
+
+
 class EnginePlayer(Player):
     """Iterative-deepening alpha-beta (``gamecore.Engine``), its transposition table kept
     between moves; in a game of more than two players (Rolit) its n-player form, paranoid.
@@ -117,18 +137,10 @@ class EnginePlayer(Player):
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-            raise InvalidLimitError(f"depth must be an int >= 1, got {depth!r}")
-        if time is not None and (
-            isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
-        ):
-            raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
-        if not 0.0 <= margin < 1.0:
-            raise InvalidOptionError(f"margin must be in [0, 1), got {margin!r}")
-        if game_time is not None and (
-            isinstance(game_time, bool) or not isinstance(game_time, (int, float)) or not 0 < game_time < math.inf
-        ):
-            raise InvalidLimitError(f"game_time must be a finite number of seconds > 0 (None: none), got {game_time!r}")
+        _check_count("depth", depth)
+        _check_seconds("time", time)
+        _check_margin(margin)
+        _check_seconds("game_time", game_time)
         if depth is None and time is None and game_time is None:
             time = 1.0
         self.depth = depth
@@ -217,14 +229,9 @@ class MCTSPlayer(Player):
         max_nodes: int = 1_000_000,
         margin: float = 0.1,
     ) -> None:
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise InvalidLimitError(f"iterations must be an int >= 1, got {iterations!r}")
-        if time is not None and (
-            isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < math.inf
-        ):
-            raise InvalidLimitError(f"time must be a finite number of seconds > 0 (None: no limit), got {time!r}")
+        _check_count("iterations", iterations)
+        _check_seconds("time", time)
+        _check_margin(margin)
         if iterations is None and time is None:
             time = 1.0
         self.iterations = iterations
@@ -233,7 +240,8 @@ class MCTSPlayer(Player):
         self.exploration = DEFAULT_EXPLORATION if exploration is None else exploration
         self.max_nodes = max_nodes
         self.margin = margin
-        self._mcts: Any = None
+        # Made now, so that a bad seed, exploration or max_nodes fails here and not at the first move.
+        self._mcts: Any = MCTS(self.seed, self.exploration, self.max_nodes)
         self.last_result: Any = None
         #: ``progress(MCTSResult)`` about every 0.1 s while choosing (a true return value
         #: ends the search): the web board's live thinking.

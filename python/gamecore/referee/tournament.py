@@ -37,7 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..errors import GamecoreError
+from ..errors import GamecoreError, InvalidLimitError
 from .bots import MAX_BYTES, MAX_FILES, resolve
 from .cluster import run_on_dask
 from .db import DamagedDatabaseError, ResultsDB
@@ -95,11 +95,11 @@ class TournamentConfig:
         if len(set(self.sizes)) != len(self.sizes):
             raise GamecoreError("a size is given twice in --sizes")
         if not (self.time > 0 and self.grace >= 0 and self.startup > 0 and self.bank >= 0):
-            raise GamecoreError("time and start-up limits must be > 0, grace and bank >= 0")
+            raise InvalidLimitError("time and start-up limits must be > 0, grace and bank >= 0")
         if self.games is None:
             self.games = max(2, rules.seats)  # every bot plays every seat of its table
         if self.games < 1:
-            raise GamecoreError("a match has at least one game")
+            raise InvalidLimitError("a match has at least one game")
         self.bots = [
             resolve(p, self.game, max_bytes=self.submission_bytes, max_files=self.submission_files)
             for p in self.players

@@ -459,7 +459,7 @@ def _setup(
     for colour in _human_colours(humans):
         if colour not in game.colours:
             playing = ", ".join(_name(c) for c in game.colours)
-            raise InvalidPositionError(f"{_name(colour)} does not play in this game ({playing})")
+            raise InvalidOptionError(f"{_name(colour)} does not play in this game ({playing})")
         if colour not in people:
             people.append(colour)
     out = stdout or sys.stdout
