@@ -279,3 +279,12 @@ def test_perft_defaults_to_othello_and_refuses_bad_depths_and_sizes_as_usage(cap
     assert "invalid choice: 'chess'" in capsys.readouterr().err
     assert cli.main(["perft", "rolit", "--size", "6", "--depth", "1"], out=io.StringIO()) == 1
     assert "rolit is played on sizes 8, not 6" in capsys.readouterr().err
+
+
+def test_game_help_lists_the_games_and_game_name_help_shows_its_options(capsys):
+    assert cli.main(["game", "--help"], out=io.StringIO()) == 0
+    listed = capsys.readouterr().out
+    assert "usage: gamecore game [-h] GAME" in listed and all(name in listed for name in GAMES)
+    assert cli.main(["game", "rolit", "--help"], out=io.StringIO()) == 0
+    assert "--yellow PLAYER" in capsys.readouterr().out
+    assert _parse(["game", "--size", "6"]).game == "othello"  # no game named: Othello, as before

@@ -26,6 +26,7 @@ from gamecore.referee.check import check_bot
 from gamecore.referee.cluster import dask_available, local_cluster
 from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
+from gamecore.referee.scoring import Match, StandingsRow, matches
 from gamecore.referee.tournament import Progress, TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, stray_processes, write_bot
 
@@ -129,6 +130,25 @@ def _play(tmp_path, name, **kwargs):
     )
     records = run_tournament(config)
     return standings(config, records), _summary(records)
+
+
+def test_standings_and_matches_are_the_typed_rows_they_declare(tmp_path):
+    config = TournamentConfig(
+        DETERMINISTIC, sizes=[4], time=2.0, db=str(tmp_path / "typed.sqlite"), progress=False, workers=1
+    )
+    records = run_tournament(config)
+    rows = standings(config, records)
+    assert rows and all(list(row) == list(StandingsRow.__annotations__) for row in rows)
+    played = matches(config, records)
+    assert played and all(set(m) == set(Match.__annotations__) for m in played)
+    for row in rows:  # the counts agree with the matches and games they come from
+        mine = [m["result"][row["player"]] for m in played if row["player"] in m["players"]]
+        assert (row["matches_won"], row["matches_drawn"], row["matches_lost"]) == (
+            mine.count("won"),
+            mine.count("drawn"),
+            mine.count("lost"),
+        )
+        assert row["games"] == sum(row["player"] in r["players"] for r in records)
 
 
 def test_two_workers_and_dask_give_the_same_results_as_one(tmp_path):

@@ -320,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "game",
         help="a quick computer game, final board only (play GAME --black random --white greedy --quiet)",
+        description="A quick game between computer players, final board only: 'gamecore game [GAME] "
+        "[OPTIONS]' is 'gamecore play GAME' with each game's quick players and --quiet (Othello when no game is "
+        "named; the options of 'play GAME', given here, win).",
     )
     games = p.add_subparsers(dest="game", metavar="GAME")
     for ui in GAME_UIS.values():
@@ -403,9 +406,10 @@ def _expand(argv: list[str]) -> list[str]:
         return ["play", "othello", *argv[1:]]  # Othello is the default game, as for "game"
     if argv and argv[0] == "game":
         rest = argv[1:]
-        name = rest.pop(0) if rest and rest[0] in GAME_UIS else "othello"
+        named = bool(rest) and rest[0] in GAME_UIS
+        name = rest.pop(0) if named else "othello"
         if any(a in ("-h", "--help") for a in rest):
-            return ["game", name, *rest]
+            return ["game", name, *rest] if named else ["game", "--help"]  # no game named: list them
         quick = [word for colour, spec in GAME_UIS[name].quick_players.items() for word in (f"--{colour}", spec)]
         return ["game", name, *quick, *rest]
     return argv

@@ -26,14 +26,52 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from .rules import GameRecord
 
 if TYPE_CHECKING:
     from .tournament import TournamentConfig
 
-__all__ = ["matches", "standings", "ratings", "crosstable", "elo_text"]
+__all__ = ["Match", "StandingsRow", "matches", "standings", "ratings", "crosstable", "elo_text"]
+
+#: How a bot came out of a match.
+MatchResult = Literal["won", "drawn", "lost"]
+
+
+class Match(TypedDict):
+    """A complete match (the games of one table at one size), as :func:`matches` scores it."""
+
+    size: int
+    #: The bots of the table, in the order of the match's first game.
+    players: list[str]
+    #: ``won``, ``drawn`` or ``lost`` of each bot.
+    result: dict[str, MatchResult]
+    #: Match points of each bot.
+    points: dict[str, float]
+    #: Game points of each bot (1 for each opponent placed behind it in a game, 1/2 each level).
+    game_points: dict[str, float]
+
+
+class StandingsRow(TypedDict):
+    """One bot's line of the standings (``standings.json`` holds a list of them)."""
+
+    player: str
+    points: float
+    matches_won: int
+    matches_drawn: int
+    matches_lost: int
+    forfeits: int
+    #: Forfeits by their reason (``timeout``, ``illegal``, ``crash``...).
+    forfeits_by_reason: dict[str, int]
+    games: int
+    games_won: int
+    games_drawn: int
+    games_lost: int
+    #: Elo rating relative to the field's mean, and the half-width of its 95 % interval.
+    elo: float
+    elo_95: float
+
 
 _ELO = 400.0 / math.log(10.0)
 
@@ -42,13 +80,13 @@ def _table_of(record: GameRecord) -> str:
     return record["key"].split("/")[2]
 
 
-def matches(config: TournamentConfig, records: list[GameRecord]) -> list[dict[str, Any]]:
-    """Complete matches: ``{"size", "players", "points": {name: match points}, "result": {name: w/d/l}}``."""
+def matches(config: TournamentConfig, records: list[GameRecord]) -> list[Match]:
+    """The complete matches, scored (see the module docs)."""
     groups: dict[tuple[int, str], list[GameRecord]] = defaultdict(list)
     for r in records:
         groups[(r["size"], _table_of(r))].append(r)
     win, draw, loss = config.points
-    out = []
+    out: list[Match] = []
     for (size, _), games in sorted(groups.items(), key=lambda kv: (kv[0][0], min(g["key"] for g in kv[1]))):
         if len(games) < (config.games or 0):  # resolve() sets games
             continue
@@ -65,7 +103,8 @@ def matches(config: TournamentConfig, records: list[GameRecord]) -> list[dict[st
                 )
         ranked = [n for n in names if n not in forfeited]
         place = {n: sum(1 for m in ranked if game_points[m] > game_points[n]) for n in ranked}
-        result, points = {}, {}
+        result: dict[str, MatchResult] = {}
+        points: dict[str, float] = {}
         for n in names:
             if n in forfeited:
                 result[n], points[n] = "lost", loss
@@ -80,7 +119,7 @@ def matches(config: TournamentConfig, records: list[GameRecord]) -> list[dict[st
     return out
 
 
-def elo_text(row: dict[str, Any]) -> str:
+def elo_text(row: StandingsRow) -> str:
     """A standings row's Elo and the half-width of its 95 % interval, as whole points: ``+12 ± 40``
     (rounded before the sign is chosen, so a rating of -0.3 reads ``+0``, never ``-0``)."""
     return f"{round(row['elo']):+d} ± {round(row['elo_95'])}"
@@ -141,11 +180,11 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in a]
 
 
-def standings(config: TournamentConfig, records: list[GameRecord], *, rated: bool = True) -> list[dict[str, Any]]:
+def standings(config: TournamentConfig, records: list[GameRecord], *, rated: bool = True) -> list[StandingsRow]:
     """One row per player, best first (points, then rating, then name); ``rated=False`` skips
     the ratings (the progress bar's quick look at the leader)."""
     names = [b["name"] for b in config.bots]
-    rows: dict[str, dict[str, Any]] = {
+    rows: dict[str, StandingsRow] = {
         n: {
             "player": n,
             "points": 0.0,
@@ -158,13 +197,21 @@ def standings(config: TournamentConfig, records: list[GameRecord], *, rated: boo
             "games_won": 0,
             "games_drawn": 0,
             "games_lost": 0,
+            "elo": 0.0,
+            "elo_95": 0.0,
         }
         for n in names
     }
     for m in matches(config, records):
         for n in m["players"]:
-            rows[n]["points"] += m["points"][n]
-            rows[n]["matches_" + m["result"][n]] += 1
+            row = rows[n]
+            row["points"] += m["points"][n]
+            if m["result"][n] == "won":
+                row["matches_won"] += 1
+            elif m["result"][n] == "drawn":
+                row["matches_drawn"] += 1
+            else:
+                row["matches_lost"] += 1
     for r in records:
         best = min(r["places"])
         top = [p for p in r["places"] if p == best]
