@@ -23,6 +23,7 @@ from gamecore.errors import ConcurrentUseError, GameOverError
 from gamecore.search._mcts_rules import (
     DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
     REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
+    MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds,
 )
 from gamecore.search._options import check_mcts_options
 
@@ -52,13 +53,15 @@ cdef enum:
     # An iteration's (player, move) pairs: its tree path and its playout (no game is longer).
     MAX_TRAIL = 2 * MAX_PATH
     C_REWARD_UNIT = 12  # REWARD_UNIT
+    C_MAX_WEIGHTS = 64  # MAX_WEIGHTS: sizes the weights buffer
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
     FAILED_PATH = -2
 
 
 #: The C constants that copy a shared one, by its name in _mcts_rules (compared in the tests).
-_C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL}
+_C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL,
+             "MAX_WEIGHTS": C_MAX_WEIGHTS}
 
 
 ctypedef struct Node:
@@ -94,6 +97,8 @@ cdef class MCTSTree:
         with two players, ``MULTIPLAYER_GREEDY`` with more.
     :param history: progressive history's weight W (see the pure twin); None: 0 with two
         players, ``MULTIPLAYER_HISTORY`` with more.
+    :param implicit: implicit minimax backups' weight alpha, 0 (off, the default) to 1 (see
+        the pure twin).
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -108,6 +113,10 @@ cdef class MCTSTree:
     cdef readonly int max_nodes
     cdef readonly object greedy
     cdef readonly object history
+    cdef readonly double implicit
+    cdef int weights[C_MAX_WEIGHTS]  # of the search under way (implicit minimax's evaluation)
+    cdef long long tau_low, tau_span  # of the search under way (implicit_bounds)
+    cdef int* tau                    # implicit minimax values, PLAYER_BUFFER a node (with implicit only)
     cdef uint64_t rng
     cdef uint64_t threshold   # of the search under way (greedy_threshold)
     cdef double history_w     # of the search under way (history_weight)
@@ -135,6 +144,11 @@ cdef class MCTSTree:
     def __cinit__(self):
         self.nodes = NULL
         self.rewards = NULL
+        self.tau = NULL
+        self.implicit = 0.0
+        self.tau_low = 0
+        self.tau_span = 1
+        memset(self.weights, 0, sizeof(self.weights))
         self.size = 0
         self.capacity = 0
         self.players = 2
@@ -151,10 +165,18 @@ cdef class MCTSTree:
         self.add_node(0)
 
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None,
-                 history=None):
+                 history=None, implicit=None):
+        cdef int* grown
         self.check_idle()
         seed, exploration, max_nodes, greedy, history = check_mcts_options(seed, exploration, max_nodes, greedy,
                                                                            history)
+        implicit = check_implicit(implicit)
+        if implicit and self.tau == NULL and self.capacity:
+            grown = <int*>malloc(self.capacity * PLAYER_BUFFER * sizeof(int))
+            if grown == NULL:
+                raise MemoryError("MCTS tree: out of memory")
+            self.tau = grown
+        self.implicit = implicit
         if max_nodes > 0x7FFFFFFF // 2:
             max_nodes = 0x7FFFFFFF // 2
         self.seed = seed & MASK64
@@ -174,9 +196,11 @@ cdef class MCTSTree:
     def __dealloc__(self):
         free(self.nodes)
         free(self.rewards)
+        free(self.tau)
 
     def __reduce__(self):
-        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng
+        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history,
+                            self.implicit), self.rng
 
     def __setstate__(self, rng):
         self.rng = <uint64_t>(rng & MASK64)
@@ -198,6 +222,7 @@ cdef class MCTSTree:
         cdef int capacity
         cdef Node* grown
         cdef long long* grown_rewards
+        cdef int* grown_tau
         if wanted <= self.capacity:
             return 0
         capacity = self.capacity * 2 if self.capacity else 1024
@@ -211,6 +236,11 @@ cdef class MCTSTree:
         if grown_rewards == NULL:
             return -1
         self.rewards = grown_rewards
+        if self.implicit != 0.0:
+            grown_tau = <int*>realloc(self.tau, capacity * PLAYER_BUFFER * sizeof(int))
+            if grown_tau == NULL:
+                return -1
+            self.tau = grown_tau
         self.capacity = capacity
         return 0
 
@@ -229,6 +259,8 @@ cdef class MCTSTree:
         self.nodes[i].count = 0
         self.nodes[i].visits = 0
         memset(&self.rewards[i * self.players], 0, self.players * sizeof(long long))
+        if self.tau != NULL:
+            memset(&self.tau[i * self.players], 0, self.players * sizeof(int))
         self.size = i + 1
 
     cdef int clear_tree(self) except -1:
@@ -267,9 +299,11 @@ cdef class MCTSTree:
         return self.players
 
     def memory_bytes(self):
-        """Bytes of the tree: 24 a node and 8 per player of its rewards (the arrays grow by
-        doubling; this counts the nodes in use, as the pure twin does)."""
-        return (sizeof(Node) + sizeof(long long) * self.players) * self.size
+        """Bytes of the tree: 24 a node and 8 per player of its rewards, 4 more per player with
+        ``implicit`` (the arrays grow by doubling; this counts the nodes in use, as the pure
+        twin does)."""
+        cdef int per_player = sizeof(long long) + (sizeof(int) if self.implicit != 0.0 else 0)
+        return (sizeof(Node) + per_player * self.players) * self.size
 
     # -- tree reuse ------------------------------------------------------------
 
@@ -307,6 +341,7 @@ cdef class MCTSTree:
         cdef Node* new
         cdef long long* old_rewards
         cdef long long* new_rewards
+        cdef int* new_tau = NULL
         cdef int* queue_old
         cdef int* queue_new
         cdef int head = 0, tail = 1, size = 1, o, n, f, child, players = self.players
@@ -318,7 +353,11 @@ cdef class MCTSTree:
         new_rewards = <long long*>malloc(self.capacity * PLAYER_BUFFER * sizeof(long long))
         queue_old = <int*>malloc(self.size * sizeof(int))
         queue_new = <int*>malloc(self.size * sizeof(int))
-        if new == NULL or new_rewards == NULL or queue_old == NULL or queue_new == NULL:
+        if self.tau != NULL:
+            new_tau = <int*>malloc(self.capacity * PLAYER_BUFFER * sizeof(int))
+        if (new == NULL or new_rewards == NULL or queue_old == NULL or queue_new == NULL
+                or (self.tau != NULL and new_tau == NULL)):
+            free(new_tau)
             free(new)
             free(new_rewards)
             free(queue_old)
@@ -327,6 +366,8 @@ cdef class MCTSTree:
         new[0] = old[root]
         new[0].first = -1
         memcpy(new_rewards, &old_rewards[root * players], players * sizeof(long long))
+        if new_tau != NULL:
+            memcpy(new_tau, &self.tau[root * players], players * sizeof(int))
         queue_old[0] = root
         queue_new[0] = 0
         while head < tail:
@@ -344,6 +385,8 @@ cdef class MCTSTree:
                 new[size] = old[child]
                 new[size].first = -1
                 memcpy(&new_rewards[size * players], &old_rewards[child * players], players * sizeof(long long))
+                if new_tau != NULL:
+                    memcpy(&new_tau[size * players], &self.tau[child * players], players * sizeof(int))
                 size += 1
         free(old)
         free(old_rewards)
@@ -351,12 +394,16 @@ cdef class MCTSTree:
         free(queue_new)
         self.nodes = new
         self.rewards = new_rewards
+        if new_tau != NULL:
+            free(self.tau)
+            self.tau = new_tau
         self.size = size
         return 0
 
     # -- the search --------------------------------------------------------------
 
-    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False, progress=None):
+    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False, progress=None,
+               weights=None):
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
@@ -365,10 +412,15 @@ cdef class MCTSTree:
         runs until the next iteration would end past the limit); at least one must be set.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         The iterations run without the GIL: other Python threads keep running meanwhile;
-        ``progress`` is called with the GIL (see the pure twin: Progress and stop).
+        ``progress`` is called with the GIL (see the pure twin: Progress and stop). ``weights``:
+        implicit minimax's evaluation weights (see the pure twin).
         """
+        cdef int i
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        checked = check_weights(weights)
         self.check_idle()
+        for i in range(C_MAX_WEIGHTS):
+            self.weights[i] = checked[i]
         self.busy = True
         self.stop_requested = False
         try:
@@ -404,6 +456,9 @@ cdef class MCTSTree:
         cdef long long done = 0
         cdef int failed = 0
         cdef bint interrupted = False
+        cdef int low = 0, highest_sum = 0
+        core.value_bounds(&low, &highest_sum)
+        self.tau_low, self.tau_span = implicit_bounds(low, highest_sum, players)
         self.threshold = greedy_threshold(self.greedy, players)
         self.history_w = history_weight(self.history, players)
         memset(self.history_visits, 0, sizeof(self.history_visits))
@@ -463,6 +518,8 @@ cdef class MCTSTree:
         cdef long long result[PLAYER_BUFFER]
         cdef int node = 0, depth = 0, n, f, child, chosen, i, p, mover, players = self.players, index
         cdef double log_n, score, best_score, c2 = self.c2, weight = self.history_w
+        cdef double alpha = self.implicit, keep = 1.0 - self.implicit, span = <double>self.tau_span
+        cdef long long low = self.tau_low
         cdef long long won, v
         cdef Node* nodes
         cdef long long* rewards
@@ -505,6 +562,8 @@ cdef class MCTSTree:
                     self.record(core.to_move(), nodes[chosen].move)
                 core.make_move(nodes[chosen].move)
                 nodes[chosen].key = core.key()
+                if alpha != 0.0:  # the new leaf's evaluation: its first implicit minimax value
+                    core.evaluate_players(self.weights, &self.tau[chosen * players])
                 depth += 1
                 path[depth] = chosen
                 self.rollout(core, result)
@@ -516,7 +575,12 @@ cdef class MCTSTree:
             for child in range(f, f + n):
                 v = nodes[child].visits
                 won = rewards[child * players + mover]
-                score = <double>won / (C_REWARD_UNIT * <double>v) + sqrt(c2 * log_n / <double>v)
+                if alpha != 0.0:
+                    score = ((keep * <double>won) / <double>(C_REWARD_UNIT * v)
+                             + (alpha * <double>(self.tau[child * players + mover] - low)) / span
+                             + sqrt(c2 * log_n / <double>v))
+                else:
+                    score = <double>won / (C_REWARD_UNIT * <double>v) + sqrt(c2 * log_n / <double>v)
                 if weight != 0.0:
                     index = mover * C_HISTORY_MOVES + nodes[child].move + 2
                     if self.history_visits[index]:
@@ -548,6 +612,8 @@ cdef class MCTSTree:
             nodes[node].visits += 1
             for p in range(players):
                 rewards[node * players + p] += result[p]
+            if alpha != 0.0 and i < depth:
+                self.back_up_tau(node, core.to_move())
             if i:
                 core.unmake_move()
             i -= 1
@@ -556,6 +622,20 @@ cdef class MCTSTree:
             self.history_visits[index] += 1
             self.history_reward[index] += result[index // C_HISTORY_MOVES]
         return 0
+
+    cdef void back_up_tau(self, int node, int mover) noexcept nogil:
+        """Implicit minimax (max^n): `node`'s values become those of its visited child with the
+        highest value for `mover`, the player to move there (the first on ties)."""
+        cdef int f = self.nodes[node].first, child, best = -1, best_value = 0, players = self.players, p
+        if f < 0:
+            return
+        for child in range(f, f + self.nodes[node].count):
+            if self.nodes[child].visits and (best < 0 or self.tau[child * players + mover] > best_value):
+                best = child
+                best_value = self.tau[child * players + mover]
+        if best >= 0:
+            for p in range(players):
+                self.tau[node * players + p] = self.tau[best * players + p]
 
     cdef inline void record(self, int player, int move) noexcept nogil:
         """Note (player, move) in the iteration's trail for progressive history."""
@@ -596,6 +676,29 @@ cdef class MCTSTree:
             plies -= 1
 
     # -- reading the tree ----------------------------------------------------------
+
+    def node_implicit(self, path=()):
+        """The implicit minimax values of the node reached by the moves of ``path`` (see the
+        pure twin); empty when ``implicit`` is 0.
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        cdef int node = 0, f, child, found, p
+        self.check_idle()
+        for m in path:
+            f = self.nodes[node].first
+            found = -1
+            if f >= 0:
+                for child in range(f, f + self.nodes[node].count):
+                    if self.nodes[child].move == m:
+                        found = child
+                        break
+            if found < 0:
+                raise ValueError(f"move {m!r} is not in the tree at this node")
+            node = found
+        if self.tau == NULL or self.implicit == 0.0:
+            return []
+        return [self.tau[node * self.players + p] for p in range(self.players)]
 
     def history_table(self):
         """Progressive history of the last search: ``(visits, reward)``, indexed as in the pure twin."""

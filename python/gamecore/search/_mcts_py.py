@@ -54,6 +54,26 @@ The steps of one iteration
    reward to the history table (``HISTORY_MOVES`` moves per player, index ``move + 2``),
    which every search starts empty.
 
+Implicit minimax backups
+------------------------
+With ``implicit`` = alpha > 0 (Lanctot, Winands, Pepels & Sturtevant, "Monte Carlo Tree Search
+with Heuristic Evaluations using Implicit Minimax Backups", 2014; off by default), every node
+also keeps a value per player, ``tau``: a new leaf (the unvisited child an iteration
+plays into) gets the game's ``evaluate_players(weights)`` of its position (in Rolit the
+projected balls), and in the backup every node of the path with a visited child takes the
+values of its visited child with the highest value for the player to move at the node (the
+first in move order on ties): a max^n search over the tree grown so far. Selection then
+mixes that value into the win rate::
+
+    score = (keep * reward) / (REWARD_UNIT * visits) + (alpha * (tau - low)) / span
+            + sqrt(c2 * log(parent_visits) / visits)  [+ the history term]
+
+with ``keep = 1 - alpha``, ``tau`` the child's value for the player who chooses, and
+``(low, span)`` from the game's ``value_bounds`` (``implicit_bounds``: Rolit 0 and 64, so
+the value is the share of the board's balls). Every term ends in a division or a square
+root, so no compiler can fuse a multiply and an add. With alpha 0 the formula and the
+tree are exactly those above.
+
 With two players the selection and the counts are those of the classic two-player
 UCT (wins/draws in half points): ``reward / (12 * v)`` is the same double as
 ``half_points / (2 * v)`` because the two quotients are the same real number.
@@ -104,9 +124,13 @@ from ._mcts_rules import (
     PROGRESS_INTERVAL,
     REWARD_BYTES,
     REWARD_UNIT,
+    TAU_BYTES,
+    check_implicit,
     check_mcts_limits,
+    check_weights,
     greedy_threshold,
     history_weight,
+    implicit_bounds,
     position_state,
     reached_state,
     reward_shares,
@@ -140,6 +164,8 @@ class MCTSTree:
         None: 0 with two players, ``MULTIPLAYER_GREEDY`` with more.
     :param history: progressive history's weight W (see the module docstring); None: 0
         with two players, ``MULTIPLAYER_HISTORY`` with more.
+    :param implicit: implicit minimax backups' weight alpha from 0 (off, the default) to 1
+        (see the module docstring); the evaluation is the one whose weights ``search`` gets.
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -150,6 +176,11 @@ class MCTSTree:
         "max_nodes",
         "greedy",
         "history",
+        "implicit",
+        "_weights",
+        "_tau",
+        "_tau_low",
+        "_tau_span",
         "_threshold",
         "_history_weight",
         "_history_visits",
@@ -181,6 +212,7 @@ class MCTSTree:
         max_nodes: int = DEFAULT_MAX_NODES,
         greedy: float | None = None,
         history: float | None = None,
+        implicit: float | None = None,
     ) -> None:
         lock = getattr(self, "_lock", None)
         if lock is not None and lock.locked():
@@ -190,6 +222,10 @@ class MCTSTree:
         seed, exploration, max_nodes, self.greedy, self.history = check_mcts_options(
             seed, exploration, max_nodes, greedy, history
         )
+        self.implicit = check_implicit(implicit)
+        self._weights = check_weights(None)
+        self._tau_low = 0
+        self._tau_span = 1
         self._threshold = 0
         self._history_weight = 0.0
         self._history_visits = [0] * (2 * HISTORY_MOVES)
@@ -215,7 +251,11 @@ class MCTSTree:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A copy has the same settings and generator state and an empty tree (a cache).
-        return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history), self.rng_state
+        return (
+            type(self),
+            (self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit),
+            self.rng_state,
+        )
 
     def __setstate__(self, rng: int) -> None:
         self.rng_state = rng & MASK64
@@ -233,6 +273,8 @@ class MCTSTree:
         self._visits = [0]
         self._reward = [0] * self._players  # reward units per player, node i at [i * players:]
         self._key = [0]  # Zobrist key of the node's position, set on its first visit
+        # Implicit minimax values per player, node i at [i * players:] (with implicit only).
+        self._tau: list[int] = [0] * self._players if self.implicit else []
 
     def reset(self) -> None:
         """Forget the tree (the generator keeps its state)."""
@@ -254,8 +296,10 @@ class MCTSTree:
         return self._players
 
     def memory_bytes(self) -> int:
-        """Size of the tree as the compiled twin stores it: 24 bytes a node and 8 per player."""
-        return (NODE_BYTES + REWARD_BYTES * self._players) * len(self._move)
+        """Size of the tree as the compiled twin stores it: 24 bytes a node and 8 per player
+        (and 4 more per player with ``implicit``)."""
+        per_player = REWARD_BYTES + (TAU_BYTES if self.implicit else 0)
+        return (NODE_BYTES + per_player * self._players) * len(self._move)
 
     # -- tree reuse ----------------------------------------------------------
 
@@ -290,10 +334,11 @@ class MCTSTree:
             return
         players = self._players
         old_move, old_first, old_count = self._move, self._first, self._count
-        old_visits, old_reward, old_key = self._visits, self._reward, self._key
+        old_visits, old_reward, old_key, old_tau = self._visits, self._reward, self._key, self._tau
         move, first, count = [old_move[root]], [-1], [old_count[root]]
         visits, key = [old_visits[root]], [old_key[root]]
         reward = old_reward[root * players : (root + 1) * players]
+        tau = old_tau[root * players : (root + 1) * players]
         queue = [(root, 0)]
         head = 0
         while head < len(queue):
@@ -311,8 +356,9 @@ class MCTSTree:
                 visits.append(old_visits[child])
                 reward.extend(old_reward[child * players : (child + 1) * players])
                 key.append(old_key[child])
+                tau.extend(old_tau[child * players : (child + 1) * players])
         self._move, self._first, self._count = move, first, count
-        self._visits, self._reward, self._key = visits, reward, key
+        self._visits, self._reward, self._key, self._tau = visits, reward, key, tau
 
     # -- the search ------------------------------------------------------------
 
@@ -323,6 +369,7 @@ class MCTSTree:
         time_limit: float = 0.0,
         cpu_clock: bool = False,
         progress: Callable[[int, int, int, list[int], int], Any] | None = None,
+        weights: list[int] | None = None,
     ) -> int:
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
@@ -334,13 +381,17 @@ class MCTSTree:
         not overrun by more than one iteration's spread about the mean.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         ``progress`` and :meth:`stop` end it sooner (module docstring: Progress and stop).
+        ``weights``: the evaluation weights of the game's ``evaluate_players`` that implicit
+        minimax backups use (``None``: all 0); ignored when ``implicit`` is 0.
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        checked = check_weights(weights)
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
         self._stop_requested = False
         try:
             clock = time.thread_time if cpu_clock else time.perf_counter
+            self._weights = checked
             return self._run(core.copy(), iterations, time_limit, clock, progress)
         except BaseException:
             self._clear()  # an iteration stopped half-way (Ctrl-C): the counts no longer add up
@@ -365,6 +416,8 @@ class MCTSTree:
         self._history_weight = history_weight(self.history, players)
         self._history_visits = [0] * (players * HISTORY_MOVES)
         self._history_reward = [0] * (players * HISTORY_MOVES)
+        low, highest_sum = core.value_bounds()
+        self._tau_low, self._tau_span = implicit_bounds(low, highest_sum, players)
         if root < 0:
             self._clear()
         else:
@@ -410,6 +463,9 @@ class MCTSTree:
         c2 = self._c2
         weight = self._history_weight
         history_visits, history_reward = self._history_visits, self._history_reward
+        alpha = self.implicit
+        keep = 1.0 - alpha
+        tau, low, span = self._tau, self._tau_low, float(self._tau_span)
         # (player, move) of the iteration as history indexes (with progressive history only).
         trail: list[int] | None = [] if weight else None
         while True:
@@ -432,6 +488,8 @@ class MCTSTree:
                     visits.append(0)
                     reward.extend(zeros)
                     keys.append(0)
+                    if alpha:
+                        tau.extend(zeros)
             n = count[node]
             if n == 0:  # the game is over here: no simulation
                 result = reward_shares(core.terminal_values())
@@ -447,6 +505,8 @@ class MCTSTree:
                     trail.append(core.to_move() * HISTORY_MOVES + move[chosen] + 2)
                 core.make_move(move[chosen])
                 keys[chosen] = core.key()
+                if alpha:  # the new leaf's evaluation: its first implicit minimax value
+                    tau[chosen * players : (chosen + 1) * players] = core.evaluate_players(self._weights)
                 path.append(chosen)
                 result = self._rollout(core, trail)
                 break
@@ -456,7 +516,14 @@ class MCTSTree:
             for child in range(f, f + n):
                 v = visits[child]
                 won = reward[child * players + mover]
-                score = won / (REWARD_UNIT * v) + math.sqrt(c2 * log_n / v)
+                if alpha:
+                    score = (
+                        (keep * won) / (REWARD_UNIT * v)
+                        + (alpha * (tau[child * players + mover] - low)) / span
+                        + math.sqrt(c2 * log_n / v)
+                    )
+                else:
+                    score = won / (REWARD_UNIT * v) + math.sqrt(c2 * log_n / v)
                 if weight:
                     index = mover * HISTORY_MOVES + move[child] + 2
                     if history_visits[index]:
@@ -482,12 +549,28 @@ class MCTSTree:
             base = node * players
             for p in range(players):
                 reward[base + p] += result[p]
+            if alpha and i < depth:
+                self._back_up_tau(node, core.to_move())
             if i:
                 core.unmake_move()
         if trail is not None:
             for index in trail:
                 history_visits[index] += 1
                 history_reward[index] += result[index // HISTORY_MOVES]
+
+    def _back_up_tau(self, node: int, mover: int) -> None:
+        """Implicit minimax (max^n): ``node``'s values become those of its visited child
+        with the highest value for ``mover``, the player to move there (the first on ties)."""
+        f = self._first[node]
+        if f < 0:
+            return
+        players, tau, visits = self._players, self._tau, self._visits
+        best, best_value = -1, 0
+        for child in range(f, f + self._count[node]):
+            if visits[child] and (best < 0 or tau[child * players + mover] > best_value):
+                best, best_value = child, tau[child * players + mover]
+        if best >= 0:
+            tau[node * players : (node + 1) * players] = tau[best * players : (best + 1) * players]
 
     def _rollout(self, core: Any, trail: list[int] | None = None) -> list[int]:
         """Playout moves to the end and back; the reward of each player. ``trail`` gets
@@ -551,6 +634,27 @@ class MCTSTree:
             node = found
         players = self._players
         return self._visits[node], self._reward[node * players : (node + 1) * players]
+
+    def node_implicit(self, path: list[int] | tuple[int, ...] = ()) -> list[int]:
+        """The implicit minimax values (one per player, in ``evaluate_players`` units) of the
+        node reached from the root by the moves of ``path``; empty when ``implicit`` is 0.
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        node = 0
+        for m in path:
+            f = self._first[node]
+            found = -1
+            if f >= 0:
+                for child in range(f, f + self._count[node]):
+                    if self._move[child] == m:
+                        found = child
+                        break
+            if found < 0:
+                raise ValueError(f"move {m!r} is not in the tree at this node")
+            node = found
+        players = self._players
+        return self._tau[node * players : (node + 1) * players]
 
     def history_table(self) -> tuple[list[int], list[int]]:
         """Progressive history of the last search: ``(visits, reward)``, each indexed

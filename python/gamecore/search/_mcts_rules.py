@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..errors import InvalidLimitError
+from ..errors import InvalidLimitError, InvalidOptionError
 
 __all__ = [
     "DEFAULT_EXPLORATION",
@@ -32,6 +32,11 @@ __all__ = [
     "history_weight",
     "reward_shares",
     "check_mcts_limits",
+    "check_implicit",
+    "check_weights",
+    "implicit_bounds",
+    "TAU_BYTES",
+    "MAX_WEIGHTS",
     "position_state",
     "reached_state",
 ]
@@ -53,6 +58,11 @@ MAX_ITERATIONS = 2**62
 #: Bytes a node takes in the compiled tree: 24 for the node, 8 per player for its rewards.
 NODE_BYTES = 24
 REWARD_BYTES = 8
+#: Bytes a node's implicit minimax values take in the compiled tree, per player (one int each),
+#: when ``implicit`` is on.
+TAU_BYTES = 4
+#: The most evaluation weights a tree takes (the compiled twin's buffer; no game has more features).
+MAX_WEIGHTS = 64
 #: Seconds of the search's clock between two calls of its ``progress`` (at most 10 a second).
 PROGRESS_INTERVAL = 0.1
 
@@ -79,6 +89,36 @@ def reward_shares(values: list[int] | tuple[int, ...]) -> list[int]:
     top = max(values)
     share = REWARD_UNIT // values.count(top)
     return [share if v == top else 0 for v in values]
+
+
+def check_implicit(implicit: Any) -> float:
+    """Implicit minimax backups' weight ``alpha`` checked: a number from 0 (off) to 1 (``None``: 0)."""
+    if implicit is None:
+        return 0.0
+    if isinstance(implicit, bool) or not isinstance(implicit, (int, float)) or not 0.0 <= implicit <= 1.0:
+        raise InvalidOptionError(f"implicit must be a number from 0 to 1 (0: off), got {implicit!r}")
+    return float(implicit)
+
+
+def check_weights(weights: Any) -> list[int]:
+    """A tree's evaluation weights for implicit minimax: ``None`` (all 0) or at most
+    ``MAX_WEIGHTS`` ints, padded with zeros to ``MAX_WEIGHTS``."""
+    if weights is None:
+        return [0] * MAX_WEIGHTS
+    if not isinstance(weights, (list, tuple)) or len(weights) > MAX_WEIGHTS:
+        raise InvalidOptionError(f"weights must be a list of at most {MAX_WEIGHTS} ints, got {weights!r}")
+    for w in weights:
+        if isinstance(w, bool) or not isinstance(w, int) or not -(2**31) < w < 2**31:
+            raise InvalidOptionError(f"weights must be ints of 32 bits, got {w!r}")
+    return [int(w) for w in weights] + [0] * (MAX_WEIGHTS - len(weights))
+
+
+def implicit_bounds(low: int, highest_sum: int, players: int) -> tuple[int, int]:
+    """``(low, span)`` that map ``evaluate_players`` values to [0, 1] as ``(v - low) / span``,
+    from the game's ``value_bounds()``: ``low`` its lowest value, ``span`` what the players'
+    values can add up to above it (Rolit: 0 and 64, a share of the board's balls); at least 1."""
+    span = highest_sum - players * low
+    return int(low), int(span) if span > 0 else 1
 
 
 def check_mcts_limits(iterations: Any, time_limit: Any) -> tuple[int, float]:

@@ -239,6 +239,7 @@ class Engine:
         players, 0.25 with more (measured stronger in four-player Rolit: docs/performance.md).
     :param history: MCTS: progressive history's weight (``MCTS``); ``None``: 0 with two
         players, 5 with more.
+    :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0.
     :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"``
         (the searching thread's CPU time: a budget then buys the same work on a loaded
         machine, and a search may take longer than its limit in wall time). Results'
@@ -273,6 +274,7 @@ class Engine:
         greedy: float | None = None,
         clock: str = "wall",
         history: float | None = None,
+        implicit: float | None = None,
     ) -> None:
         self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
         check_algorithm(algorithm, ALGORITHMS)
@@ -301,7 +303,7 @@ class Engine:
         self._endgame_searchers: dict[str, Any] = {}  # n-player MCTS's exact Max^n, by backend
         # Checked here, so that a bad value fails at construction rather than at the first search.
         self._mcts = (
-            MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history)
+            MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history, implicit=implicit)
             if algorithm == "mcts"
             else None
         )

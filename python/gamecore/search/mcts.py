@@ -25,6 +25,7 @@ from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..games.base import MoveT, Position
 from . import _mcts_rules
+from ._mcts_rules import check_implicit
 from ._options import check_mcts_options
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
@@ -73,6 +74,12 @@ def clock_function(clock: str) -> Callable[[], float]:
     raise InvalidOptionError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
 
 
+def _standard_weights(position: Position[Any]) -> list[int]:
+    """The weights of ``position``'s ``features()`` in its ``standard`` evaluation (implicit minimax's)."""
+    table = type(position).EVALUATIONS.get("standard", {})
+    return [table.get(name, 0) for name in position.features()]
+
+
 def _to_move(position: Position[MoveT], code: int) -> MoveT:
     return position.move_from_code(code)
 
@@ -94,6 +101,10 @@ class MCTS:
         searching thread's CPU time, so that a budget means the same work on a loaded
         machine); the result's ``elapsed`` is on the same clock. The search runs until one
         more iteration would end past the limit.
+    :param implicit: implicit minimax backups' weight alpha (Lanctot et al. 2014), 0 (off, the
+        default) to 1: each node also keeps the max^n value of the game's ``standard``
+        evaluation over the tree below it (every new leaf evaluated, values backed up as
+        max^n), and selection mixes it in: ``(1 - alpha) * win rate + alpha * value share``.
 
     One search at a time: a second thread searching with the same object gets
     :class:`~gamecore.errors.ConcurrentUseError` (give each thread its own ``MCTS``); a
@@ -110,6 +121,7 @@ class MCTS:
         greedy: float | None = None,
         clock: str = "wall",
         history: float | None = None,
+        implicit: float | None = None,
     ) -> None:
         self._clock = clock_function(clock)
         self.clock = clock
@@ -117,6 +129,7 @@ class MCTS:
         self.seed, self.exploration, self.max_nodes, self.greedy, self.history = check_mcts_options(
             seed, exploration, max_nodes, greedy, history
         )
+        self.implicit = check_implicit(implicit)
         self._backend_name = backend
         self._tree: Any = None
         self._lock = threading.Lock()
@@ -131,13 +144,14 @@ class MCTS:
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("clock", "wall")
         state.setdefault("history", None)
+        state.setdefault("implicit", 0.0)
         self.__dict__.update(state)
         self._clock = clock_function(self.clock)
         self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
         return _backend.load(backend).mcts.MCTSTree(
-            self.seed, self.exploration, self.max_nodes, self.greedy, self.history
+            self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit
         )
 
     @property
@@ -223,7 +237,8 @@ class MCTS:
                 elapsed = self._clock() - start
                 return progress(MCTSResult(moves[0], score, depth, moves, states, done, elapsed))
 
-        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu", report)
+        weights = _standard_weights(position) if self.implicit else None
+        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu", report, weights)
         elapsed = self._clock() - start
         best = self._tree.best_move()
         unit = self._tree.REWARD_UNIT

@@ -1,0 +1,174 @@
+"""Implicit minimax backups in MCTS (Lanctot, Winands, Pepels & Sturtevant 2014), on both backends.
+
+- For the same seed, iterations and weights both backends grow the same tree: the same
+  visits, rewards, implicit values, states and memory, also across a reused tree.
+- Against an independent truth: every visited node whose children are all unvisited holds
+  the game's ``evaluate_players`` of its own position (replayed on a fresh copy), and every
+  node with a visited child holds the values of the visited child best for the player to
+  move there (max^n, the first in move order on ties).
+- ``implicit=0`` (the default) is the search as before: the same tree as without the
+  option, no values kept, the same memory; any other value changes the search and counts
+  4 bytes per player a node.
+- Bad values are refused with InvalidOptionError; the engine and ``MCTS`` pass the option
+  and the game's standard weights.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from gamecore import Othello, Rolit
+from gamecore.errors import InvalidOptionError
+from gamecore.players import RandomPlayer
+from gamecore.search.engine import Engine
+from gamecore.search.mcts import MCTS, _standard_weights
+
+
+def _rolit(backend_name, plies=6, seed=2):
+    game = Rolit(backend=backend_name)
+    player = RandomPlayer(seed)
+    for _ in range(plies):
+        game.push(player.choose_move(game))
+    return game
+
+
+def _run(mods, position, iterations, weights=None, **options):
+    tree = mods.mcts.MCTSTree(11, **options)
+    tree.search(position.core.copy(), iterations, weights=weights)
+    return tree
+
+
+def _snapshot(tree, position, depth=2):
+    """Visits, rewards and implicit values of every node down to ``depth`` plies, by path."""
+    found = {}
+
+    def walk(path, game):
+        try:
+            found[tuple(path)] = (tree.node_rewards(path), tree.node_implicit(path))
+        except ValueError:
+            return
+        if len(path) < depth and not game.is_game_over():
+            for move in game.legal_moves():
+                game.push(move)
+                walk([*path, move.index], game)
+                game.pop()
+
+    walk([], position.copy())
+    return found
+
+
+@pytest.mark.parametrize("case", ["rolit-0.4", "rolit-1.0-reused", "othello-0.5"])
+def test_backends_agree_with_implicit_minimax(backends, case):
+    results = []
+    for mods in backends:
+        alpha = float(case.split("-")[1])
+        position = _rolit(mods.name) if case.startswith("rolit") else Othello(6, backend=mods.name)
+        weights = _standard_weights(position)
+        tree = _run(mods, position, 500, weights, implicit=alpha)
+        if case.endswith("reused"):
+            for _ in range(position.num_players):  # a round later: the tree is reused
+                position.push(position.legal_moves()[0])
+            tree.search(position.core.copy(), 300, weights=weights)
+            assert tree.reused_visits > 0
+        results.append(
+            (
+                tree.root_children(),
+                _snapshot(tree, position),
+                tree.node_count,
+                tree.states,
+                tree.memory_bytes(),
+                tree.best_move(),
+            )
+        )
+    assert results[0] == results[1]
+
+
+def test_the_values_are_evaluations_backed_up_as_max_n(backend):
+    position = _rolit(backend.name, plies=10)
+    weights = _standard_weights(position)
+    tree = _run(backend, position, 800, weights, implicit=0.5)
+    checked_leaves = checked_inner = 0
+
+    def check(path, game):
+        nonlocal checked_leaves, checked_inner
+        visits, _ = tree.node_rewards(path)
+        values = tree.node_implicit(path)
+        assert len(values) == 4
+        children = []
+        for move in game.legal_moves():
+            try:
+                child_visits, _ = tree.node_rewards([*path, move.index])
+            except ValueError:
+                continue
+            if child_visits:
+                children.append(move)
+        if not children:
+            if path:  # the root was never a new leaf
+                assert values == game.core.evaluate_players(weights)
+                checked_leaves += 1
+            return
+        mover = game.core.to_move()
+        best = None
+        for move in children:  # in move order: the first wins ties
+            value = tree.node_implicit([*path, move.index])
+            if best is None or value[mover] > best[mover]:
+                best = value
+        assert values == best
+        checked_inner += 1
+        for move in children:
+            game.push(move)
+            check([*path, move.index], game)
+            game.pop()
+
+    check([], _python_copy(position))
+    assert checked_leaves > 50 and checked_inner > 20
+
+
+def _python_copy(position):
+    """The same position on the pure backend: the truth is computed by the pure core."""
+    game = Rolit(backend="python")
+    for move in position.move_stack:
+        game.push(move.index)
+    return game
+
+
+def test_off_is_the_search_as_before(backend):
+    position = _rolit(backend.name)
+    plain = _run(backend, position, 400)
+    zero = _run(backend, position, 400, _standard_weights(position), implicit=0.0)
+    on = _run(backend, position, 400, _standard_weights(position), implicit=0.3)
+    assert plain.implicit == 0.0 and plain.node_implicit() == []
+    assert zero.root_children() == plain.root_children() and zero.states == plain.states
+    assert zero.memory_bytes() == plain.memory_bytes() == (24 + 8 * 4) * plain.node_count
+    assert on.root_children() != plain.root_children()
+    assert on.memory_bytes() == (24 + 12 * 4) * on.node_count
+    copy = pickle.loads(pickle.dumps(on))
+    assert copy.implicit == 0.3 and copy.rng_state == on.rng_state
+
+
+def test_bad_values_are_refused(backend):
+    for bad in (-0.1, 1.5, float("nan"), float("inf"), "0.5", True):
+        with pytest.raises(InvalidOptionError):
+            backend.mcts.MCTSTree(1, implicit=bad)
+        with pytest.raises(InvalidOptionError):
+            MCTS(implicit=bad)
+    tree = backend.mcts.MCTSTree(1, implicit=0.5)
+    core = Rolit(backend=backend.name).core.copy()
+    for bad in ([1] * 65, "12345", [1, 2.5], [True], [2**40]):
+        with pytest.raises(InvalidOptionError):
+            tree.search(core, 10, weights=bad)
+
+
+def test_engine_and_mcts_pass_the_option(backend):
+    position = _rolit(backend.name)
+    engine = Engine(algorithm="mcts", seed=3, implicit=0.5)
+    result = engine.search(position, nodes=300)
+    assert result.move in position.legal_moves()
+    tree = engine._mcts.tree
+    assert tree.implicit == 0.5 and len(tree.node_implicit()) == 4
+    # The weights are the game's standard evaluation, in the order of its features.
+    table = Rolit.EVALUATIONS["standard"]
+    assert _standard_weights(position) == [table.get(name, 0) for name in position.features()]
+    assert any(_standard_weights(position))
