@@ -22,6 +22,7 @@ import pytest
 from gamecore import Othello, Rolit
 from gamecore.errors import InvalidOptionError
 from gamecore.players import RandomPlayer
+from gamecore.search import _mcts_rules
 from gamecore.search.engine import Engine
 from gamecore.search.mcts import MCTS, _standard_weights
 
@@ -139,7 +140,7 @@ def test_off_is_the_search_as_before(backend):
     plain = _run(backend, position, 400)
     zero = _run(backend, position, 400, _standard_weights(position), implicit=0.0)
     on = _run(backend, position, 400, _standard_weights(position), implicit=0.3)
-    assert plain.implicit == 0.0 and plain.node_implicit() == []
+    assert plain.implicit is None and plain.node_implicit() == []
     assert zero.root_children() == plain.root_children() and zero.states == plain.states
     assert zero.memory_bytes() == plain.memory_bytes() == (24 + 8 * 4) * plain.node_count
     assert on.root_children() != plain.root_children()
@@ -172,3 +173,24 @@ def test_engine_and_mcts_pass_the_option(backend):
     table = Rolit.EVALUATIONS["standard"]
     assert _standard_weights(position) == [table.get(name, 0) for name in position.features()]
     assert any(_standard_weights(position))
+
+
+def test_the_default_depends_on_the_players_and_a_tree_follows_it(backends, monkeypatch):
+    assert _mcts_rules.implicit_weight(None, 2) == 0.0
+    assert _mcts_rules.implicit_weight(None, 4) == _mcts_rules.MULTIPLAYER_IMPLICIT
+    assert _mcts_rules.implicit_weight(0.25, 2) == 0.25
+    monkeypatch.setattr(_mcts_rules, "MULTIPLAYER_IMPLICIT", 0.5)
+    seen = []
+    for mods in backends:
+        tree = mods.mcts.MCTSTree(5)  # implicit=None: by the number of players
+        steps = []
+        for position in (_rolit(mods.name), Othello(6, backend=mods.name), Rolit(players=3, backend=mods.name)):
+            tree.search(position.core.copy(), 200, weights=_standard_weights(position))
+            players = position.num_players
+            values = tree.node_implicit()
+            assert len(values) == (players if players > 2 else 0)
+            per_player = 12 if players > 2 else 8
+            assert tree.memory_bytes() == (24 + per_player * players) * tree.node_count
+            steps.append((tree.root_children(), values, tree.node_count))
+        seen.append(steps)
+    assert seen[0] == seen[1]

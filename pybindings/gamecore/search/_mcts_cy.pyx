@@ -23,7 +23,7 @@ from gamecore.errors import ConcurrentUseError, GameOverError
 from gamecore.search._mcts_rules import (
     DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
     REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
-    MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds,
+    MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds, implicit_weight,
 )
 from gamecore.search._options import check_mcts_options
 
@@ -97,8 +97,8 @@ cdef class MCTSTree:
         with two players, ``MULTIPLAYER_GREEDY`` with more.
     :param history: progressive history's weight W (see the pure twin); None: 0 with two
         players, ``MULTIPLAYER_HISTORY`` with more.
-    :param implicit: implicit minimax backups' weight alpha, 0 (off, the default) to 1 (see
-        the pure twin).
+    :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the pure
+        twin); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more.
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -113,7 +113,8 @@ cdef class MCTSTree:
     cdef readonly int max_nodes
     cdef readonly object greedy
     cdef readonly object history
-    cdef readonly double implicit
+    cdef readonly object implicit
+    cdef double alpha                # implicit's weight in the tree (implicit_weight of its last search)
     cdef int weights[C_MAX_WEIGHTS]  # of the search under way (implicit minimax's evaluation)
     cdef long long tau_low, tau_span  # of the search under way (implicit_bounds)
     cdef int* tau                    # implicit minimax values, PLAYER_BUFFER a node (with implicit only)
@@ -145,7 +146,8 @@ cdef class MCTSTree:
         self.nodes = NULL
         self.rewards = NULL
         self.tau = NULL
-        self.implicit = 0.0
+        self.implicit = None
+        self.alpha = 0.0
         self.tau_low = 0
         self.tau_span = 1
         memset(self.weights, 0, sizeof(self.weights))
@@ -166,17 +168,10 @@ cdef class MCTSTree:
 
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None,
                  history=None, implicit=None):
-        cdef int* grown
         self.check_idle()
         seed, exploration, max_nodes, greedy, history = check_mcts_options(seed, exploration, max_nodes, greedy,
                                                                            history)
-        implicit = check_implicit(implicit)
-        if implicit and self.tau == NULL and self.capacity:
-            grown = <int*>malloc(self.capacity * PLAYER_BUFFER * sizeof(int))
-            if grown == NULL:
-                raise MemoryError("MCTS tree: out of memory")
-            self.tau = grown
-        self.implicit = implicit
+        self.implicit = check_implicit(implicit)
         if max_nodes > 0x7FFFFFFF // 2:
             max_nodes = 0x7FFFFFFF // 2
         self.seed = seed & MASK64
@@ -236,7 +231,7 @@ cdef class MCTSTree:
         if grown_rewards == NULL:
             return -1
         self.rewards = grown_rewards
-        if self.implicit != 0.0:
+        if self.alpha != 0.0:
             grown_tau = <int*>realloc(self.tau, capacity * PLAYER_BUFFER * sizeof(int))
             if grown_tau == NULL:
                 return -1
@@ -259,7 +254,7 @@ cdef class MCTSTree:
         self.nodes[i].count = 0
         self.nodes[i].visits = 0
         memset(&self.rewards[i * self.players], 0, self.players * sizeof(long long))
-        if self.tau != NULL:
+        if self.alpha != 0.0:
             memset(&self.tau[i * self.players], 0, self.players * sizeof(int))
         self.size = i + 1
 
@@ -302,7 +297,7 @@ cdef class MCTSTree:
         """Bytes of the tree: 24 a node and 8 per player of its rewards, 4 more per player with
         ``implicit`` (the arrays grow by doubling; this counts the nodes in use, as the pure
         twin does)."""
-        cdef int per_player = sizeof(long long) + (sizeof(int) if self.implicit != 0.0 else 0)
+        cdef int per_player = sizeof(long long) + (sizeof(int) if self.alpha != 0.0 else 0)
         return (sizeof(Node) + per_player * self.players) * self.size
 
     # -- tree reuse ------------------------------------------------------------
@@ -353,10 +348,10 @@ cdef class MCTSTree:
         new_rewards = <long long*>malloc(self.capacity * PLAYER_BUFFER * sizeof(long long))
         queue_old = <int*>malloc(self.size * sizeof(int))
         queue_new = <int*>malloc(self.size * sizeof(int))
-        if self.tau != NULL:
+        if self.alpha != 0.0:
             new_tau = <int*>malloc(self.capacity * PLAYER_BUFFER * sizeof(int))
         if (new == NULL or new_rewards == NULL or queue_old == NULL or queue_new == NULL
-                or (self.tau != NULL and new_tau == NULL)):
+                or (self.alpha != 0.0 and new_tau == NULL)):
             free(new_tau)
             free(new)
             free(new_rewards)
@@ -453,12 +448,23 @@ cdef class MCTSTree:
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
         cdef int root = self.find(core) if players == self.players else -1
+        cdef double alpha = implicit_weight(self.implicit, players)
+        cdef int* grown_tau
         cdef long long done = 0
         cdef int failed = 0
         cdef bint interrupted = False
         cdef int low = 0, highest_sum = 0
         core.value_bounds(&low, &highest_sum)
         self.tau_low, self.tau_span = implicit_bounds(low, highest_sum, players)
+        if alpha != self.alpha:
+            root = -1  # the tree holds no implicit values, or holds them for nothing
+            self.alpha = 0.0  # (the tree is cleared below, with the values' array if needed)
+        if alpha != 0.0:
+            grown_tau = <int*>realloc(self.tau, self.capacity * PLAYER_BUFFER * sizeof(int))
+            if grown_tau == NULL:
+                raise MemoryError("MCTS tree: out of memory")
+            self.tau = grown_tau
+        self.alpha = alpha
         self.threshold = greedy_threshold(self.greedy, players)
         self.history_w = history_weight(self.history, players)
         memset(self.history_visits, 0, sizeof(self.history_visits))
@@ -518,7 +524,7 @@ cdef class MCTSTree:
         cdef long long result[PLAYER_BUFFER]
         cdef int node = 0, depth = 0, n, f, child, chosen, i, p, mover, players = self.players, index
         cdef double log_n, score, best_score, c2 = self.c2, weight = self.history_w
-        cdef double alpha = self.implicit, keep = 1.0 - self.implicit, span = <double>self.tau_span
+        cdef double alpha = self.alpha, keep = 1.0 - self.alpha, span = <double>self.tau_span
         cdef long long low = self.tau_low
         cdef long long won, v
         cdef Node* nodes
@@ -679,7 +685,7 @@ cdef class MCTSTree:
 
     def node_implicit(self, path=()):
         """The implicit minimax values of the node reached by the moves of ``path`` (see the
-        pure twin); empty when ``implicit`` is 0.
+        pure twin); empty when implicit minimax is off.
 
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """
@@ -696,7 +702,7 @@ cdef class MCTSTree:
             if found < 0:
                 raise ValueError(f"move {m!r} is not in the tree at this node")
             node = found
-        if self.tau == NULL or self.implicit == 0.0:
+        if self.alpha == 0.0:
             return []
         return [self.tau[node * self.players + p] for p in range(self.players)]
 

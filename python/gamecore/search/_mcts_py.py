@@ -131,6 +131,7 @@ from ._mcts_rules import (
     greedy_threshold,
     history_weight,
     implicit_bounds,
+    implicit_weight,
     position_state,
     reached_state,
     reward_shares,
@@ -164,8 +165,9 @@ class MCTSTree:
         None: 0 with two players, ``MULTIPLAYER_GREEDY`` with more.
     :param history: progressive history's weight W (see the module docstring); None: 0
         with two players, ``MULTIPLAYER_HISTORY`` with more.
-    :param implicit: implicit minimax backups' weight alpha from 0 (off, the default) to 1
-        (see the module docstring); the evaluation is the one whose weights ``search`` gets.
+    :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the module
+        docstring); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more. The
+        evaluation is the one whose weights ``search`` gets.
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -177,6 +179,7 @@ class MCTSTree:
         "greedy",
         "history",
         "implicit",
+        "_alpha",
         "_weights",
         "_tau",
         "_tau_low",
@@ -223,6 +226,7 @@ class MCTSTree:
             seed, exploration, max_nodes, greedy, history
         )
         self.implicit = check_implicit(implicit)
+        self._alpha = 0.0  # implicit's weight in the tree (implicit_weight of its last search)
         self._weights = check_weights(None)
         self._tau_low = 0
         self._tau_span = 1
@@ -274,7 +278,7 @@ class MCTSTree:
         self._reward = [0] * self._players  # reward units per player, node i at [i * players:]
         self._key = [0]  # Zobrist key of the node's position, set on its first visit
         # Implicit minimax values per player, node i at [i * players:] (with implicit only).
-        self._tau: list[int] = [0] * self._players if self.implicit else []
+        self._tau: list[int] = [0] * self._players if self._alpha else []
 
     def reset(self) -> None:
         """Forget the tree (the generator keeps its state)."""
@@ -298,7 +302,7 @@ class MCTSTree:
     def memory_bytes(self) -> int:
         """Size of the tree as the compiled twin stores it: 24 bytes a node and 8 per player
         (and 4 more per player with ``implicit``)."""
-        per_player = REWARD_BYTES + (TAU_BYTES if self.implicit else 0)
+        per_player = REWARD_BYTES + (TAU_BYTES if self._alpha else 0)
         return (NODE_BYTES + per_player * self._players) * len(self._move)
 
     # -- tree reuse ----------------------------------------------------------
@@ -411,6 +415,10 @@ class MCTSTree:
         key = core.key()
         players = core.num_players()
         root = self._find(core) if players == self._players else -1
+        alpha = implicit_weight(self.implicit, players)
+        if alpha != self._alpha:
+            root = -1  # the tree holds no implicit values, or holds them for nothing
+        self._alpha = alpha
         self._players = players
         self._threshold = greedy_threshold(self.greedy, players)
         self._history_weight = history_weight(self.history, players)
@@ -463,7 +471,7 @@ class MCTSTree:
         c2 = self._c2
         weight = self._history_weight
         history_visits, history_reward = self._history_visits, self._history_reward
-        alpha = self.implicit
+        alpha = self._alpha
         keep = 1.0 - alpha
         tau, low, span = self._tau, self._tau_low, float(self._tau_span)
         # (player, move) of the iteration as history indexes (with progressive history only).
@@ -637,7 +645,7 @@ class MCTSTree:
 
     def node_implicit(self, path: list[int] | tuple[int, ...] = ()) -> list[int]:
         """The implicit minimax values (one per player, in ``evaluate_players`` units) of the
-        node reached from the root by the moves of ``path``; empty when ``implicit`` is 0.
+        node reached from the root by the moves of ``path``; empty when implicit minimax is off.
 
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """

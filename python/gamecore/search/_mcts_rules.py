@@ -33,6 +33,8 @@ __all__ = [
     "reward_shares",
     "check_mcts_limits",
     "check_implicit",
+    "implicit_weight",
+    "MULTIPLAYER_IMPLICIT",
     "check_weights",
     "implicit_bounds",
     "TAU_BYTES",
@@ -47,6 +49,8 @@ DEFAULT_EXPLORATION = 1.4142135623730951
 MULTIPLAYER_GREEDY = 0.25
 #: Progressive history's weight W in games of more than two players (``history=None``).
 MULTIPLAYER_HISTORY = 5.0
+#: Implicit minimax backups' weight alpha in games of more than two players (``implicit=None``).
+MULTIPLAYER_IMPLICIT = 0.0
 #: Moves per player in the history table (move codes -2 to 125).
 HISTORY_MOVES = 128
 #: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
@@ -91,13 +95,22 @@ def reward_shares(values: list[int] | tuple[int, ...]) -> list[int]:
     return [share if v == top else 0 for v in values]
 
 
-def check_implicit(implicit: Any) -> float:
-    """Implicit minimax backups' weight ``alpha`` checked: a number from 0 (off) to 1 (``None``: 0)."""
+def check_implicit(implicit: Any) -> float | None:
+    """Implicit minimax backups' weight ``alpha`` checked: ``None`` (the default by the number
+    of players, ``implicit_weight``) or a number from 0 (off) to 1."""
     if implicit is None:
-        return 0.0
+        return None
     if isinstance(implicit, bool) or not isinstance(implicit, (int, float)) or not 0.0 <= implicit <= 1.0:
-        raise InvalidOptionError(f"implicit must be a number from 0 to 1 (0: off), got {implicit!r}")
+        raise InvalidOptionError(f"implicit must be a number from 0 to 1 (0: off) or None, got {implicit!r}")
     return float(implicit)
+
+
+def implicit_weight(implicit: float | None, players: int) -> float:
+    """Implicit minimax's weight alpha for a search: ``implicit`` (None: 0 with two players,
+    ``MULTIPLAYER_IMPLICIT`` with more)."""
+    if implicit is None:
+        return MULTIPLAYER_IMPLICIT if players > 2 else 0.0
+    return implicit
 
 
 def check_weights(weights: Any) -> list[int]:

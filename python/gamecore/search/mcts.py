@@ -101,8 +101,8 @@ class MCTS:
         searching thread's CPU time, so that a budget means the same work on a loaded
         machine); the result's ``elapsed`` is on the same clock. The search runs until one
         more iteration would end past the limit.
-    :param implicit: implicit minimax backups' weight alpha (Lanctot et al. 2014), 0 (off, the
-        default) to 1: each node also keeps the max^n value of the game's ``standard``
+    :param implicit: implicit minimax backups' weight alpha (Lanctot et al. 2014), 0 (off) to
+        1; None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more. Each node also keeps the max^n value of the game's ``standard``
         evaluation over the tree below it (every new leaf evaluated, values backed up as
         max^n), and selection mixes it in: ``(1 - alpha) * win rate + alpha * value share``.
 
@@ -144,7 +144,7 @@ class MCTS:
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("clock", "wall")
         state.setdefault("history", None)
-        state.setdefault("implicit", 0.0)
+        state.setdefault("implicit", None)
         self.__dict__.update(state)
         self._clock = clock_function(self.clock)
         self._lock = threading.Lock()
@@ -237,7 +237,7 @@ class MCTS:
                 elapsed = self._clock() - start
                 return progress(MCTSResult(moves[0], score, depth, moves, states, done, elapsed))
 
-        weights = _standard_weights(position) if self.implicit else None
+        weights = _standard_weights(position)
         done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu", report, weights)
         elapsed = self._clock() - start
         best = self._tree.best_move()
