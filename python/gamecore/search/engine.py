@@ -532,8 +532,9 @@ class Engine:
         )
         maxn = self.algorithm in ("maxn", "maxn-plain")
         table_bytes = searcher.maxn_tt_bytes() if maxn else searcher.tt_bytes()
-        python = _backend.load("python")  # the entry sizes are the same in both backends
-        entry_bytes = python.multiplayer.MAXN_ENTRY_BYTES if maxn else python.alphabeta.TT_ENTRY_BYTES
+        # The entry sizes are the same in both backends (_options; loading the pure backend here
+        # would import its modules inside the first timed search: up to 40 ms past a deadline).
+        entry_bytes = _options.MAXN_ENTRY_BYTES if maxn else _options.TT_ENTRY_BYTES
         return SearchResult(
             move=None if found.move == NO_MOVE else position.move_from_code(found.move),
             score=found.score,
