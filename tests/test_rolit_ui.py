@@ -12,7 +12,7 @@ import gamecore
 from gamecore import Rolit, cli
 from gamecore.bench.rolit import bench_rolit
 from gamecore.errors import InvalidOptionError
-from gamecore.players import make_player
+from gamecore.players import EnginePlayer, make_player
 from gamecore.ui import rolit as ui
 
 ROW = re.compile(r"^([1-8])( [.RYGB]){8} ([1-8])$")
@@ -311,6 +311,27 @@ def test_python_entry_point(backend):
         gamecore.rolit("Y", colors="RG", output=io.StringIO())
     with pytest.raises(InvalidOptionError, match="not both"):
         gamecore.rolit(colors="RG", colours="RG", output=io.StringIO())
+
+
+@pytest.mark.parametrize("algorithm", ui.ENGINE_ALGORITHMS)
+def test_the_computer_is_a_shared_player_and_says_how_it_chose(algorithm, backend):
+    game = Rolit("RG", backend=backend.name)  # two colours: alphabeta plays too
+    game.push(game.legal_moves()[0])
+    computer = ui.make_engine(algorithm, time=0.05, seed=3)
+    if algorithm in ("random", "greedy"):
+        assert type(computer.player) is type(make_player(algorithm, game="rolit"))
+    else:  # gamecore.players' engine, running the algorithm, seeded
+        assert isinstance(computer.player, EnginePlayer)
+        assert (computer.player.algorithm, computer.player.seed, computer.player.time) == (algorithm, 3, 0.05)
+    move, note = computer.choose(game)
+    assert move in game.legal_moves() and note.startswith(algorithm)
+    if algorithm not in ("random", "greedy", "mcts"):
+        assert re.fullmatch(rf"{algorithm}, depth \d+, \d+\.\d s", note), note
+
+
+def test_an_engine_players_seed_reaches_its_engine():
+    player = make_player("engine:algorithm=mcts,seed=7", game="rolit")
+    assert player.seed == 7 and player._engines["mcts"]._mcts.seed == 7
 
 
 def test_mcts_engine_plays_a_move(backend):

@@ -119,6 +119,8 @@ class EnginePlayer(Player):
         what is left (with ``time`` too: at most ``time``).
     :param clock: what ``time`` measures, as :class:`~gamecore.Engine`'s ``clock``:
         ``"wall"`` or ``"cpu"`` (the same work on a loaded machine: for matches).
+    :param seed: seed of the engine's random choices (``algorithm="mcts"``'s playouts), as
+        :class:`~gamecore.Engine`'s ``seed``.
     """
 
     name = "engine"
@@ -134,6 +136,7 @@ class EnginePlayer(Player):
         algorithm: str | None = None,
         game_time: float | None = None,
         clock: str = "wall",
+        seed: int = 0,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -153,6 +156,7 @@ class EnginePlayer(Player):
         self.margin = margin
         self.algorithm = algorithm
         self.clock = clock
+        self.seed = seed
         self._engines: dict[str, Any] = {}
         self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
@@ -165,7 +169,7 @@ class EnginePlayer(Player):
         engine = self._engines.get(algorithm)
         if engine is None:
             engine = self._engines[algorithm] = Engine(
-                self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm, clock=self.clock
+                self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm, clock=self.clock, seed=self.seed
             )
         return engine
 

@@ -19,9 +19,11 @@ A person types a move as row and column (``4 6``, the handout's way) or as a squ
 and the question again. Commands: ``undo`` (take back your last move and every move after
 it: back to your own turn), ``help`` (the rules and your legal moves), ``quit``.
 
-The loop is the shared one of ``ui/play.py`` (undo, quit, end of input, records): this
-module gives it :class:`RolitUI`, a human and a computer player, and the handout's output
-(when the board is drawn, the status and result lines).
+The loop is the shared one of ``ui/play.py`` (undo, quit, end of input, records), and the
+computer's players are the shared ones of :mod:`gamecore.players` (an ``EnginePlayer`` running
+the chosen algorithm, or ``random``/``greedy``): this module gives them :class:`RolitUI` and the
+handout's voice -- its human prompt (row and column), when the board is drawn, the status,
+move and result lines.
 
 >>> import io
 >>> out = io.StringIO()
@@ -45,7 +47,7 @@ from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, Invalid
 from ..games.base import Color, Outcome, Position, renamed
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
-from ..players import HUMAN_COMMANDS, Player, QuitGame, UndoMove, make_player
+from ..players import HUMAN_COMMANDS, EnginePlayer, Player, QuitGame, UndoMove, make_player
 from ..search import engine
 from .play import MESSAGES, GameUI, Session
 
@@ -84,54 +86,44 @@ Commands: undo (take back your last move), help, quit."""
 
 
 class _Computer:
-    """One engine colour's player: ``choose(position) -> (move, note)``."""
+    """One engine colour's player: a player of :mod:`gamecore.players` (``random``, ``greedy``, or
+    an :class:`~gamecore.players.EnginePlayer` running ``algorithm``) and, for the handout's
+    move line, a note of how it chose: ``choose(position) -> (move, note)``."""
 
     def __init__(self, algorithm: str, time_limit: float, seed: int) -> None:
         self.algorithm = algorithm
         self.time_limit = time_limit
         self.seed = seed
-        self._impl: Any = None
+        self.player: Player
+        if algorithm in ("random", "greedy"):
+            self.player = make_player(algorithm, game="rolit", seed=seed)
+        else:  # the default, MCTS, ends each game with an exact Max^n search (Engine's default evaluation)
+            evaluation = "default" if algorithm == "mcts" else "standard"
+            self.player = EnginePlayer(time=time_limit, evaluation=evaluation, algorithm=algorithm, seed=seed)
 
     def choose(self, position: Rolit) -> tuple[RolitMove, str]:
         legal = position.legal_moves()
         if len(legal) == 1:
             return legal[0], "its only move"
-        algorithm = self.algorithm
-        if algorithm in ("random", "greedy"):
-            if self._impl is None:
-                self._impl = make_player(algorithm, seed=self.seed)
-            return self._impl.choose_move(position), algorithm
-        if algorithm == "mcts":
-            if self._impl is None:  # the default engine: MCTS, its last moves exact (Engine)
-                self._impl = engine.Engine(algorithm="mcts", seed=self.seed)
-            result = self._impl.search(position, time_limit=self.time_limit)
-            if result.exact:
-                return result.move, f"mcts, the end solved exactly (Max^n), {result.elapsed:.1f} s"
-            reused = result.reused
-            note = f"mcts, {result.iterations:,} playouts" + (f" ({reused:,} kept from before)" if reused else "")
-            return result.move, f"{note}, {result.elapsed:.1f} s"
-        if self._impl is None:
-            self._impl = _search_engine(algorithm, self.seed)
-        result = self._impl.search(position, time_limit=self.time_limit)
-        return result.move, f"{algorithm}, depth {result.depth}, {result.elapsed:.1f} s"
-
-
-def _search_engine(algorithm: str, seed: int) -> Any:
-    """An ``Engine`` running ``algorithm`` (one of ``gamecore.search``'s)."""
-    return engine.Engine("standard", algorithm=algorithm, seed=seed)
-
-
-_OWN = ("mcts", "random", "greedy")
+        move: RolitMove = self.player.choose_move(position)
+        result = getattr(self.player, "last_result", None)
+        if result is None:
+            return move, self.algorithm
+        if self.algorithm != "mcts":
+            return move, f"{self.algorithm}, depth {result.depth}, {result.elapsed:.1f} s"
+        if result.exact:
+            return move, f"mcts, the end solved exactly (Max^n), {result.elapsed:.1f} s"
+        reused = result.reused
+        note = f"mcts, {result.iterations:,} playouts" + (f" ({reused:,} kept from before)" if reused else "")
+        return move, f"{note}, {result.elapsed:.1f} s"
 
 
 def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> _Computer:
-    """The computer player the terminal game uses for one colour (``choose(position)``)."""
+    """The computer player the terminal game uses for one colour (``choose(position)``); a bad
+    option fails here, not at its first move."""
     if algorithm not in ENGINE_ALGORITHMS:
         raise InvalidOptionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ENGINE_ALGORITHMS)}")
-    computer = _Computer(algorithm, time, seed)
-    if algorithm not in _OWN:
-        computer._impl = _search_engine(algorithm, seed)  # fails now, not at the first move
-    return computer
+    return _Computer(algorithm, time, seed)
 
 
 # -- the game --------------------------------------------------------------------------------
