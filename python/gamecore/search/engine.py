@@ -203,7 +203,8 @@ DEFAULT_EVALUATION = "default"
 
 
 class Engine:
-    """An alpha-beta engine that keeps its transposition table between the moves of a game.
+    """A search engine (alpha-beta, the n-player searches or MCTS: ``algorithm``) that keeps its
+    tables between the moves of a game.
 
     :param evaluation: ``"default"`` (the position's ``default_evaluation()``: Othello's
         ``"learned"`` on 6x6 and 8x8, else ``"standard"``), a built-in evaluation's name

@@ -8,7 +8,7 @@
 (200, True)
 
 The work is done by the backend's ``MCTSTree`` (``_mcts_py`` or ``_mcts_cy``); see
-``gamecore/_mcts_py.py`` for the algorithm, the random generator and the reuse rule.
+``gamecore/search/_mcts_py.py`` for the algorithm, the random generator and the reuse rule.
 For the same seed and iteration budget both backends give the same result.
 """
 
