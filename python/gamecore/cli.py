@@ -220,7 +220,9 @@ def _add_bench_parser(sub: Any) -> None:
     o.add_argument(
         "--depth", type=count, help="search: depth of the cython/python comparison (default 6); api: negamax depth"
     )
-    o.add_argument("--deep", type=int, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)")
+    o.add_argument(
+        "--deep", type=plies, default=10, help="search: depth of the Cython-only run (default 10; 0 skips it)"
+    )
     o.add_argument(
         "--ffo", metavar="RANGE", help="search/endgame: FFO positions to solve, e.g. 40-49 (default), 40, none"
     )

@@ -115,7 +115,7 @@ def _add_run_parser(sub: Subparsers) -> None:
     _add_limits(p)
     p.add_argument(
         "--sizes",
-        type=int,
+        type=count,
         nargs="+",
         metavar="N",
         help="board sizes; every pair meets once per size (othello default: 6 8 10)",
@@ -165,7 +165,7 @@ def _add_check_parser(sub: Subparsers) -> None:
     )
     p.add_argument("bot", metavar="FILE_OR_FOLDER", help="the bot: a player.py, a *_player.py, or a folder")
     _add_limits(p)
-    p.add_argument("--size", type=int, metavar="N", help="the board size (default: the middle tournament size)")
+    p.add_argument("--size", type=count, metavar="N", help="the board size (default: the middle tournament size)")
     p.set_defaults(referee_run=_check)
 
 

@@ -173,7 +173,7 @@ class GameUI:
             sizes = ", ".join(map(str, self.game.sizes))
             parser.add_argument(
                 "--size",
-                type=int,
+                type=count,
                 choices=self.game.sizes,
                 default=self.game.default_size,
                 metavar="N",
