@@ -277,10 +277,15 @@ def test_serve_checks_its_numbers(capsys):
 
 
 def test_pause_stops_an_engine_game_between_moves(client):
-    sid = new_session(client, game="othello", options={"size": 6}, seats=[{"player": "random"}] * 2)["id"]
+    # The pace is set before the engines take their seats: random players without a pace
+    # could finish the whole game between two requests on a loaded machine (a flake seen).
+    sid = new_session(client, game="othello", options={"size": 6}, seats=HUMANS)["id"]
     act(client, sid, "pace", pace=0.3)
+    act(client, sid, "seats", seats=[{"player": "random"}] * 2)
+    wait_for(client, sid, lambda s: s["ply"] >= 1)  # the engines play at that pace
     act(client, sid, "pause", paused=True)
     ply = wait_for(client, sid, lambda s: s["thinking"] is None)["ply"]
+    assert ply < 20
     time.sleep(0.8)
     assert state_of(client, sid)["ply"] == ply
     act(client, sid, "pause", paused=False)
