@@ -555,6 +555,22 @@ def test_openspiel_python_shortcuts_answer_as_the_cpp_side(backend, name):
             state.legal_actions_mask(bad)
 
 
+def test_openspiel_games_and_states_pickle(backend):
+    # OpenSpiel's AlphaZero sends the game to its actor processes by pickle.
+    import pickle  # noqa: PLC0415
+
+    for name in ("gamecore_othello(size=6", "gamecore_rolit(players=3", "gamecore_tetralath(swap=true"):
+        game = pyspiel.load_game(f"{name},backend={backend.name})")
+        again = pickle.loads(pickle.dumps(game))
+        assert type(again) is type(game) and str(again) == str(game)
+        assert again.new_initial_state().legal_actions() == game.new_initial_state().legal_actions()
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy.history() == state.history() and str(copy) == str(state)
+        assert copy.legal_actions() == state.legal_actions()
+
+
 def test_openspiel_state_of_any_rolit_colours(backend):
     # Green moves first, red second: the observer's own colour is plane 0, the neutral ones last.
     position = Rolit("GR", backend=backend.name)

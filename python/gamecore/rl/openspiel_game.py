@@ -110,6 +110,15 @@ class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships n
         super().__init__(_GAME_TYPES[self.game_name], info, options)
         self._start = learner.new_position()  # copied for each new state (clone() makes one too)
 
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[str]]:
+        # pyspiel's own pickling rebuilds the C++ game without running __init__ (no
+        # ``learner``): load it again by its name and parameters, as OpenSpiel's AlphaZero
+        # does in its actor processes.
+        return _game_from_string, (str(self),)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return self.__reduce_ex__(2)
+
     def new_initial_state(self, position: Position[Any] | None = None) -> GamecoreState:
         """The start, or a state around a copy of a gamecore ``position`` of this game."""
         return GamecoreState(self, position)
@@ -211,15 +220,42 @@ class _BoardObserver:
         return state.position.to_text()
 
 
+# One class per game, at module level so that pickle finds them by name (OpenSpiel's
+# AlphaZero sends the game to its actor processes).
+class GamecoreOthelloGame(GamecoreGame):
+    """``gamecore_othello``."""
+
+    game_name = "othello"
+
+
+class GamecoreRolitGame(GamecoreGame):
+    """``gamecore_rolit``."""
+
+    game_name = "rolit"
+
+
+class GamecoreTetralathGame(GamecoreGame):
+    """``gamecore_tetralath``."""
+
+    game_name = "tetralath"
+
+
+_GAME_CLASSES = {"othello": GamecoreOthelloGame, "rolit": GamecoreRolitGame, "tetralath": GamecoreTetralathGame}
+
+
 def _register() -> None:
     registered = set(pyspiel.registered_names())
     for game, name in GAME_NAMES.items():
         if name not in registered:
-            cls = type(f"Gamecore{game.capitalize()}Game", (GamecoreGame,), {"game_name": game})
-            pyspiel.register_game(_GAME_TYPES[game], cls)
+            pyspiel.register_game(_GAME_TYPES[game], _GAME_CLASSES[game])
 
 
 _register()
+
+
+def _game_from_string(text: str) -> pyspiel.Game:
+    """A pickled game, loaded again (importing this module registered the games)."""
+    return pyspiel.load_game(text)
 
 
 @functools.cache
