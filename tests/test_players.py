@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 import time
 
 import pytest
 
-from gamecore.errors import GameOverError, InvalidLimitError, InvalidOptionError
+from gamecore import Engine, Rolit, Tetralath
+from gamecore.errors import GamecoreError, GameOverError, InvalidLimitError, InvalidOptionError
 from gamecore.games.othello import Othello
 from gamecore.players import (
     CornerPlayer,
@@ -20,6 +22,7 @@ from gamecore.players import (
     RandomPlayer,
     make_player,
 )
+from gamecore.search.mcts import MCTS
 
 # The classic 8x8 positional table, written out by hand (independent of square_weight()).
 TABLE_8 = [
@@ -296,3 +299,29 @@ def test_make_player():
 def test_a_bad_player_option_fails_at_construction_with_a_gamecore_error(make, error):
     with pytest.raises(error):
         make()
+
+
+#: Wrong values of every kind, for any option.
+ODD_VALUES = [None, True, -1, 0, 0.5, 2.5, 10**30, math.nan, math.inf, -math.inf, "x", "", [], {}, object()]
+
+
+@pytest.mark.parametrize("make", [EnginePlayer, MCTSPlayer, RandomPlayer, Engine, MCTS, Othello, Tetralath, Rolit])
+def test_every_option_is_refused_with_a_gamecore_error_or_taken(make, backend):
+    """Each keyword of the players, the engines and the games, given any of ODD_VALUES: taken, or
+    refused with a gamecore error when the object is made (never a plain TypeError/ValueError,
+    never at the first move); a str, a NaN or a bare object is refused by every option."""
+    for name, parameter in inspect.signature(make).parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        for value in ODD_VALUES:
+            options = {name: value}
+            if make in (Othello, Tetralath, Rolit) and name != "backend":
+                options["backend"] = backend
+            try:
+                make(**options)
+            except GamecoreError:
+                continue
+            except Exception as error:  # noqa: BLE001 - the test is that nothing else escapes
+                pytest.fail(f"{make.__name__}({name}={value!r}) raised {type(error).__name__}: {error}")
+            wrong_kind = value == "x" or type(value) is object or (isinstance(value, float) and math.isnan(value))
+            assert not wrong_kind, f"{make.__name__}({name}={value!r}) was taken"

@@ -246,7 +246,9 @@ class Rolit(Position[RolitMove]):
         colours: Any = None,
     ) -> None:
         colours = renamed(colors, colours, "colors", "colours")
-        if players is not None and (isinstance(players, bool) or players not in DEFAULT_COLOURS):
+        if players is not None and (
+            isinstance(players, bool) or not isinstance(players, int) or players not in DEFAULT_COLOURS
+        ):
             raise InvalidPositionError(f"players must be 2, 3 or 4, got {players!r}")
         if colours is None:
             colours = DEFAULT_COLOURS[players or 4]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any, TextIO
 
+from .. import _backend
 from .._rng import splitmix64
 from ..errors import GamecoreError, InvalidLimitError, InvalidOptionError
 from ..games import GAMES
@@ -144,6 +145,10 @@ class EnginePlayer(Player):
         _check_seconds("time", time)
         _check_margin(margin)
         _check_seconds("game_time", game_time)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOptionError(f"seed must be an int, got {type(seed).__name__}")
+        if backend is not None:
+            _backend.load(backend)  # an unknown or missing backend fails here, not at the first move
         if depth is None and time is None and game_time is None:
             time = 1.0
         self.depth = depth

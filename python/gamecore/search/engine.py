@@ -37,6 +37,7 @@ from ..errors import (
 from ..games import GAMES
 from ..games.base import MoveT, Position
 from . import _options
+from ._mcts_rules import check_implicit
 from ._options import MAX_WEIGHT, WIN, check_algorithm, check_tt_mb
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS, clock_function
@@ -302,6 +303,11 @@ class Engine:
         self.clock = clock
         self._searchers: dict[str, Any] = {}
         self._endgame_searchers: dict[str, Any] = {}  # n-player MCTS's exact Max^n, by backend
+        if not isinstance(aspiration, bool):
+            raise InvalidOptionError(f"aspiration must be True or False, got {aspiration!r}")
+        if algorithm != "mcts":  # MCTS's options, unused by the other algorithms, are refused alike
+            _options.check_mcts_options(seed, exploration, max_nodes, greedy, history)
+            check_implicit(implicit)
         # Checked here, so that a bad value fails at construction rather than at the first search.
         self._mcts = (
             MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history, implicit=implicit)
