@@ -478,6 +478,16 @@ def test_only_the_page_files_are_served(client):
         assert not any(m in response.text for m in secret_markers), path
 
 
+@pytest.mark.parametrize("base", ["http://127.0.0.1:8765", "http://localhost:8765", "http://[::1]:8765"])
+def test_each_loopback_name_is_served(base):
+    # the addresses `gamecore serve --host` takes, as the browser names them in the Host header
+    with TestClient(create_app(), base_url=base) as client:
+        assert client.get("/").status_code == 200
+        sid = client.post("/api/sessions", json={}, headers={"origin": base}).json()["id"]
+        response = client.post(f"/api/sessions/{sid}/move", json={"move": "d3"}, headers={"origin": base})
+        assert response.status_code == 200 and response.json()["ply"] == 1
+
+
 def test_other_hosts_and_origins_are_refused(client):
     sid = new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"]
     before = stable(state_of(client, sid))

@@ -43,7 +43,8 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
-LOCAL_HOSTS = ["127.0.0.1", "localhost"]
+#: The names a request's Host header may give this server (``--host ::1`` is "[::1]").
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 MAX_BODY = 64 * 1024
 MAX_REPLAY_BODY = 8 * 1024 * 1024
 #: Event streams one game may have open at once (a tab has one).
