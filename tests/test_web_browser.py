@@ -233,12 +233,13 @@ def test_undo_redo_and_the_move_list(page):
     assert len(page.query_selector_all(".disc")) == 6
 
 
-def test_watching_an_engine_game_with_live_thinking_and_stop(page):
+def test_watching_an_engine_game_with_live_thinking_and_stop(page, tmp_path):
     new_game(page, "othello", [("engine", 30), ("engine", 0.05)], size=8)
     page.wait_for_selector("#thinking:not([data-depth='']):not([data-depth='0'])")
     text = page.text_content("#thinking")
     assert "depth" in text and ("for black" in text or "for white" in text or "level" in text)
     assert "nodes/s" in text and "PV:" in text
+
     page.click("#stop")
     page.wait_for_selector("#board:not([data-ply='0'])")
     page.click("#pause")  # watch at a pace, then pause: the game waits
@@ -248,6 +249,19 @@ def test_watching_an_engine_game_with_live_thinking_and_stop(page):
     assert int(page.get_attribute("#board", "data-ply")) <= ply + 1  # at most the move already being thought
     new_game(page, "othello", [("human", 1), ("human", 1)], size=8)  # and the 30 s engine stops thinking
     assert page.text_content("#undo") == "Undo" and page.get_attribute("html", "lang") == "en"
+    # a record imported with an engine to move waits for Play; then it thinks (the docs' picture)
+    new_game(page, "othello", [("human", 1), ("engine", 30)], size=8)
+    page.click("details:not(#replays) > summary")  # open the record box
+    page.fill("#record", "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7")
+    page.click("#import")
+    page.wait_for_selector("#board[data-ply='11']")
+    assert page.text_content("#pause") == "Play"
+    page.click("#pause")
+    page.wait_for_selector("#thinking:not([data-depth='']):not([data-depth='0']):not([data-depth='1'])")
+    assert "for " in page.text_content("#thinking") or "level" in page.text_content("#thinking")
+    _screenshot(page, tmp_path, os.environ.get("GAMECORE_WEB_SCREENSHOTS"), "web-thinking.png")
+    page.click("#stop")
+    page.wait_for_selector("#board[data-ply='12']")
 
 
 def test_watching_mcts_think_and_stopping_it(page):
