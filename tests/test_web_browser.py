@@ -9,6 +9,7 @@ where they fail. GAMECORE_WEB_SCREENSHOTS=DIR also writes the docs' screenshots 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -194,6 +195,23 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     position = Rolit.from_moves("f4 d3 d2 c5 c4 d6 d7 c3")
     assert board_owners(page) == expected_owners(position, [position.move_from_code(i).name for i in range(64)])
     _screenshot(page, tmp_path, shots, "web-rolit.png")
+    # every ball stands apart from the squares it lies on and from the other balls (green balls on
+    # Othello's green felt were hard to see), by the colours the browser really paints
+    square = _rgb(page.eval_on_selector("#board rect.square", "e => getComputedStyle(e).fill"))
+    on_board = {
+        _rgb(fill)
+        for fill in page.eval_on_selector_all("#board circle.disc", "es => es.map(e => getComputedStyle(e).fill)")
+    }
+    balls = {  # the four colours, as the score list shows them
+        _rgb(fill)
+        for fill in page.eval_on_selector_all(
+            "#scores .swatch", "es => es.map(e => getComputedStyle(e).backgroundColor)"
+        )
+    }
+    assert len(balls) == 4 and on_board <= balls, (balls, on_board)
+    for ball in balls:
+        assert _distance(ball, square) > 100, (ball, square)
+        assert all(_distance(ball, other) > 100 for other in balls - {ball}), balls
     # Tetralath: 61 hexagons, in Portuguese
     new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
     assert len(page.query_selector_all("#board polygon.hexcell")) == 61
@@ -210,6 +228,15 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     position = Tetralath.from_moves("e5 d4 f5 e4 c5 c3")
     assert board_owners(page) == expected_owners(position, [position.move_from_code(i).name for i in range(61)])
     _screenshot(page, tmp_path, shots, "web-tetralath.png")
+
+
+def _rgb(css: str) -> tuple[int, ...]:
+    """``rgb(r, g, b)`` as the browser computes a fill, as three numbers."""
+    return tuple(int(x) for x in re.findall(r"\d+", css)[:3])
+
+
+def _distance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    return sum((p - q) ** 2 for p, q in zip(a, b, strict=True)) ** 0.5
 
 
 def _screenshot(page, tmp_path: Path, folder: str | None, name: str) -> None:
