@@ -17,6 +17,9 @@ CASES = {
     "othello6": ("othello", 6, "", 6, "standard", "alphabeta"),
     "othello10": ("othello", 10, "", 4, "mobility", "alphabeta"),
     "tetralath": ("tetralath", None, "e5 d4 c3", 4, "standard", "alphabeta"),
+    # the learned evaluation, full width (Multi-ProbCut off); values computed at 381c7c3
+    "othello8-learned": ("othello", 8, "f5 d6 c3 d3 c4 f4", 6, "learned", "alphabeta"),
+    "othello6-learned": ("othello", 6, "c2 b4", 6, "learned", "alphabeta"),
 }
 # name: (best move, score, principal variation, nodes)
 PINNED = {
@@ -25,6 +28,8 @@ PINNED = {
     "othello6": ("c2", -15, "c2 b4 d5 c1 a4 e3", 674),
     "othello10": ("e4", -1, "e4 d6 g7 g6", 158),
     "tetralath": ("d5", -38, "d5 e6 d7 d6", 9554),
+    "othello8-learned": ("f6", 231, "f6 g5 e3 f3 e6", 5516),
+    "othello6-learned": ("c5", -128, "c5 d2 e3 c1 b3 e4", 1260),
 }
 
 
@@ -34,7 +39,7 @@ def test_fixed_depth_results_are_unchanged(backend, name):
     game = Othello(size, backend=backend.name) if game_name == "othello" else Tetralath(backend=backend.name)
     for move in moves.split():
         game.push(move)
-    result = search(game, depth=depth, evaluation=evaluation, algorithm=algorithm, tt_mb=1)
+    result = search(game, depth=depth, evaluation=evaluation, algorithm=algorithm, tt_mb=1, mpc=False)
     move, score, pv, nodes = PINNED[name]
     assert (str(result.move), result.score, " ".join(str(m) for m in result.pv), result.nodes) == (
         move,

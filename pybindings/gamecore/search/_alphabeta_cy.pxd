@@ -9,6 +9,8 @@ cdef enum:
     MAX_WEIGHTS = 16
     C_HISTORY_SIZE = 128
     ERROR_SCORE = -2147483647   # returned with a Python exception set
+    C_MPC_DEPTHS = 32           # Multi-ProbCut's table: remaining depths (_options.MPC_DEPTHS)
+    C_MPC_EMPTIES = 128         # and numbers of empty squares (_options.MPC_EMPTIES)
 
 cdef struct TTEntry:
     uint64_t key
@@ -55,6 +57,13 @@ cdef class Searcher:
     cdef int last_best
     cdef bint last_best_searched
     cdef int root_score
+    # Multi-ProbCut (_alphabeta_py's docstring): on, the probes' nesting, and the table.
+    cdef bint mpc_on
+    cdef int mpc_level
+    cdef int mpc_shallow[C_MPC_DEPTHS]
+    cdef int mpc_slope[C_MPC_EMPTIES * C_MPC_DEPTHS]
+    cdef int mpc_high[C_MPC_EMPTIES * C_MPC_DEPTHS]
+    cdef int mpc_low[C_MPC_EMPTIES * C_MPC_DEPTHS]
 
     # nogil: the alpha-beta search runs without the GIL unless it calls a Python evaluation.
     cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration, object progress)
@@ -73,3 +82,4 @@ cdef class Searcher:
     cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE nogil
     cdef int minimax(self, int depth, int ply) except? ERROR_SCORE nogil
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil
+    cdef int probcut(self, int depth, int alpha, int beta, int ply, bint use_tt, bint* cut) except? ERROR_SCORE nogil

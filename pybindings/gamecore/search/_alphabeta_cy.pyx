@@ -38,6 +38,17 @@ the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 unless that one is for the same position and was searched deeper. A stored score cuts
 the search only at the depth it was searched to (its move orders every depth), so the
 score of a fixed-depth search is the same with or without the table.
+
+Multi-ProbCut (Buro 1997; ``mpc``, a table fitted from data: ``gamecore train othello-mpc``),
+off unless a table is given: in a null-window node below the root with a remaining depth
+``d`` of at least ``MPC_MIN_DEPTH`` and a shallow depth ``d'`` for it, the node is first
+searched to ``d'`` with a null window at the bound from which the fit ``v_d = a * v_d' + b
++ e`` (``e`` of deviation ``sigma``, the fit of the node's number of empty squares) puts the
+deep value above ``beta`` with ``t`` deviations to spare: if the shallow search reaches it
+the node returns ``beta`` at once; likewise below ``alpha`` (then ``alpha``). Probes run
+before the node's moves, after the table's cut-off; the probe's nodes count as nodes and
+probe again themselves up to ``MPC_MAX_LEVEL`` levels. All of it is integer arithmetic, so
+both backends cut the same nodes.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
@@ -53,7 +64,7 @@ cdef extern from "gamecore_clock.h":
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidMoveError
 from gamecore.search._options import (
     ASPIRATION_WINDOW, EXACT, INFINITY, LOWER, MAX_NODE_LIMIT, MAX_PLY, MAX_WEIGHT, TT_ENTRY_BYTES, UPPER, WIN,
-    check_algorithm, check_evaluation, check_search_limits, check_tt_mb, check_weights,
+    check_algorithm, check_evaluation, check_mpc, check_search_limits, check_tt_mb, check_weights,
 )
 from gamecore.search._results import NO_MOVE, SearchOutcome
 
@@ -90,6 +101,9 @@ cdef enum:
     C_ASPIRATION = 50
     C_NO_MOVE = -2  # _results.NO_MOVE
     C_HISTORY_OFFSET = 2
+    C_MPC_SCALE = 1024
+    C_MPC_MIN_DEPTH = 3
+    C_MPC_MAX_LEVEL = 2
 
 cdef long long C_HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 
@@ -97,7 +111,9 @@ cdef long long C_HISTORY_MAX = (1 << 40) - 1  # history scores stay below the or
 _C_COPIES = {"WIN": C_WIN, "INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_LOWER, "UPPER": C_UPPER,
              "ASPIRATION_WINDOW": C_ASPIRATION, "NO_MOVE": C_NO_MOVE, "MAX_PLY": C_MAX_PLY,
              "MAX_WEIGHTS": MAX_WEIGHTS, "TT_ENTRY_BYTES": sizeof(TTEntry), "HISTORY_OFFSET": C_HISTORY_OFFSET,
-             "HISTORY_SIZE": C_HISTORY_SIZE, "HISTORY_MAX": C_HISTORY_MAX}
+             "HISTORY_SIZE": C_HISTORY_SIZE, "HISTORY_MAX": C_HISTORY_MAX, "MPC_DEPTHS": C_MPC_DEPTHS,
+             "MPC_EMPTIES": C_MPC_EMPTIES, "MPC_SCALE": C_MPC_SCALE, "MPC_MIN_DEPTH": C_MPC_MIN_DEPTH,
+             "MPC_MAX_LEVEL": C_MPC_MAX_LEVEL}
 
 
 # TTEntry, the Searcher's fields and its cdef methods are declared in _alphabeta_cy.pxd.
@@ -114,6 +130,14 @@ cdef inline int c_terminal_score(int value) noexcept nogil:
 def terminal_score(int value):
     """Search score of a finished game whose result for the side to move is ``value``."""
     return c_terminal_score(value)
+
+
+cdef inline long long floor_div(long long x, long long y) noexcept nogil:
+    """``x // y`` for ``y > 0``, rounded down as Python rounds (C's division truncates)."""
+    cdef long long q = x / y
+    if q * y != x and x < 0:
+        q -= 1
+    return q
 
 
 cdef void sort_by_key(int* moves, long long* keys, int count) noexcept nogil:
@@ -186,6 +210,7 @@ cdef class Searcher:
         self.tt_entries = 0
         self.mask = 0
         self.busy = False
+        self.mpc_on = False
 
     def __init__(self, tt_mb=16):
         if self.busy:
@@ -252,7 +277,7 @@ cdef class Searcher:
 
     def search(self, GameCore core not None, *, max_depth, weights=(), evaluator=None, wrap=None, node_limit=0,
                time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None, cpu_clock=False,
-               progress=None):
+               progress=None, mpc=None):
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
@@ -269,7 +294,8 @@ cdef class Searcher:
 
         ``progress(depth, score, pv, nodes)``, when given, is called after each finished
         iteration (with the GIL); a true return value ends the deepening there. :meth:`stop`
-        ends a search from another thread.
+        ends a search from another thread. ``mpc``: a Multi-ProbCut table
+        (``_options.MPCTable``; module docstring), None for a full-width search.
         """
         if self.busy:
             raise ConcurrentUseError(
@@ -281,6 +307,7 @@ cdef class Searcher:
         check_algorithm(algorithm, ("alphabeta", "minimax"))
         if evaluator is not None and not (callable(evaluator) and callable(wrap)):
             raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
+        table = check_mpc(mpc)
         cdef int i
         cdef bint root_filtered = root_moves is not None
         cdef uint64_t allowed[2]
@@ -298,6 +325,16 @@ cdef class Searcher:
             self.root_allowed[1] = allowed[1]
             for i in range(MAX_WEIGHTS):
                 self.weights[i] = values[i] if i < len(values) else 0
+            self.mpc_on = table is not None
+            self.mpc_level = 0
+            if table is not None:
+                shallow, slope, high, low = table
+                for i in range(C_MPC_DEPTHS):
+                    self.mpc_shallow[i] = shallow[i]
+                for i in range(C_MPC_EMPTIES * C_MPC_DEPTHS):
+                    self.mpc_slope[i] = slope[i]
+                    self.mpc_high[i] = high[i]
+                    self.mpc_low[i] = low[i]
             self.core = core.copy()
             self.evaluator = evaluator
             self.has_evaluator = evaluator is not None
@@ -326,6 +363,7 @@ cdef class Searcher:
             self.has_evaluator = False
             self.view = None
             self.poll_signals = False
+            self.mpc_on = False
             self.busy = False
 
     cdef object run(self, int max_depth, bint minimax, bint use_tt, bint aspiration, object progress):
@@ -541,6 +579,7 @@ cdef class Searcher:
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best, best_move, tt_move = C_NO_MOVE, alpha_orig, flag, front
+        cdef bint cut = False
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
         if use_tt and depth > 0:
@@ -563,6 +602,13 @@ cdef class Searcher:
                         self.pv[ply][0] = tt_move
                         self.pv_len[ply] = 1
                         return entry.score
+        if (self.mpc_on and ply > 0 and beta - alpha == 1 and C_MPC_MIN_DEPTH <= depth < C_MPC_DEPTHS
+                and self.mpc_level < C_MPC_MAX_LEVEL):
+            score = self.probcut(depth, alpha, beta, ply, use_tt, &cut)
+            if self.aborted:
+                return 0
+            if cut:
+                return score
         alpha_orig = alpha
         best = -C_INFINITY
         best_move = C_NO_MOVE
@@ -608,3 +654,39 @@ cdef class Searcher:
             flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta else C_EXACT)
             self.tt_store(entry, key, best, best_move, depth, flag)
         return best
+
+    cdef int probcut(self, int depth, int alpha, int beta, int ply, bint use_tt, bint* cut) except? ERROR_SCORE nogil:
+        """Multi-ProbCut's probes of a null-window node (module docstring): `cut` set and
+        beta or alpha returned when a shallow search predicts the deep one fails that way."""
+        cdef int shallow = self.mpc_shallow[depth], slot, slope, score, empties
+        cdef long long bound
+        cut[0] = False
+        if shallow == 0:
+            return 0
+        empties = self.core.num_empty()
+        slot = (empties if empties < C_MPC_EMPTIES - 1 else C_MPC_EMPTIES - 1) * C_MPC_DEPTHS + depth
+        slope = self.mpc_slope[slot]
+        if slope == 0 or not -C_WIN < alpha or not beta < C_WIN:
+            return 0
+        bound = -floor_div(-(<long long>beta + self.mpc_high[slot]) * C_MPC_SCALE, slope)  # rounded up
+        if -C_WIN < bound - 1 and bound + 1 < C_WIN:
+            self.mpc_level += 1
+            score = self.alphabeta(shallow, <int>bound - 1, <int>bound, ply, use_tt)
+            self.mpc_level -= 1
+            if self.aborted:
+                return 0
+            if score >= bound:
+                cut[0] = True
+                return beta
+        bound = floor_div((<long long>alpha + self.mpc_low[slot]) * C_MPC_SCALE, slope)  # rounded down
+        if -C_WIN < bound - 1 and bound + 1 < C_WIN:
+            self.mpc_level += 1
+            score = self.alphabeta(shallow, <int>bound, <int>bound + 1, ply, use_tt)
+            self.mpc_level -= 1
+            if self.aborted:
+                return 0
+            if score <= bound:
+                cut[0] = True
+                return alpha
+        self.pv_len[ply] = 0  # the probes' lines are not the node's
+        return 0

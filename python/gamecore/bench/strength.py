@@ -16,7 +16,9 @@ Player specs are those of ``gamecore play`` (``engine:time=0.2``, ``engine:depth
 ``mcts:time=1``, ``random``); ``engine:v1`` is the engine with the evaluation of
 version 1 (``standard``; the default is now the learned one where weights are shipped), with
 the options after it (``engine:v1,time=0.2``). ``clock=cpu`` gives an engine its time in CPU
-seconds, so that a loaded machine slows both sides alike.
+seconds, so that a loaded machine slows both sides alike. ``mpc=on`` / ``mpc=off`` turn the
+engine's Multi-ProbCut on or off (``Engine(mpc=)``; without it, the engine's default), and
+``mpc_t=T`` sets its threshold.
 
 The openings were made by :func:`make_openings` (the header of each file records how):
 random plies from the start, kept when a search of today's engine finds them near balance.
@@ -149,14 +151,33 @@ def make_openings(
 
 
 def player_from_spec(spec: str) -> Any:
-    """A player from a ``gamecore play`` spec, ``engine:v1`` being today's engine."""
+    """A player from a ``gamecore play`` spec, ``engine:v1`` being today's engine (and
+    ``mpc=on|off``, ``mpc_t=T`` for an engine: the module docstring)."""
     name, _, rest = spec.partition(":")
     options = [part.strip() for part in rest.split(",") if part.strip()]
-    if name.strip().lower() == "engine" and "v1" in options:
-        options.remove("v1")
-        options.append(f"eval={V1_EVALUATION}")
+    engine_options: dict[str, Any] = {}
+    if name.strip().lower() == "engine":
+        if "v1" in options:
+            options.remove("v1")
+            options.append(f"eval={V1_EVALUATION}")
+        for option in list(options):
+            key, _, value = option.partition("=")
+            if key.strip().lower() == "mpc":
+                if value.strip().lower() not in ("on", "off"):
+                    raise ValueError(f"mpc takes on or off, got {value!r}")
+                engine_options["mpc"] = value.strip().lower() == "on"
+                options.remove(option)
+            elif key.strip().lower() == "mpc_t":
+                engine_options["mpc_t"] = float(value)
+                options.remove(option)
         spec = "engine:" + ",".join(options)
-    return make_player(spec, game="othello")
+    player: Any = make_player(spec, game="othello")
+    if engine_options:
+        # The player's engine, made again with the Multi-ProbCut options (EnginePlayer has no option for them).
+        player._engines = {
+            "alphabeta": Engine(player.evaluation, tt_mb=player.tt_mb, clock=player.clock, **engine_options)
+        }
+    return player
 
 
 def play_game(opening: str, black: Any, white: Any, size: int, backend: str | None = None) -> int:

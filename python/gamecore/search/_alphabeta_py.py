@@ -37,6 +37,17 @@ the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 unless that one is for the same position and was searched deeper. A stored score cuts
 the search only at the depth it was searched to (its move orders every depth), so the
 score of a fixed-depth search is the same with or without the table.
+
+Multi-ProbCut (Buro 1997; ``mpc``, a table fitted from data: ``gamecore train othello-mpc``),
+off unless a table is given: in a null-window node below the root with a remaining depth
+``d`` of at least ``MPC_MIN_DEPTH`` and a shallow depth ``d'`` for it, the node is first
+searched to ``d'`` with a null window at the bound from which the fit ``v_d = a * v_d' + b
++ e`` (``e`` of deviation ``sigma``, the fit of the node's number of empty squares) puts the
+deep value above ``beta`` with ``t`` deviations to spare: if the shallow search reaches it
+the node returns ``beta`` at once; likewise below ``alpha`` (then ``alpha``). Probes run
+before the node's moves, after the table's cut-off; the probe's nodes count as nodes and
+probe again themselves up to ``MPC_MAX_LEVEL`` levels. All of it is integer arithmetic, so
+both backends cut the same nodes.
 """
 
 from __future__ import annotations
@@ -60,11 +71,18 @@ from ._options import (
     MAX_PLY,
     MAX_WEIGHT,
     MAX_WEIGHTS,
+    MPC_DEPTHS,
+    MPC_EMPTIES,
+    MPC_MAX_LEVEL,
+    MPC_MIN_DEPTH,
+    MPC_SCALE,
     TT_ENTRY_BYTES,
     UPPER,
     WIN,
+    MPCTable,
     check_algorithm,
     check_evaluation,
+    check_mpc,
     check_search_limits,
     check_tt_mb,
     check_weights,
@@ -130,6 +148,8 @@ class Searcher:
         self._lock = lock or threading.Lock()
         self._cpu_clock = False
         self._stop_requested = False
+        self._mpc: MPCTable | None = None
+        self._mpc_level = 0
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
         self._reset_table()
@@ -198,6 +218,7 @@ class Searcher:
         root_moves: list[int] | None = None,
         cpu_clock: bool = False,
         progress: Callable[[int, int, list[int], int], Any] | None = None,
+        mpc: Any = None,
     ) -> SearchOutcome:
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
@@ -215,7 +236,8 @@ class Searcher:
 
         ``progress(depth, score, pv, nodes)``, when given, is called after each finished
         iteration (with the GIL); a true return value ends the deepening there. :meth:`stop`
-        ends a search from another thread.
+        ends a search from another thread. ``mpc``: a Multi-ProbCut table
+        (``_options.MPCTable``; module docstring), None for a full-width search.
         """
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError(
@@ -232,6 +254,8 @@ class Searcher:
                 for m in root_moves:
                     if type(m) is not int or not -HISTORY_OFFSET <= m < HISTORY_SIZE - HISTORY_OFFSET:
                         raise InvalidMoveError(f"root moves must be move codes from -2 to 125, got {m!r}")
+            self._mpc = check_mpc(mpc)
+            self._mpc_level = 0
             self._core = core.copy()
             self._weights = values + [0] * (MAX_WEIGHTS - len(values))
             self._evaluator = evaluator
@@ -241,7 +265,7 @@ class Searcher:
             self._stop_requested = False
             return self._run(max_depth, node_limit, time_limit, algorithm, aspiration, root_moves)
         finally:
-            self._core = self._evaluator = self._wrap = self._progress = None
+            self._core = self._evaluator = self._wrap = self._progress = self._mpc = None
             self._lock.release()
 
     def _run(
@@ -446,6 +470,16 @@ class Searcher:
                         self._pv[ply][0] = tt_move
                         self._pv_len[ply] = 1
                         return tt_score
+        if (
+            self._mpc is not None
+            and ply > 0
+            and beta - alpha == 1
+            and MPC_MIN_DEPTH <= depth < MPC_DEPTHS
+            and self._mpc_level < MPC_MAX_LEVEL
+        ):
+            cut = self._probcut(depth, alpha, beta, ply, use_tt)
+            if cut is not None:
+                return cut
         alpha_orig = alpha
         best = -INFINITY
         best_move = NO_MOVE
@@ -485,6 +519,40 @@ class Searcher:
             flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
             self._tt_store(key, best, best_move, depth, flag)
         return best
+
+    def _probcut(self, depth: int, alpha: int, beta: int, ply: int, use_tt: bool) -> int | None:
+        """Multi-ProbCut's probes of a null-window node (module docstring): ``beta`` or
+        ``alpha`` when a shallow search predicts the deep one fails that way, else None."""
+        mpc = self._mpc
+        assert mpc is not None
+        shallow_depths, slopes, highs, lows = mpc
+        shallow = shallow_depths[depth]
+        if not shallow:
+            return None
+        slot = min(self._core.num_empty(), MPC_EMPTIES - 1) * MPC_DEPTHS + depth
+        slope = slopes[slot]
+        if not slope or not -WIN < alpha or not beta < WIN:
+            return None
+        bound = -(-(beta + highs[slot]) * MPC_SCALE // slope)  # rounded up
+        if -WIN < bound - 1 and bound + 1 < WIN:
+            self._mpc_level += 1
+            try:
+                score = self._alphabeta(shallow, bound - 1, bound, ply, use_tt)
+            finally:
+                self._mpc_level -= 1
+            if score >= bound:
+                return beta
+        bound = (alpha + lows[slot]) * MPC_SCALE // slope  # rounded down
+        if -WIN < bound - 1 and bound + 1 < WIN:
+            self._mpc_level += 1
+            try:
+                score = self._alphabeta(shallow, bound, bound + 1, ply, use_tt)
+            finally:
+                self._mpc_level -= 1
+            if score <= bound:
+                return alpha
+        self._pv_len[ply] = 0  # the probes' lines are not the node's
+        return None
 
 
 def _unpack(data: int) -> tuple[int, int, int, int]:

@@ -57,6 +57,12 @@ __all__ = [
     "check_greedy",
     "check_history",
     "check_mcts_options",
+    "MPC_DEPTHS",
+    "MPC_EMPTIES",
+    "MPC_SCALE",
+    "MPC_MIN_DEPTH",
+    "MPC_MAX_LEVEL",
+    "check_mpc",
 ]
 
 #: Score of a won game before the margin is added: every evaluation stays below it.
@@ -101,6 +107,16 @@ ENDGAME_TT_BITS = 20
 ODD_BONUS = 4
 #: The solver's enhanced transposition cut-offs, in nodes with this many empties or more.
 ETC_EMPTIES = 10
+#: Multi-ProbCut (alpha-beta's selective search, ``_alphabeta_py``): its table has a row per
+#: number of empty squares (``num_empty()``, 0..MPC_EMPTIES - 1) and a column per remaining
+#: depth (0..MPC_DEPTHS - 1); the slope ``a`` of its linear fits is in 1/MPC_SCALE.
+MPC_DEPTHS = 32
+MPC_EMPTIES = 128
+MPC_SCALE = 1024
+#: No probe in nodes of less remaining depth than this (a probe would cost what it saves).
+MPC_MIN_DEPTH = 3
+#: Probes nest at most this deep (a probe's own nodes probe again, as in Edax, but not further).
+MPC_MAX_LEVEL = 2
 
 
 def _is_number(value: Any) -> bool:
@@ -250,3 +266,38 @@ def check_mcts_options(
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise InvalidOptionError(f"max_nodes must be an int >= 1, got {max_nodes!r}")
     return int(seed), float(exploration), int(max_nodes), check_greedy(greedy), check_history(history)
+
+
+#: A checked Multi-ProbCut table: ``(shallow, slope, high, low)``. ``shallow[d]`` is the depth
+#: of the probe of a node of remaining depth ``d`` (0: no probe); the others are flat lists of
+#: ``MPC_EMPTIES * MPC_DEPTHS`` ints, index ``empties * MPC_DEPTHS + d``: ``slope`` the fit's
+#: ``a`` in 1/MPC_SCALE (0: no probe there), ``high`` = ``t * sigma - b`` and ``low`` =
+#: ``-t * sigma - b`` rounded, so that a probe proves ``v_deep >= beta`` when the shallow
+#: search reaches ``ceil((beta + high) * MPC_SCALE / slope)`` and ``v_deep <= alpha`` when it
+#: stays at or below ``floor((alpha + low) * MPC_SCALE / slope)``.
+MPCTable = tuple[list[int], list[int], list[int], list[int]]
+
+
+def check_mpc(mpc: Any) -> MPCTable | None:
+    """A Multi-ProbCut table (``MPCTable``) checked, or None (no selective search)."""
+    if mpc is None:
+        return None
+    size = MPC_EMPTIES * MPC_DEPTHS
+    try:
+        shallow, slope, high, low = (list(part) for part in mpc)
+    except (TypeError, ValueError):
+        raise InvalidOptionError("mpc must be None or a (shallow, slope, high, low) table") from None
+    if len(shallow) != MPC_DEPTHS or len(slope) != size or len(high) != size or len(low) != size:
+        raise InvalidOptionError(f"an mpc table has {MPC_DEPTHS} shallow depths and {size} entries per list")
+    for d, s in enumerate(shallow):
+        if type(s) is not int or not (s == 0 or 0 < s < d):
+            raise InvalidOptionError(f"mpc shallow depth of depth {d} must be 0 or from 1 to {d - 1}, got {s!r}")
+    for name, values, lo, hi in (
+        ("slope", slope, 0, 64 * MPC_SCALE),
+        ("high", high, -WIN // 4, WIN // 4),
+        ("low", low, -WIN // 4, WIN // 4),
+    ):
+        for v in values:
+            if type(v) is not int or not lo <= v <= hi:
+                raise InvalidOptionError(f"mpc {name} values must be ints from {lo} to {hi}, got {v!r}")
+    return shallow, slope, high, low

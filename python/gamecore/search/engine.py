@@ -36,7 +36,7 @@ from ..errors import (
 )
 from ..games import GAMES
 from ..games.base import MoveT, Position
-from . import _options
+from . import _mpc, _options
 from ._mcts_rules import check_implicit
 from ._options import MAX_WEIGHT, WIN, check_algorithm, check_tt_mb
 from ._results import NO_MOVE
@@ -201,6 +201,9 @@ def whole_budget(time_limit: float, clock: str = "cpu") -> float:
 #: ``default_evaluation()`` (Othello's learned evaluation on a size with shipped weights,
 #: else the game's "standard").
 DEFAULT_EVALUATION = "default"
+#: Whether alpha-beta prunes by Multi-ProbCut when ``mpc`` is None and a fit applies
+#: (docs/performance.md has the games that decided it).
+MPC_DEFAULT = False
 
 
 class Engine:
@@ -242,6 +245,12 @@ class Engine:
     :param history: MCTS: progressive history's weight (``MCTS``); ``None``: 0 with two
         players, 5 with more.
     :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0.
+    :param mpc: alpha-beta's Multi-ProbCut (selective search: ``_alphabeta_py``): ``True``
+        on, ``False`` off, ``None`` as ``MPC_DEFAULT`` says. It applies to the ``"learned"``
+        Othello evaluation on a size with a shipped fit (``gamecore/data/othello{size}.mpc.json``,
+        made by ``gamecore train othello-mpc``); ``True`` elsewhere raises
+        :class:`~gamecore.errors.InvalidOptionError` at the search.
+    :param mpc_t: Multi-ProbCut's cut threshold in standard deviations (``None``: the fit's).
     :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"``
         (the searching thread's CPU time: a budget then buys the same work on a loaded
         machine, and a search may take longer than its limit in wall time). Results'
@@ -277,8 +286,16 @@ class Engine:
         clock: str = "wall",
         history: float | None = None,
         implicit: float | None = None,
+        mpc: bool | None = None,
+        mpc_t: float | None = None,
     ) -> None:
         self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
+        if mpc is not None and not isinstance(mpc, bool):
+            raise InvalidOptionError(f"mpc must be True, False or None, got {mpc!r}")
+        if mpc_t is not None and (
+            isinstance(mpc_t, bool) or not isinstance(mpc_t, (int, float)) or not 0 <= mpc_t <= 100
+        ):
+            raise InvalidOptionError(f"mpc_t must be a number from 0 to 100 or None, got {mpc_t!r}")
         check_algorithm(algorithm, ALGORITHMS)
         check_tt_mb(tt_mb)
         if not (isinstance(evaluation, (str, Mapping)) or callable(evaluation)):
@@ -301,6 +318,8 @@ class Engine:
         self.aspiration = aspiration
         self.endgame_empties = endgame_empties
         self.clock = clock
+        self.mpc = mpc
+        self.mpc_t = mpc_t
         self._searchers: dict[str, Any] = {}
         self._endgame_searchers: dict[str, Any] = {}  # n-player MCTS's exact Max^n, by backend
         if not isinstance(aspiration, bool):
@@ -485,6 +504,7 @@ class Engine:
             root_moves=root_moves,
             cpu_clock=self.clock == "cpu",
             progress=report,
+            mpc=self._mpc_table(position, weights, evaluator),
         )
         score, proven = _margin(found.score)
         return SearchResult(
@@ -503,6 +523,24 @@ class Engine:
             memory=searcher.tt_bytes() if self.algorithm == "alphabeta" else 0,
             proven=proven,
         )
+
+    def _mpc_table(self, position: Any, weights: list[int], evaluator: Any) -> Any:
+        """The Multi-ProbCut table alpha-beta gets (``mpc``), or None."""
+        if self.mpc is False or self.algorithm != "alphabeta" or (self.mpc is None and not MPC_DEFAULT):
+            return None
+        table = None
+        size = getattr(position, "size", None)
+        learned = getattr(type(position), "EVALUATIONS", {}).get("learned")
+        if evaluator is None and learned is not None and isinstance(size, int):
+            features = position.features()
+            if weights == [learned.get(name, 0) for name in features]:
+                table = _mpc.table_for(size, self.mpc_t)
+        if table is None and self.mpc:
+            raise InvalidOptionError(
+                "mpc=True: Multi-ProbCut is fitted only for the learned Othello evaluation, on "
+                "the sizes with a shipped fit (gamecore/data/othello{size}.mpc.json)"
+            )
+        return table
 
     def _search_multi(
         self,
@@ -782,6 +820,7 @@ def search(
     moves: Iterable[MoveT | str | int] | None = None,
     seed: int = 0,
     clock: str = "wall",
+    mpc: bool | None = None,
 ) -> SearchResult[MoveT]:
     """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
 
@@ -805,6 +844,7 @@ def search(
         endgame_empties=endgame_empties,
         seed=seed,
         clock=clock,
+        mpc=mpc,
     )
     return engine.search(position, depth=depth, time_limit=time_limit, nodes=nodes, moves=moves)
 

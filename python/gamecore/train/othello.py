@@ -287,7 +287,7 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
             chosen = by_stage.get(stage, [])
             rng.shuffle(chosen)
             chosen = chosen[: options.per_stage]
-            engine = Engine({"patterns": 1}, tt_mb=8)
+            engine = Engine({"patterns": 1}, tt_mb=8, mpc=False)  # labels by full-width search
             stage_start = time.perf_counter()
             samples = []
             for p in chosen:
@@ -378,6 +378,9 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     o.epilog = f"The defaults are the options of the shipped weights ({shipped})."
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
     o.set_defaults(run=run_command)
+    from . import mpc  # noqa: PLC0415 (it imports this module)
+
+    mpc.add_parser(games, board_size)
 
 
 def run_command(args: Any, out: TextIO) -> int:
