@@ -80,9 +80,9 @@ def test_probes_prune_and_a_huge_threshold_changes_no_score(backend):
     pruned = 0
     for seed in range(6):
         game = _position(12 + 4 * seed, seed, backend.name)
-        full = _run(module, game, 6, None)
-        tight = _run(module, game, 6, _mpc.mpc_table(_fit(t=1.0)))
-        loose = _run(module, game, 6, _mpc.mpc_table(_fit(t=90.0, sigma=900.0)))
+        full = _run(module, game, 5, None)
+        tight = _run(module, game, 5, _mpc.mpc_table(_fit(t=1.0)))
+        loose = _run(module, game, 5, _mpc.mpc_table(_fit(t=90.0, sigma=900.0)))
         assert loose[:2] == full[:2]  # (the probes' table entries may change the line's tail)
         assert loose[3] > full[3]
         pruned += tight[3] < full[3]
@@ -92,21 +92,22 @@ def test_probes_prune_and_a_huge_threshold_changes_no_score(backend):
 def test_mpc_off_changes_nothing(backend):
     # Engine(mpc=False), the default engine and a search without a table visit the same nodes.
     game = _position(20, 7, backend.name)
-    plain = _run(backend, game, 6, None)
+    plain = _run(backend, game, 5, None)
     for engine in (Engine("learned", mpc=False, tt_mb=1), Engine("learned", tt_mb=1)):
-        result = engine.search(game, depth=6)
+        result = engine.search(game, depth=5)
         assert result.move.index == plain[0]
         assert (result.score, result.nodes) == (plain[1], plain[3])
 
 
 def test_engine_mpc_on_uses_the_shipped_fit(backend):
     game = _position(18, 3, backend.name)
-    on = Engine("learned", mpc=True, tt_mb=1).search(game, depth=7)
-    off = Engine("learned", mpc=False, tt_mb=1).search(game, depth=7)
+    depth = 7 if backend.name == "cython" else 5
+    on = Engine("learned", mpc=True, tt_mb=1).search(game, depth=depth)
+    off = Engine("learned", mpc=False, tt_mb=1).search(game, depth=depth)
     assert on.nodes < off.nodes
     assert on.move in game.legal_moves()
     # the searcher with the shipped table is what the engine runs
-    direct = _run(backend, game, 7, _mpc.table_for(8))
+    direct = _run(backend, game, depth, _mpc.table_for(8))
     assert (on.move.index, on.nodes) == (direct[0], direct[3])
     # a timed search with it answers with a legal move
     timed = Engine(mpc=True, clock="cpu").search(game, time_limit=0.05)
@@ -224,3 +225,21 @@ def test_a_tiny_fit_run(tmp_path):
     )
     again = train_mpc.fit(options, str(tmp_path / "again"))
     assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in record.items() if k != "seconds"}
+
+
+def test_by_default_only_searches_limited_by_time_alone_prune(backend):
+    # Fixed-depth and node-limited searches stay full width (exact alpha-beta at their depth);
+    # a timed search of the learned evaluation with a shipped fit gets the table.
+    game = _position(20, 4, backend.name)
+    engine = Engine()
+    weights = engine.evaluation_weights(game)
+    assert engine._mpc_table(game, weights, None, True) is _mpc.table_for(8)
+    assert engine._mpc_table(game, weights, None, False) is None
+    assert Engine(mpc=False)._mpc_table(game, weights, None, True) is None
+    assert Engine(mpc=True)._mpc_table(game, weights, None, False) is _mpc.table_for(8)
+    assert Engine("standard")._mpc_table(game, Engine("standard").evaluation_weights(game), None, True) is None
+    six = _position(6, 4, backend.name, size=6)
+    assert Engine()._mpc_table(six, Engine().evaluation_weights(six), None, True) is None  # no 6x6 fit
+    plain = Engine(tt_mb=1).search(game, depth=6)
+    full = Engine(mpc=False, tt_mb=1).search(game, depth=6)
+    assert (plain.move, plain.score, plain.nodes) == (full.move, full.score, full.nodes)

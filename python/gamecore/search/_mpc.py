@@ -14,7 +14,6 @@ of empty squares, one column per depth.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from typing import Any
 
@@ -41,6 +40,8 @@ def _data_path(name: str) -> str:
 @functools.cache
 def load_fit(n: int) -> dict[str, Any] | None:
     """The shipped fit of an n x n board, or None when none is shipped."""
+    import json  # noqa: PLC0415 (read on first use: importing gamecore stays as cheap as it was)
+
     try:
         with open(_data_path(fit_name(n))) as f:
             fit: dict[str, Any] = json.load(f)

@@ -201,9 +201,9 @@ def whole_budget(time_limit: float, clock: str = "cpu") -> float:
 #: ``default_evaluation()`` (Othello's learned evaluation on a size with shipped weights,
 #: else the game's "standard").
 DEFAULT_EVALUATION = "default"
-#: Whether alpha-beta prunes by Multi-ProbCut when ``mpc`` is None and a fit applies
-#: (docs/performance.md has the games that decided it).
-MPC_DEFAULT = False
+#: Whether alpha-beta prunes by Multi-ProbCut when ``mpc`` is None, a fit applies and the
+#: search is limited by time alone (docs/performance.md has the games that decided it).
+MPC_DEFAULT = True
 
 
 class Engine:
@@ -246,7 +246,10 @@ class Engine:
         players, 5 with more.
     :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0.
     :param mpc: alpha-beta's Multi-ProbCut (selective search: ``_alphabeta_py``): ``True``
-        on, ``False`` off, ``None`` as ``MPC_DEFAULT`` says. It applies to the ``"learned"``
+        on, ``False`` off, ``None`` (the default) on for the searches limited by time alone
+        (``MPC_DEFAULT``: it plays stronger, docs/performance.md), off for those given a
+        ``depth`` or ``nodes``, which stay full width (their result at a depth is exact
+        alpha-beta, as minimax's). It applies to the ``"learned"``
         Othello evaluation on a size with a shipped fit (``gamecore/data/othello{size}.mpc.json``,
         made by ``gamecore train othello-mpc``); ``True`` elsewhere raises
         :class:`~gamecore.errors.InvalidOptionError` at the search.
@@ -504,7 +507,7 @@ class Engine:
             root_moves=root_moves,
             cpu_clock=self.clock == "cpu",
             progress=report,
-            mpc=self._mpc_table(position, weights, evaluator),
+            mpc=self._mpc_table(position, weights, evaluator, depth is None and nodes is None),
         )
         score, proven = _margin(found.score)
         return SearchResult(
@@ -524,9 +527,12 @@ class Engine:
             proven=proven,
         )
 
-    def _mpc_table(self, position: Any, weights: list[int], evaluator: Any) -> Any:
-        """The Multi-ProbCut table alpha-beta gets (``mpc``), or None."""
-        if self.mpc is False or self.algorithm != "alphabeta" or (self.mpc is None and not MPC_DEFAULT):
+    def _mpc_table(self, position: Any, weights: list[int], evaluator: Any, timed_only: bool) -> Any:
+        """The Multi-ProbCut table alpha-beta gets (``mpc``), or None; ``timed_only``: the
+        search has no depth or node limit."""
+        if self.mpc is False or self.algorithm != "alphabeta":
+            return None
+        if self.mpc is None and not (MPC_DEFAULT and timed_only):
             return None
         table = None
         size = getattr(position, "size", None)
