@@ -296,6 +296,7 @@ def test_game_help_lists_the_games_and_game_name_help_shows_its_options(capsys):
 BARE_TYPES = {
     "serve": "web/cli.py (helper-owned): --port 0 picks a free port; --sessions, --threads checked by the server",
     "train othello": "train/othello.py (helper-owned): its fitting options, checked by the trainer",
+    "train othello-mpc": "train (helper-owned): Multi-ProbCut's fitting options, checked by the trainer",
 }
 
 
