@@ -273,7 +273,13 @@ class TwinMachine(RuleBasedStateMachine):
         # Reading back the text of one backend in the other gives the same position
         # (without the history, which the text does not carry).
         assert Othello.from_text(self.py.to_text(), backend=self.cy_name) == self.cy
-        assert Othello.from_text(str(self.cy), backend=self.py_name) == self.py
+        shown = Othello.from_text(str(self.cy), backend=self.py_name)
+        if self.py.is_game_over():
+            # The drawing of a finished game says how it ended, not whose turn it would be
+            # (from_text reads it as black's): the same discs, the same end.
+            assert shown.cells() == self.py.cells() and shown.outcome() == self.py.outcome()
+        else:
+            assert shown == self.py
 
     @rule(bad=st.sampled_from(["z9", "a1", "pass", None, 1.5, -1, 2**70, "d4"]))
     def bad_move(self, bad):
