@@ -57,10 +57,11 @@ The steps of one iteration
 Implicit minimax backups
 ------------------------
 With ``implicit`` = alpha > 0 (Lanctot, Winands, Pepels & Sturtevant, "Monte Carlo Tree Search
-with Heuristic Evaluations using Implicit Minimax Backups", 2014; off by default), every node
-also keeps a value per player, ``tau``: a new leaf (the unvisited child an iteration
-plays into) gets the game's ``evaluate_players(weights)`` of its position (in Rolit the
-projected balls), and in the backup every node of the path with a visited child takes the
+with Heuristic Evaluations using Implicit Minimax Backups", 2014; by default
+``MULTIPLAYER_IMPLICIT`` = 0.6 with more than two players, 0 with two), every node also
+keeps a value per player, ``tau``: a new leaf (the unvisited child an iteration plays into)
+gets the game's ``evaluate_players(weights)`` of its position (in Rolit the projected
+balls; ``MCTS`` hands the game's ``standard`` weights), and in the backup every node of the path with a visited child takes the
 values of its visited child with the highest value for the player to move at the node (the
 first in move order on ties): a max^n search over the tree grown so far. Selection then
 mixes that value into the win rate::
