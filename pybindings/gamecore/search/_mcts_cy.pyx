@@ -98,7 +98,8 @@ cdef class MCTSTree:
     :param history: progressive history's weight W (see the pure twin); None: 0 with two
         players, ``MULTIPLAYER_HISTORY`` with more.
     :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the pure
-        twin); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more.
+        twin); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more (in a search of at
+        least ``IMPLICIT_FROM_SECONDS`` or with no time limit: ``implicit_weight``).
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -448,7 +449,7 @@ cdef class MCTSTree:
         cdef bint timed = time_limit > 0.0
         cdef uint64_t key = core.key()
         cdef int root = self.find(core) if players == self.players else -1
-        cdef double alpha = implicit_weight(self.implicit, players)
+        cdef double alpha = implicit_weight(self.implicit, players, time_limit)
         cdef int* grown_tau
         cdef long long done = 0
         cdef int failed = 0

@@ -58,7 +58,8 @@ Implicit minimax backups
 ------------------------
 With ``implicit`` = alpha > 0 (Lanctot, Winands, Pepels & Sturtevant, "Monte Carlo Tree Search
 with Heuristic Evaluations using Implicit Minimax Backups", 2014; by default
-``MULTIPLAYER_IMPLICIT`` = 0.6 with more than two players, 0 with two), every node also
+``MULTIPLAYER_IMPLICIT`` = 0.6 with more than two players in searches of at least
+``IMPLICIT_FROM_SECONDS``, 0 with two), every node also
 keeps a value per player, ``tau``: a new leaf (the unvisited child an iteration plays into)
 gets the game's ``evaluate_players(weights)`` of its position (in Rolit the projected
 balls; ``MCTS`` hands the game's ``standard`` weights), and in the backup every node of the path with a visited child takes the
@@ -167,7 +168,8 @@ class MCTSTree:
     :param history: progressive history's weight W (see the module docstring); None: 0
         with two players, ``MULTIPLAYER_HISTORY`` with more.
     :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the module
-        docstring); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more. The
+        docstring); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more (in a search
+        of at least ``IMPLICIT_FROM_SECONDS`` or with no time limit: ``implicit_weight``). The
         evaluation is the one whose weights ``search`` gets.
     """
 
@@ -416,7 +418,7 @@ class MCTSTree:
         key = core.key()
         players = core.num_players()
         root = self._find(core) if players == self._players else -1
-        alpha = implicit_weight(self.implicit, players)
+        alpha = implicit_weight(self.implicit, players, time_limit)
         if alpha != self._alpha:
             root = -1  # the tree holds no implicit values, or holds them for nothing
         self._alpha = alpha

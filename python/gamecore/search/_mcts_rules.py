@@ -35,6 +35,7 @@ __all__ = [
     "check_implicit",
     "implicit_weight",
     "MULTIPLAYER_IMPLICIT",
+    "IMPLICIT_FROM_SECONDS",
     "check_weights",
     "implicit_bounds",
     "TAU_BYTES",
@@ -53,6 +54,10 @@ MULTIPLAYER_HISTORY = 5.0
 #: in four-player Rolit it won 19 of 48 at 1 s a move against Max^n, paranoid and BRS (16 of 48
 #: without it) and 16 of 24 at 0.5 s (alpha 0.3: 10, alpha 1: 1 of 12 at 1 s); docs/performance.md.
 MULTIPLAYER_IMPLICIT = 0.6
+#: ... but only in searches of at least this many seconds (or with no time limit): at 0.2 s a
+#: move the plain search won 30 of 48 and alpha 0.6 22 of 48. A 1 s move whose last squares
+#: Max^n could not solve leaves MCTS about half of it, which stays above this line.
+IMPLICIT_FROM_SECONDS = 0.3
 #: Moves per player in the history table (move codes -2 to 125).
 HISTORY_MOVES = 128
 #: Default bound on the tree's size (about 40 MB in the compiled backend for two players).
@@ -107,11 +112,13 @@ def check_implicit(implicit: Any) -> float | None:
     return float(implicit)
 
 
-def implicit_weight(implicit: float | None, players: int) -> float:
-    """Implicit minimax's weight alpha for a search: ``implicit`` (None: 0 with two players,
-    ``MULTIPLAYER_IMPLICIT`` with more)."""
+def implicit_weight(implicit: float | None, players: int, time_limit: float = 0.0) -> float:
+    """Implicit minimax's weight alpha for a search of ``time_limit`` seconds (0: none):
+    ``implicit``, or for None 0 with two players and ``MULTIPLAYER_IMPLICIT`` with more, in a
+    search of at least ``IMPLICIT_FROM_SECONDS`` or with no time limit (0 in a shorter one)."""
     if implicit is None:
-        return MULTIPLAYER_IMPLICIT if players > 2 else 0.0
+        timed_short = 0.0 < time_limit < IMPLICIT_FROM_SECONDS
+        return MULTIPLAYER_IMPLICIT if players > 2 and not timed_short else 0.0
     return implicit
 
 

@@ -245,7 +245,7 @@ class Engine:
     :param history: MCTS: progressive history's weight (``MCTS``); ``None``: 0 with two
         players, 5 with more.
     :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0
-        with two players, 0.6 with more.
+        with two players, 0.6 with more in a search of 0.3 s or more (or with no time limit).
     :param mpc: alpha-beta's Multi-ProbCut (selective search: ``_alphabeta_py``): ``True``
         on, ``False`` off, ``None`` (the default) on for the searches limited by time alone
         (``MPC_DEFAULT``: it plays stronger, docs/performance.md), off for those given a

@@ -102,7 +102,8 @@ class MCTS:
         machine); the result's ``elapsed`` is on the same clock. The search runs until one
         more iteration would end past the limit.
     :param implicit: implicit minimax backups' weight alpha (Lanctot et al. 2014), 0 (off) to
-        1; None: 0 with two players, 0.6 (``MULTIPLAYER_IMPLICIT``) with more. Each node also keeps the max^n value of the game's ``standard``
+        1; None: 0 with two players, 0.6 (``MULTIPLAYER_IMPLICIT``) with more in a search of at
+        least 0.3 s (``IMPLICIT_FROM_SECONDS``) or with no time limit, else 0. Each node also keeps the max^n value of the game's ``standard``
         evaluation over the tree below it (every new leaf evaluated, values backed up as
         max^n), and selection mixes it in: ``(1 - alpha) * win rate + alpha * value share``.
 
