@@ -27,7 +27,9 @@ from gamecore import Engine, Othello, Tetralath, search
 from gamecore.adapters import ctu, ufrj
 from gamecore.bench import strength
 from gamecore.cli import main
+from gamecore.errors import InvalidOptionError
 from gamecore.games import _othello_patterns as patterns
+from gamecore.players import make_player
 from gamecore.train import othello as train
 
 LEARNED = [0, 0, 0, 0, 0, 0, 1]
@@ -347,6 +349,19 @@ def test_engine_v1_is_the_standard_evaluation():
         strength.player_from_spec("engine:clock=sundial")
     with pytest.raises(ValueError):
         strength.play_match("engine:depth=1", "engine:v1,depth=1", size=6, games=41)
+
+
+def test_an_engine_spec_turns_multi_probcut_on_or_off():
+    # the player's own options, so a spec says it as any other option (and make_player takes it)
+    assert strength.player_from_spec("engine:v1,mpc=off,time=0.2")._engine_for("alphabeta").mpc is False
+    on = strength.player_from_spec("engine:mpc=on,mpc_t=1.5,time=0.2")._engine_for("alphabeta")
+    assert (on.mpc, on.mpc_t) == (True, 1.5)
+    assert strength.player_from_spec("engine:time=0.2")._engine_for("alphabeta").mpc is None
+    assert make_player("engine:mpc=no")._engine_for("alphabeta").mpc is False
+    with pytest.raises(InvalidOptionError, match="on or off"):
+        strength.player_from_spec("engine:mpc=maybe")
+    with pytest.raises(InvalidOptionError):
+        make_player("engine:mpc_t=-1")
 
 
 def test_the_same_training_run_gives_the_same_bytes(tmp_path):

@@ -155,28 +155,11 @@ def player_from_spec(spec: str) -> Any:
     ``mpc=on|off``, ``mpc_t=T`` for an engine: the module docstring)."""
     name, _, rest = spec.partition(":")
     options = [part.strip() for part in rest.split(",") if part.strip()]
-    engine_options: dict[str, Any] = {}
-    if name.strip().lower() == "engine":
-        if "v1" in options:
-            options.remove("v1")
-            options.append(f"eval={V1_EVALUATION}")
-        for option in list(options):
-            key, _, value = option.partition("=")
-            if key.strip().lower() == "mpc":
-                if value.strip().lower() not in ("on", "off"):
-                    raise ValueError(f"mpc takes on or off, got {value!r}")
-                engine_options["mpc"] = value.strip().lower() == "on"
-                options.remove(option)
-            elif key.strip().lower() == "mpc_t":
-                engine_options["mpc_t"] = float(value)
-                options.remove(option)
+    if name.strip().lower() == "engine" and "v1" in options:
+        options.remove("v1")
+        options.append(f"eval={V1_EVALUATION}")
         spec = "engine:" + ",".join(options)
     player: Any = make_player(spec, game="othello")
-    if engine_options:
-        # The player's engine, made again with the Multi-ProbCut options (EnginePlayer has no option for them).
-        player._engines = {
-            "alphabeta": Engine(player.evaluation, tt_mb=player.tt_mb, clock=player.clock, **engine_options)
-        }
     return player
 
 

@@ -122,6 +122,9 @@ class EnginePlayer(Player):
         ``"wall"`` or ``"cpu"`` (the same work on a loaded machine: for matches).
     :param seed: seed of the engine's random choices (``algorithm="mcts"``'s playouts), as
         :class:`~gamecore.Engine`'s ``seed``.
+    :param mpc: alpha-beta's Multi-ProbCut, as :class:`~gamecore.Engine`'s ``mpc``
+        (``"engine:mpc=off"`` in a spec); ``None``: the engine's default.
+    :param mpc_t: Multi-ProbCut's cut threshold, as :class:`~gamecore.Engine`'s ``mpc_t``.
     """
 
     name = "engine"
@@ -138,6 +141,8 @@ class EnginePlayer(Player):
         game_time: float | None = None,
         clock: str = "wall",
         seed: int = 0,
+        mpc: bool | None = None,
+        mpc_t: float | None = None,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -162,6 +167,8 @@ class EnginePlayer(Player):
         self.algorithm = algorithm
         self.clock = clock
         self.seed = seed
+        self.mpc = mpc
+        self.mpc_t = mpc_t
         self._engines: dict[str, Any] = {}
         self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
@@ -174,7 +181,13 @@ class EnginePlayer(Player):
         engine = self._engines.get(algorithm)
         if engine is None:
             engine = self._engines[algorithm] = Engine(
-                self.evaluation, tt_mb=self.tt_mb, algorithm=algorithm, clock=self.clock, seed=self.seed
+                self.evaluation,
+                tt_mb=self.tt_mb,
+                algorithm=algorithm,
+                clock=self.clock,
+                seed=self.seed,
+                mpc=self.mpc,
+                mpc_t=self.mpc_t,
             )
         return engine
 
@@ -435,7 +448,10 @@ def player_names(game: str | None = None) -> list[str]:
 
 _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations", "n": "iterations"}
 _INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes"}
-_FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time"}
+_FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time", "mpc_t"}
+#: Options that are on or off in a spec (``engine:mpc=off``).
+_SWITCH_OPTIONS = {"mpc"}
+_SWITCH_VALUES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 
 def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
@@ -466,6 +482,11 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
                 f"player {name!r} takes no option {item!r}; options: {', '.join(sorted(accepted)) or 'none'}"
             )
         value = value.strip()
+        if key in _SWITCH_OPTIONS:
+            if value.lower() not in _SWITCH_VALUES:
+                raise InvalidOptionError(f"option {key} of player {name!r} is on or off, got {value!r}")
+            options[key] = _SWITCH_VALUES[value.lower()]
+            continue
         try:
             if key in _INT_OPTIONS:
                 options[key] = int(value)
