@@ -684,14 +684,9 @@ cdef class MCTSTree:
 
     # -- reading the tree ----------------------------------------------------------
 
-    def node_implicit(self, path=()):
-        """The implicit minimax values of the node reached by the moves of ``path`` (see the
-        pure twin); empty when implicit minimax is off.
-
-        :raises ValueError: a move of ``path`` is not a child in the tree.
-        """
-        cdef int node = 0, f, child, found, p
-        self.check_idle()
+    cdef int node_at(self, path) except -1:
+        """The node reached from the root by the moves of ``path`` (as the pure twin's ``_node_at``)."""
+        cdef int node = 0, f, child, found
         for m in path:
             f = self.nodes[node].first
             found = -1
@@ -703,6 +698,17 @@ cdef class MCTSTree:
             if found < 0:
                 raise ValueError(f"move {m!r} is not in the tree at this node")
             node = found
+        return node
+
+    def node_implicit(self, path=()):
+        """The implicit minimax values of the node reached by the moves of ``path`` (see the
+        pure twin); empty when implicit minimax is off.
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        cdef int p
+        self.check_idle()
+        cdef int node = self.node_at(path)
         if self.alpha == 0.0:
             return []
         return [self.tau[node * self.players + p] for p in range(self.players)]
@@ -729,19 +735,9 @@ cdef class MCTSTree:
 
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """
-        cdef int node = 0, f, child, found, p
+        cdef int p
         self.check_idle()
-        for m in path:
-            f = self.nodes[node].first
-            found = -1
-            if f >= 0:
-                for child in range(f, f + self.nodes[node].count):
-                    if self.nodes[child].move == m:
-                        found = child
-                        break
-            if found < 0:
-                raise ValueError(f"move {m!r} is not in the tree at this node")
-            node = found
+        cdef int node = self.node_at(path)
         return self.nodes[node].visits, [self.rewards[node * self.players + p] for p in range(self.players)]
 
     cdef int best_child(self, int node) noexcept:

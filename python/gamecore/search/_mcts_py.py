@@ -625,9 +625,8 @@ class MCTSTree:
             (self._move[c], self._visits[c], self._reward[c * players + mover]) for c in range(f, f + self._count[0])
         ]
 
-    def node_rewards(self, path: list[int] | tuple[int, ...] = ()) -> tuple[int, list[int]]:
-        """``(visits, reward per player)`` of the node reached from the root by the moves
-        of ``path`` (the root for an empty path).
+    def _node_at(self, path: list[int] | tuple[int, ...]) -> int:
+        """The node reached from the root by the moves of ``path`` (0, the root, for none).
 
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """
@@ -643,6 +642,15 @@ class MCTSTree:
             if found < 0:
                 raise ValueError(f"move {m!r} is not in the tree at this node")
             node = found
+        return node
+
+    def node_rewards(self, path: list[int] | tuple[int, ...] = ()) -> tuple[int, list[int]]:
+        """``(visits, reward per player)`` of the node reached from the root by the moves
+        of ``path`` (the root for an empty path).
+
+        :raises ValueError: a move of ``path`` is not a child in the tree.
+        """
+        node = self._node_at(path)
         players = self._players
         return self._visits[node], self._reward[node * players : (node + 1) * players]
 
@@ -652,18 +660,7 @@ class MCTSTree:
 
         :raises ValueError: a move of ``path`` is not a child in the tree.
         """
-        node = 0
-        for m in path:
-            f = self._first[node]
-            found = -1
-            if f >= 0:
-                for child in range(f, f + self._count[node]):
-                    if self._move[child] == m:
-                        found = child
-                        break
-            if found < 0:
-                raise ValueError(f"move {m!r} is not in the tree at this node")
-            node = found
+        node = self._node_at(path)
         players = self._players
         return self._tau[node * players : (node + 1) * players]
 
