@@ -133,11 +133,45 @@ def test_every_pattern_instance_is_a_board_symmetry_of_its_shape():
         ps = patterns.pattern_set(n)
         counts = [sum(1 for shape, _ in ps.instances if shape == s) for s in range(len(ps.shapes))]
         for name, count in zip(ps.shapes, counts):
-            # Corner regions and edges have 4 placements (8 for the 2x5 block), rows 4, the
-            # main diagonal 2, every other diagonal 4.
-            expected = 8 if name == "corner2x5" else 2 if name == f"diagonal{n}" else 4
+            # Corner regions and edges have 4 placements (8 for the 2x5 and 2x4 blocks and
+            # 10x10's corner+edge piece), rows 4, the main diagonal 2 (4 on 10x10, read as
+            # two pieces of 9), every other diagonal 4.
+            expected = 8 if name in ("corner2x5", "corner2x4", "edge8+x") else 2 if name == f"diagonal{n}" else 4
             assert count == expected, name
         assert all(len(set(squares)) == len(squares) for _, squares in ps.instances)
+
+
+def test_the_10x10_set_is_small_and_covers_the_edges_and_diagonals_in_pieces(backend):
+    ps = patterns.pattern_set(10)
+    # At most 9 squares a shape, 64 instances (the compiled table's limit), 3 MB at most.
+    assert max(ps.lengths) == 9 and len(ps.instances) == 64
+    assert 2 * ps.stride * ps.stages < 3_000_000 and ps.stages == 8
+    assert ps.stride == sum(3**length for length in ps.lengths) + patterns.EXTRA_WEIGHTS
+    by_shape: dict[str, list[set[int]]] = {}
+    for shape, squares in ps.instances:
+        by_shape.setdefault(ps.shapes[shape], []).append(set(squares))
+    # The top edge a1..j1 with its X-squares b2 and i2 (squares 11, 18): two overlapping
+    # pieces of a corner, 7 more edge squares and the corner's X-square.
+    top = [piece for piece in by_shape["edge8+x"] if piece <= set(range(10)) | {11, 18}]
+    assert sorted(map(sorted, top)) == [[0, 1, 2, 3, 4, 5, 6, 7, 11], [2, 3, 4, 5, 6, 7, 8, 9, 18]]
+    # The main diagonal a1..j10 (squares 0, 11, ..., 99) in two pieces of 9 from its corners.
+    main = {11 * i for i in range(10)}
+    assert sorted(map(sorted, (p for p in by_shape["diagonal10/9"] if p <= main))) == [
+        [11 * i for i in range(9)],
+        [11 * i for i in range(1, 10)],
+    ]
+    # Row 2 without its ends: b2..i2 (the X-squares' row).
+    assert set(range(11, 19)) in by_shape["row2/8"]
+    # The start position, black to move: e5 and f6 white (the opponent's), f5 and e6 black
+    # (the mover's). Row 5 b5..i5 reads 0 0 0 2 1 0 0 0; the diagonal j1..b9 (squares 9, 18,
+    # ..., 81) has f5 and e6 as its 5th and 6th digits, the diagonal a1..i9 e5 and f6.
+    black, white = Othello(10).core.bitboards()
+    assert white >> 44 & 1 and white >> 55 & 1 and black >> 45 & 1 and black >> 54 & 1
+    indices = backend.othello.pattern_indices(black, white, 10)
+    by_squares = {squares: index for (_, squares), index in zip(ps.instances, indices)}
+    assert by_squares[tuple(range(41, 49))] == 2 * 3**4 + 1 * 3**3
+    assert by_squares[tuple(range(9, 82, 9))] == 1 * 3**4 + 1 * 3**3
+    assert by_squares[tuple(range(0, 89, 11))] == 2 * 3**4 + 2 * 3**3
 
 
 def test_training_ties_a_configuration_to_its_mirror_image():
@@ -167,26 +201,28 @@ def test_fit_recovers_the_weights_that_made_the_data():
     assert error < 0.05 * spread
 
 
-def test_a_tiny_training_run_writes_weights_that_load(tmp_path, backends):
-    options = train.TrainOptions(size=6, games=12, per_stage=25, depth=2, exact=8, epochs=3, seed=4)
+@pytest.mark.parametrize("n", [6, 10])
+def test_a_tiny_training_run_writes_weights_that_load(tmp_path, backends, n):
+    options = train.TrainOptions(size=n, games=12, per_stage=25, depth=2, exact=8, epochs=3, seed=4)
     record = train.train(options, str(tmp_path))
-    ps = patterns.pattern_set(6)
+    ps = patterns.pattern_set(n)
     assert record["complete"] and len(record["stage_results"]) == ps.stages
-    blob = (tmp_path / "othello6.patterns").read_bytes()
-    assert json.loads((tmp_path / "othello6.json").read_text())["sha256"] == patterns.sha256(blob)
-    table = patterns.decode_table(blob, 6)
+    blob = (tmp_path / f"othello{n}.patterns").read_bytes()
+    assert json.loads((tmp_path / f"othello{n}.json").read_text())["sha256"] == patterns.sha256(blob)
+    table = patterns.decode_table(blob, n)
     assert any(table)
-    lines = (tmp_path / "othello6-positions.txt").read_text().splitlines()
+    lines = (tmp_path / f"othello{n}-positions.txt").read_text().splitlines()
     assert len(lines) == sum(s["positions"] for s in record["stage_results"])
     # The run put the shipped weights (or none) back.
     rng = random.Random(1)
-    me, opp = random_board(6, rng)
     for b in backends:
-        shipped = patterns.load_table(6)
-        b.othello.set_pattern_weights(6, table)
-        mine = b.othello.pattern_score(me, opp, 6)
-        b.othello.set_pattern_weights(6, shipped)
-        assert mine == _score_by_hand(me, opp, 6, table)
+        me, opp = random_board(n, rng)
+        shipped = patterns.load_table(n)
+        b.othello.set_pattern_weights(n, table)
+        mine = b.othello.pattern_score(me, opp, n)
+        b.othello.set_pattern_weights(n, shipped)
+        assert mine == _score_by_hand(me, opp, n, table)
+        assert b.othello.pattern_score(me, opp, n) == (_score_by_hand(me, opp, n, shipped) if shipped else 0)
 
 
 def _score_by_hand(me: int, opp: int, n: int, table) -> int:
@@ -377,6 +413,8 @@ def test_the_same_training_run_gives_the_same_bytes(tmp_path):
 
 def test_the_training_command_defaults_to_the_shipped_options():
     assert train.shipped_options(8) == train.TrainOptions(size=8, games=6000, per_stage=20000)
+    assert train.shipped_options(10) == train.TrainOptions(size=10, games=1500, per_stage=10000)
+    assert train.command_of(train.shipped_options(10)) == "gamecore train othello --size 10 --out DIR"
     assert train.command_of(train.shipped_options(8)) == "gamecore train othello --size 8 --out DIR"
     changed = train.shipped_options(6, games=5, seed=2)
     assert train.command_of(changed) == "gamecore train othello --size 6 --out DIR --games 5 --seed 2"

@@ -44,7 +44,7 @@ __all__ = [
 #: Evaluation units per disc.
 SCALE = 100
 #: Empty squares per stage.
-STAGE_WIDTH = {4: 4, 6: 4, 8: 6, 10: 10}
+STAGE_WIDTH = {4: 4, 6: 4, 8: 6, 10: 12}
 #: The pattern score is clamped to +-this (a weighted sum of features stays inside a C int).
 MAX_PATTERN_SCORE = 100_000
 #: Extra weights after the patterns, per stage: a bias, and the weights of the mobility
@@ -70,6 +70,8 @@ def _diagonal(length: int) -> list[tuple[int, int]]:
 
 def _shapes(n: int) -> dict[str, list[tuple[int, int]]]:
     """The shapes of an n x n board, none longer than 10 squares (3**10 weights a stage)."""
+    if n == 10:
+        return _shapes_10()
     shapes: dict[str, list[tuple[int, int]]] = {}
     shapes["edge+2x" if n + 2 <= 10 else "edge"] = _edge_2x(n) if n + 2 <= 10 else _row(0, n)
     shapes["corner3x3"] = _corner(3, 3)
@@ -79,6 +81,26 @@ def _shapes(n: int) -> dict[str, list[tuple[int, int]]]:
         shapes[f"row{r + 1}"] = _row(r, n)
     for length in range(4, n + 1):
         shapes[f"diagonal{length}"] = _diagonal(length)
+    return shapes
+
+
+def _shapes_10() -> dict[str, list[tuple[int, int]]]:
+    """The 10x10 shapes: none longer than 9 squares, so that the table stays small (121,342
+    weights a stage, 1.9 MB at 8 stages; rows and diagonals of 10 would take 9.3 MB at 10).
+    A full edge with its X-squares (12 squares) is read as two overlapping pieces, a corner,
+    the 8 squares beside it and its X-square, placed at both ends; the rows 2-5 are their
+    middle 8 squares; the diagonals of 9 and 10 squares are read from a corner, 9 squares
+    long (the 10-square one as two overlapping pieces again). 64 instances in all."""
+    shapes: dict[str, list[tuple[int, int]]] = {
+        "edge8+x": [(0, c) for c in range(8)] + [(1, 1)],
+        "corner3x3": _corner(3, 3),
+        "corner2x4": _corner(2, 4),
+    }
+    for r in range(1, 5):
+        shapes[f"row{r + 1}/8"] = [(r, c) for c in range(1, 9)]
+    for length in range(4, 10):
+        shapes[f"diagonal{length}"] = _diagonal(length)
+    shapes["diagonal10/9"] = [(i, 9 - i) for i in range(9)]
     return shapes
 
 

@@ -67,6 +67,7 @@ class TrainOptions:
 SHIPPED: dict[int, dict[str, Any]] = {
     6: {"games": 4000, "per_stage": 10000, "depth": 8, "exact": 16},
     8: {"games": 6000, "per_stage": 20000},
+    10: {"games": 1500, "per_stage": 10000},
 }
 
 
