@@ -181,6 +181,9 @@ def bench_calls(monkeypatch):
     ]:
         monkeypatch.setattr(module, name, recorder(name))
     monkeypatch.setattr(cli.bench_strength, "main", lambda argv, out: calls.append(("strength", tuple(argv), {})) or 0)
+    monkeypatch.setattr(
+        cli.bench_rolit_strength, "main", lambda argv, out: calls.append(("rolit strength", tuple(argv), {})) or 0
+    )
     return calls
 
 
@@ -200,6 +203,15 @@ def test_bench_names_the_game_first(argv, bench_calls, capsys):
 def test_bench_othello_strength_keeps_its_own_options(bench_calls):
     assert cli.main(["bench", "othello", "strength", "--games", "2", "--size", "6"], out=io.StringIO()) == 0
     assert bench_calls == [("strength", ("--games", "2", "--size", "6"), {})]
+
+
+def test_bench_rolit_strength_keeps_its_own_options(bench_calls, capsys):
+    assert cli.main(["bench", "rolit", "strength", "--games", "2", "--player", "implicit=0.8"], out=io.StringIO()) == 0
+    assert bench_calls == [("rolit strength", ("--games", "2", "--player", "implicit=0.8"), {})]
+    # Options before the kind reach the shared parser, which cannot read the strength options.
+    assert cli.main(["bench", "rolit", "--quick", "strength"], out=io.StringIO()) == 1
+    assert "gamecore bench rolit strength [OPTIONS]" in capsys.readouterr().err
+    assert len(bench_calls) == 1
 
 
 @pytest.mark.parametrize(
@@ -231,7 +243,10 @@ def test_bench_refuses_what_its_game_does_not_have(bench_calls, capsys):
     for argv, message in [
         (["bench"], "the following arguments are required: GAME"),
         (["bench", "chess"], "invalid choice: 'chess'"),
-        (["bench", "rolit", "perft"], "argument KIND: invalid choice: 'perft' (choose from 'core', 'search')"),
+        (
+            ["bench", "rolit", "perft"],
+            "argument KIND: invalid choice: 'perft' (choose from 'core', 'search', 'strength')",
+        ),
         (["bench", "tetralath", "mcts"], "argument KIND: invalid choice: 'mcts'"),
         (["bench", "rolit", "--size=6"], "unrecognized arguments: --size=6"),  # an Othello option
         (["bench", "othello", "--plies=3"], "unrecognized arguments: --plies=3"),  # a Tetralath one

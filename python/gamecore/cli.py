@@ -36,6 +36,7 @@ from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
 from .bench import rl as bench_rl
 from .bench import rolit as bench_rolit
+from .bench import rolit_strength as bench_rolit_strength
 from .bench import strength as bench_strength
 from .errors import GamecoreError
 from .games import GAMES
@@ -91,6 +92,8 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     game, kind = args.bench_game, args.kind
     if game == "rolit":
+        if kind == "strength":  # reached only with options before the kind: it parses its own
+            raise GamecoreError("write the options after the kind: gamecore bench rolit strength [OPTIONS]")
         run = bench_rolit.bench_rolit if kind == "core" else bench_multiplayer.bench_multiplayer
         run(out, runs=args.runs, backend=args.backend, quick=args.quick)
         return 0
@@ -177,7 +180,7 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> No
 #: learning adapters on every game, not a game).
 BENCH_KINDS = {
     "othello": ("perft", "search", "endgame", "mcts", "api", "strength"),
-    "rolit": ("core", "search"),
+    "rolit": ("core", "search", "strength"),
     "tetralath": ("search",),
     "rl": (),
 }
@@ -246,7 +249,8 @@ def _add_bench_parser(sub: Any) -> None:
         "rolit",
         help=_kinds_text("rolit"),
         description="Rolit for four: the game core's perft leaves/s and random playouts (core); Max^n, paranoid, "
-        "Best-Reply Search and MCTS (search).",
+        "Best-Reply Search and MCTS (search); the default engine against the three others (strength: "
+        "gamecore bench rolit strength --help).",
     )
     _add_bench_kind(r, "rolit")
     _add_bench_common(
@@ -424,6 +428,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     out = sys.stdout if out is None else out
     if argv[:3] == ["bench", "othello", "strength"]:  # its own options (gamecore.bench.strength)
         return bench_strength.main(argv[3:], out)
+    if argv[:3] == ["bench", "rolit", "strength"]:  # its own options (gamecore.bench.rolit_strength)
+        return bench_rolit_strength.main(argv[3:], out)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
