@@ -3,7 +3,7 @@
 - The two backends compute the same pattern indices and the same integer score on random
   positions of every size (shipped weights, and random tables installed for the test).
 - Pattern indices against hand-read boards; the symmetric configurations training ties.
-- The shipped weights of each size (6x6, 8x8): their SHA-256 is the one recorded beside
+- The shipped weights of each size (6x6, 8x8, 10x10): their SHA-256 is the one recorded beside
   them, both backends score positions with them alike and as the definition says, the start
   position's value is pinned; they are the engine's default there ("standard" elsewhere).
 - Training: the fit recovers weights that generated its data; a tiny run end to end, and the
@@ -37,10 +37,11 @@ LEARNED = [0, 0, 0, 0, 0, 0, 1]
 SHIPPED_SHA256 = {
     6: "15cca2c6ec4bd4dfe967f25ff829c7cde9cd69ec1c7e56a0aee1e17f6000f027",
     8: "2d684bad37d9db17914a388a1a0486b5b2377bbc5c25eb5c9d62916053bd389e",
+    10: "aaf6cff2e036d35483a83950c3e01f9e5df1e7f1f61c80e8e3774e7bd75162ae",
 }
-START_VALUE = {6: 261, 8: 236}
+START_VALUE = {6: 261, 8: 236, 10: 6}
 #: The sizes whose shipped weights are a whole run of the documented command.
-COMPLETE = {6, 8}
+COMPLETE = {6, 8, 10}
 
 
 def random_board(n: int, rng: random.Random) -> tuple[int, int]:
