@@ -63,7 +63,7 @@ OPTIONAL = {
     "gamecore.rl.gymnasium_env": "gymnasium",
     "gamecore.rl.openspiel_game": "pyspiel",
     "gamecore.web.app": "starlette",
-    "gamecore.web.bench": "httpx",
+    "gamecore.web.bench": "httpx2",
 }
 
 

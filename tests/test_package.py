@@ -44,7 +44,7 @@ RL = ("numpy",)
 OPTIONAL = {
     "gamecore.report.pdf": ("matplotlib",),
     "gamecore.web.app": ("starlette",),
-    "gamecore.web.bench": ("httpx", "starlette"),
+    "gamecore.web.bench": ("httpx2", "starlette"),
     "gamecore.rl": RL,
     "gamecore.rl._common": RL,
     "gamecore.rl.pettingzoo_env": (*RL, "pettingzoo"),

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 
 from gamecore.web.bench import main, run_bench  # noqa: E402
 
