@@ -157,3 +157,38 @@ def test_bad_input_is_a_usage_or_gamecore_error(argv, status, message, capsys):
 def test_a_budget_is_checked():
     with pytest.raises(InvalidLimitError):
         rs.play_rolit_game(0, rs.parse_player(""), Budget(states=0))
+
+
+def test_tally_pools_the_game_lines_of_several_logs(tmp_path, capsys):
+    played = [rs.play_rolit_game(number, rs.parse_player(""), TINY, backend="cython") for number in (0, 1, 2)]
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("header line\n" + played[0].line() + "\n" + played[2].line() + "\nsummary\n", encoding="utf-8")
+    second.write_text(played[1].line() + "\n" + played[2].line() + "\n", encoding="utf-8")  # game 2 twice: once
+    read = rs.read_games(first.read_text(encoding="utf-8"))
+    assert [(g.number, g.seating, g.colours, g.balls, g.winner) for g in read] == [
+        (g.number, g.seating, g.colours, g.balls, g.winner) for g in (played[0], played[2])
+    ]
+    out = io.StringIO()
+    assert cli.main(["bench", "rolit", "strength", "--tally", str(first), str(second)], out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("games 0-2 from 2 log(s)\n3 games")
+    expected = rs.summary(played)  # the same wins, balls and last places as the games themselves
+    assert [line for line in text.splitlines() if "wins" in line] == [line for line in expected if "wins" in line]
+    assert "the mean of 3 games' means" in text
+
+
+def test_tally_refuses_logs_it_cannot_pool(tmp_path, capsys):
+    game = rs.play_rolit_game(0, rs.parse_player(""), TINY, backend="cython")
+    other = rs.RolitGame(0, game.seating, game.colours, game.balls[::-1], game.winner, [])
+    cases = {
+        "empty.txt": ("no game line here\n", "no game lines in"),
+        "twice.txt": (game.line() + "\n" + other.line() + "\n", "game 0 is in two logs with different results"),
+        "seats.txt": (game.line().replace("maxn", "mcts") + "\n", "line 1: the seats are not"),
+    }
+    for name, (text, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert cli.main(["bench", "rolit", "strength", "--tally", str(path)], out=io.StringIO()) == 1, name
+        assert message in capsys.readouterr().err, name
+    assert cli.main(["bench", "rolit", "strength", "--tally", str(tmp_path / "none.txt")], out=io.StringIO()) == 1
+    assert "No such file" in capsys.readouterr().err

@@ -22,12 +22,16 @@ rule, the share of its budget the tested engine used), then per algorithm the ga
 the Wilson 95 % interval, the mean balls and how often it finished last, and the mean share
 of the budget the tested engine used (searches that solved the game to its end left out:
 they stop when it is solved). 25 % is what an equal player wins.
+
+``--tally LOG...`` plays nothing: it reads the game lines of earlier runs (several
+processes, each given its own ``--first``) and prints their pooled totals.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -42,7 +46,16 @@ from ..games.rolit import Rolit
 from ..report.compare import Budget, seatings, timed_search, wilson
 from ..search.engine import Engine
 
-__all__ = ["ALGORITHMS", "RolitGame", "parse_player", "play_rolit_game", "play_rolit_match", "summary", "main"]
+__all__ = [
+    "ALGORITHMS",
+    "RolitGame",
+    "parse_player",
+    "play_rolit_game",
+    "play_rolit_match",
+    "read_games",
+    "summary",
+    "main",
+]
 
 #: The seat names of the seating: the engine under test sits where "mcts" does.
 ALGORITHMS = ("mcts", "maxn", "paranoid", "brs")
@@ -191,9 +204,36 @@ def play_rolit_match(
             yield future.result()
 
 
-def summary(played: Sequence[RolitGame]) -> list[str]:
+_LINE = re.compile(r"^game +(\d+): (.+?)  winner (\S*)  budget share (\S+)\s*$")
+_SEAT = re.compile(r"^(\w+):(\w+)=(\d+)$")
+
+
+def read_games(text: str) -> list[RolitGame]:
+    """The games of the lines :meth:`RolitGame.line` printed in ``text`` (other lines are
+    skipped); each game's budget share is its mean (one entry)."""
+    games = []
+    for number, line in enumerate(text.splitlines(), 1):
+        found = _LINE.match(line)
+        if not found:
+            continue
+        seats = [_SEAT.match(word) for word in found.group(2).split()]
+        share = found.group(4)
+        if len(seats) != 4 or not all(seats) or found.group(3) not in (*ALGORITHMS, ""):
+            raise InvalidOptionError(f"line {number}: not a game of gamecore bench rolit strength: {line!r}")
+        colours, seating, balls = zip(*((m.group(1), m.group(2), int(m.group(3))) for m in seats if m))
+        if sorted(seating) != sorted(ALGORITHMS):
+            raise InvalidOptionError(f"line {number}: the seats are not {', '.join(ALGORITHMS)}: {line!r}")
+        try:
+            shares = [] if share == "-" else [float(share)]
+        except ValueError:
+            raise InvalidOptionError(f"line {number}: budget share {share!r} is not a number") from None
+        games.append(RolitGame(int(found.group(1)), seating, colours, balls, found.group(3), shares))
+    return games
+
+
+def summary(played: Sequence[RolitGame], tallied: bool = False) -> list[str]:
     """Per algorithm: wins with the Wilson 95 % interval, mean balls, last places; the tested
-    engine's mean budget share."""
+    engine's mean budget share (``tallied``: the games hold their mean share alone)."""
     n = len(played)
     lines = [f"{n} games ({n // 24} full cycles of 24 seatings); 25 % is an equal player's share"]
     for name in ALGORITHMS:
@@ -209,8 +249,12 @@ def summary(played: Sequence[RolitGame]) -> list[str]:
     shares = [s for g in played for s in g.shares]
     if shares:
         over = sum(g.over for g in played)
+        mean = sum(shares) / len(shares)
         lines.append(
-            f"tested engine: mean budget share {sum(shares) / len(shares):.3f} over {len(shares)} searches "
+            f"tested engine: mean budget share {mean:.3f}, the mean of {len(shares)} games' means "
+            f"(min {min(shares):.3f}, max {max(shares):.3f})"
+            if tallied
+            else f"tested engine: mean budget share {mean:.3f} over {len(shares)} searches "
             f"(min {min(shares):.3f}, max {max(shares):.3f}; over the budget: {over})"
         )
     return lines
@@ -247,10 +291,19 @@ def main(argv: Sequence[str], out: TextIO) -> int:
     parser.add_argument("--wall", action="store_true", help="budgets of wall-clock time instead of CPU time")
     parser.add_argument("--backend", choices=("cython", "python"))
     parser.add_argument("--quiet", action="store_true", help="no line per game")
+    parser.add_argument(
+        "--tally",
+        nargs="+",
+        metavar="LOG",
+        help="play nothing: the totals of the games printed in these files (runs in several processes, pooled; "
+        "the budget share is then the mean of the games' means)",
+    )
     try:
         args = parser.parse_args(list(argv))
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.tally:
+        return _tally(args.tally, out)
     try:
         options = parse_player(args.player)
         clock = "wall" if args.wall else "cpu"
@@ -278,3 +331,37 @@ def main(argv: Sequence[str], out: TextIO) -> int:
         print(line, file=out)
     print(f"{time.perf_counter() - started:.0f} s wall; load {_load()} at the end", file=out)
     return 0
+
+
+def _tally(paths: Sequence[str], out: TextIO) -> int:
+    played: dict[int, RolitGame] = {}
+    try:
+        for path in paths:
+            with open(path, encoding="utf-8") as log:
+                for game in read_games(log.read()):
+                    if game.number in played and played[game.number] != game:
+                        raise InvalidOptionError(f"{path}: game {game.number} is in two logs with different results")
+                    played[game.number] = game
+    except (GamecoreError, OSError) as exc:
+        print(f"gamecore bench rolit strength: error: {exc}", file=sys.stderr)
+        return 1
+    if not played:
+        print("gamecore bench rolit strength: error: no game lines in " + ", ".join(paths), file=sys.stderr)
+        return 1
+    games = [played[number] for number in sorted(played)]
+    numbers = [g.number for g in games]
+    print(f"games {_ranges(numbers)} from {len(paths)} log(s)", file=out)
+    for line in summary(games, tallied=True):
+        print(line, file=out)
+    return 0
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[0, 1, 2, 5]`` -> ``"0-2, 5"`` (sorted numbers)."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
