@@ -375,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--eval",
         choices=["default", *sorted(Othello.EVALUATIONS)],
         metavar="NAME",
-        help="evaluation (default: the engine's, learned on 6x6 and 8x8; standard with --standalone)",
+        help="evaluation (default: the engine's, learned on 6x6, 8x8 and 10x10; standard with --standalone)",
     )
     p.add_argument(
         "--standalone", action="store_true", help="ctu only: one flat pure-Python file that needs no gamecore"

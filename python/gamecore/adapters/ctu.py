@@ -436,7 +436,7 @@ def export_player(
 ) -> str:
     """Write a CTU ``player.py`` to ``path``; with ``standalone`` one flat pure-Python file
     that needs no gamecore. Returns the path. ``evaluation`` ``None``: the engine's default
-    (the learned one on 6x6 and 8x8), or ``"standard"`` standalone (the learned weights, 3 MB
+    (the learned one on 6x6, 8x8 and 10x10), or ``"standard"`` standalone (the learned weights, 1.4-3.3 MB
     a size, do not fit the CTU upload limit of 1 MB)."""
     if evaluation is None:
         evaluation = "standard" if standalone else "default"

@@ -211,7 +211,7 @@ class Engine:
     tables between the moves of a game.
 
     :param evaluation: ``"default"`` (the position's ``default_evaluation()``: Othello's
-        ``"learned"`` on 6x6 and 8x8, else ``"standard"``), a built-in evaluation's name
+        ``"learned"`` on 6x6, 8x8 and 10x10, else ``"standard"``), a built-in evaluation's name
         (see the game's ``EVALUATIONS``: ``"standard"`` (gamecore 1's default),
         ``"learned"``, ``"discs"`` (greedy), ``"positional"``, ``"mobility"``, ...), a
         mapping of feature names to integer weights, or a function ``f(position) -> int``
