@@ -16,12 +16,15 @@
 #   e <= 4                    solve4 .. solve1: try the empty squares directly.
 # Move order: deep_search tries the table's move, then sorts the others by move_key (the replier's
 # mobility, then the mover's corner stability, the replier's potential mobility, quadrant
-# parity); shallow_search and solve4/solve3 try moves in quadrants with an odd number of
+# parity), plus, on boards with learned weights and from eval_from empties (EVAL_ORDER in
+# _options), eval_weight times the move's shallow_value (a 0-2 ply search with the learned
+# evaluation); shallow_search and solve4/solve3 try moves in quadrants with an odd number of
 # empties first. Ties, and the order within a parity group, follow the presorted order
 # (EndgameTables.presorted: positional weight classes, best first), then ascending squares.
 # Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
 # position reached with no empty square; a pass calls the same routine again for the other
-# side (one more node). Limits are checked on entry to deep_search and shallow_search only.
+# side (one more node); each position the evaluated ordering evaluates is one node too. Limits
+# are checked on entry to deep_search and shallow_search only.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
@@ -52,6 +55,8 @@ cdef enum:
     EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _endgame_py)
     EG_ODD_BONUS = 4            # ODD_BONUS: move_key's bonus for a move in an odd quadrant
     EG_ETC_EMPTIES = 10         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
+    EG_SCALE = 100              # _othello_patterns.SCALE: evaluation units a disc
+    EG_MAX_PATTERN_SCORE = 100000  # _othello_patterns.MAX_PATTERN_SCORE: the evaluation's bound
 
 cdef extern from *:
     """
@@ -99,9 +104,17 @@ ctypedef struct TTEntry:
     uint32_t generation           # the solve that stored it: other solves' entries are empty slots
 
 
+ctypedef int (*PatternScoreFn)(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil
+
+
 ctypedef struct Solver:
     const EndgameTables* t
     const Geometry* g
+    PatternScoreFn pattern_score  # the learned evaluation (_othello_cy._pattern_score)
+    int eval_from                 # evaluated ordering from this many empties (above nsq: never)
+    int eval_depth1_from          # ... looking one ply past the move from this many
+    int eval_depth2_from          # ... two plies from this many
+    int eval_weight               # key units per hundredth of a disc of the shallow value
     TTEntry* tt                   # 2**EG_TT_BITS entries, owned by the caller
     uint64_t tt_mask
     uint32_t generation           # this solve's stamp (> 0; a zeroed entry's 0 is never one)
@@ -695,10 +708,64 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
             - (EG_ODD_BONUS if odd else 0))
 
 
+cdef inline int sort_depth(const Solver* s, int empties) noexcept nogil:
+    """How far order_moves looks past each move with the learned evaluation: -1 (fastest-first
+    alone) below eval_from empties, else 0 (the move's position), 1 from eval_depth1_from, 2
+    from eval_depth2_from."""
+    if empties < s.eval_from:
+        return -1
+    if empties < s.eval_depth1_from:
+        return 0
+    return 1 if empties < s.eval_depth2_from else 2
+
+
+cdef inline int eg_pattern_score(const Solver* s, bb_t player, bb_t opponent) noexcept nogil:
+    if bb_t is uint64_t:
+        return s.pattern_score(<gc_u128>player, <gc_u128>opponent, s.g)
+    else:
+        return s.pattern_score(player, opponent, s.g)
+
+
+cdef inline int shallow_value(Solver* s, bb_t player, bb_t opponent, bb_t moves, int depth, int alpha, int beta) noexcept nogil:
+    """The value for `player` (to move; its moves are `moves`) of a `depth`-ply alpha-beta
+    search (fail-soft, moves in ascending squares) with the learned evaluation at its leaves,
+    in hundredths of a disc; a pass is a ply, a finished game its final score. Every position
+    evaluated counts one node."""
+    cdef int best, value, sq
+    cdef bb_t bit, f, child_p, child_o, replies
+    if depth == 0:
+        s.nodes += 1
+        return eg_pattern_score(s, player, opponent)
+    if not moves:
+        replies = eg_moves(opponent, player, s.g)
+        if not replies:
+            s.nodes += 1
+            return EG_SCALE * final_score(player, opponent, s.t.nsq)
+        return -shallow_value(s, opponent, player, replies, depth - 1, -beta, -alpha)
+    best = -EG_MAX_PATTERN_SCORE - 1  # below every value
+    while moves:
+        sq = first_square(moves)
+        bit = square_bit(moves, sq, s.g)
+        moves ^= bit
+        f = eg_flips(player, opponent, sq, s.g)
+        child_p = opponent ^ f
+        child_o = player | f | bit
+        replies = eg_moves(child_p, child_o, s.g) if depth > 1 else 0
+        value = -shallow_value(s, child_p, child_o, replies, depth - 1, -beta, -alpha)
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+            if best > alpha:
+                alpha = best
+    return best
+
+
 cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, bint deep_children,
-                            int* squares, bb_t* flipped) noexcept nogil:
-    """Fill `squares`/`flipped`: the moves by move_key, presorted order
-    (EndgameTables.presorted) on ties. Returns the count."""
+                            int depth, int* squares, bb_t* flipped) noexcept nogil:
+    """Fill `squares`/`flipped`: the moves by move_key plus, with `depth` >= 0 (sort_depth),
+    eval_weight times the shallow_value of the move for the replier (lower first); presorted
+    order (EndgameTables.presorted) on ties. Returns the count."""
     cdef int keys[100]
     cdef int count = 0, sq, key, i, q, c
     cdef bb_t bit, f, replies, child_p, child_o, group
@@ -723,6 +790,9 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, b
             if deep_children:  # their table buckets load while the others are ordered
                 tt_prefetch(s, tt_hash(child_p, child_o))
             key = move_key(s.t, child_p, child_o, replies, (bit & odd) != 0)
+            if depth >= 0:
+                key += s.eval_weight * shallow_value(s, child_p, child_o, replies, depth,
+                                                     -EG_MAX_PATTERN_SCORE - 1, EG_MAX_PATTERN_SCORE + 1)
             # Insertion sort, stable: after every entry with a key <= this one.
             i = count
             while i > 0 and keys[i - 1] > key:
@@ -820,7 +890,8 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if best > alpha:
             alpha = best
         tried = 1
-    count = order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, squares, flipped) if best < beta else 0
+    count = (order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, sort_depth(s, empties),
+                         squares, flipped) if best < beta else 0)
     for i in range(count):
         child_p = opponent ^ flipped[i]
         child_o = player | flipped[i] | square_bit(player, squares[i], s.g)

@@ -30,3 +30,11 @@ cdef class OthelloCore(GameCore):
     cdef bint _reserve(self, int plies) noexcept nogil
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil
+
+# The learned evaluation, for the exact endgame solver's move ordering: load_patterns(n)
+# (with the GIL, before a search) points the size's table at its weights, has_patterns(n)
+# says whether it has any, _pattern_score is pattern_score without the checks (0 without
+# weights), callable without the GIL; discs in the core's layout.
+cdef int load_patterns(int n) except -1
+cdef bint has_patterns(int n) noexcept nogil
+cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil

@@ -95,6 +95,11 @@ cdef int load_patterns(int n) except -1:
     return 0
 
 
+cdef bint has_patterns(int n) noexcept nogil:
+    """Whether an n x n board has a learned evaluation now (after load_patterns(n))."""
+    return PATTERN_TABLES[n] != NULL
+
+
 cdef int install_patterns(int n, weights) except -1:
     """Make ``weights`` (an int16 table checked by _othello_patterns; None: none) the
     pattern table of an n x n board, without copying it."""

@@ -17,9 +17,10 @@ cimport endgame
 from endgame cimport EndgameTables, Solver, TTEntry
 from interrupt cimport gc_raise_pending
 
-from gamecore.games._othello_cy cimport OthelloCore
+from gamecore.games._othello_cy cimport OthelloCore, load_patterns, has_patterns, _pattern_score
 
-from gamecore.search._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_solve_args
+from gamecore.games import _othello_patterns as patterns
+from gamecore.search._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_eval_order, check_solve_args
 from gamecore.search._results import NO_MOVE
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
@@ -77,9 +78,12 @@ _init_endgame_tables()
 _C_COPIES = {"SHALLOW_EMPTIES": endgame.EG_SHALLOW_EMPTIES, "ENDGAME_TT_BITS": endgame.EG_TT_BITS,
              "NO_MOVE": endgame.EG_NO_MOVE, "ODD_BONUS": endgame.EG_ODD_BONUS,
              "ETC_EMPTIES": endgame.EG_ETC_EMPTIES}
+# The learned evaluation's units and bound, which the evaluated ordering's C code copies.
+if (endgame.EG_SCALE, endgame.EG_MAX_PATTERN_SCORE) != (patterns.SCALE, patterns.MAX_PATTERN_SCORE):
+    raise ImportError("the endgame solver's copies of SCALE, MAX_PATTERN_SCORE differ from _othello_patterns")
 
 
-def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0):
+def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, _eval_order=None):
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
     ``score`` is the final disc difference for the side to move under perfect play by
@@ -100,22 +104,34 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
 
     Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
     squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (empty for each
-    call: kept between calls, its entries stamped with the call's generation), fastest-first move ordering, parity ordering near the end, stability
-    cut-offs and dedicated solvers for the last four empty squares.
+    call: kept between calls, its entries stamped with the call's generation), fastest-first
+    move ordering (with many empty squares on boards with learned weights, helped by shallow
+    searches with the learned evaluation: ``EVAL_ORDER``), parity ordering near the end,
+    stability cut-offs and dedicated solvers for the last four empty squares.
+    ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``.
 
-    :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta).
+    :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
+        a bad ``_eval_order``.
     :raises InvalidLimitError: a negative or non-int ``node_limit``, a negative or non-finite
         ``time_limit`` (``check_solve_args``, shared with the pure twin).
     """
     global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, nsq)
+    eval_from, depth1_from, depth2_from, weight = check_eval_order(_eval_order)
+    load_patterns(core.size)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
     cdef double limit = time_limit
     cdef gc_u128 me = core.discs[core.turn], opp = core.discs[1 - core.turn]
     s.t = &ENDGAME_TABLES[core.size]
     s.g = core.g
+    # The evaluated ordering (EVAL_ORDER_* in _options) where the size has learned weights.
+    s.pattern_score = _pattern_score
+    s.eval_from = eval_from if has_patterns(core.size) else nsq + 1
+    s.eval_depth1_from = depth1_from
+    s.eval_depth2_from = depth2_from
+    s.eval_weight = weight
     s.tt_mask = (<uint64_t>1 << endgame.EG_TT_BITS) - 1
     s.nodes = 0
     s.node_limit = min(node_limit, 0xFFFFFFFFFFFFFFFF)

@@ -10,14 +10,18 @@ squares they are always even.
   SHALLOW_EMPTIES: ``shallow_search`` (stability cut-off, no table); e <= 4: the dedicated
   ``solve4`` .. ``solve1`` that try the empty squares directly.
 - Move order. deep_search: the table's move, then the others by ``move_key`` (the replier's mobility,
-  then the mover's corner stability, the replier's potential mobility, quadrant parity).
+  then the mover's corner stability, the replier's potential mobility, quadrant parity); on a
+  board with learned weights, from ``EVAL_ORDER[0]`` empties, plus ``EVAL_ORDER[3]`` times
+  the move's value for the replier by a shallow search with the learned evaluation
+  (``shallow_value``: 0 plies, 1 from ``EVAL_ORDER[1]`` empties, 2 from ``EVAL_ORDER[2]``).
   shallow_search and solve4/solve3: moves in quadrants with an odd number of empties first.
   Ties, and the order within a parity group: the presorted order (positional weight
   classes, best first: corners, edges, centre, inner ring, C squares, X squares), then
   ascending squares.
 - Nodes: every call of deep_search, shallow_search, solve4, solve3, solve2, solve1 is one
   node, and so is a position reached with no empty square. A pass calls the same routine
-  again for the other side, which is one more node.
+  again for the other side, which is one more node. Each position the evaluated ordering
+  evaluates (or finds finished) is one node too.
 - Limits are checked on entry to deep_search and shallow_search only (never inside the
   last four empties), so a search stopped by ``node_limit`` has visited at most a few dozen
   nodes more than the limit; the count is the same in both backends.
@@ -31,16 +35,25 @@ from typing import Any
 
 from .._game_py import bit_indices
 from .._rng import GOLDEN, MASK64
+from ..games._othello_patterns import MAX_PATTERN_SCORE, SCALE
 from ..games._othello_py import (
     PASS,
     OthelloCore,
+    _pattern_score,
     final_score,
     flips,
     geometry_of,
     legal_moves_mask,
     stable_edges,
 )
-from ._options import ENDGAME_TT_BITS, ETC_EMPTIES, ODD_BONUS, SHALLOW_EMPTIES, check_solve_args
+from ._options import (
+    ENDGAME_TT_BITS,
+    ETC_EMPTIES,
+    ODD_BONUS,
+    SHALLOW_EMPTIES,
+    check_eval_order,
+    check_solve_args,
+)
 from ._results import NO_MOVE
 
 __all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
@@ -220,10 +233,20 @@ class EndgameSolver:
     odd slot.
     """
 
-    def __init__(self, n: int, node_limit: int = 0, deadline: float = 0.0) -> None:
+    def __init__(
+        self, n: int, node_limit: int = 0, deadline: float = 0.0, eval_order: tuple[int, int, int, int] | None = None
+    ) -> None:
         self.t = _endgame_tables(n)
         self.n = n
         self.nsq = n * n
+        self.g = geometry_of(n)
+        # The evaluated ordering (EVAL_ORDER in _options), only where the size has learned
+        # weights: otherwise it starts above the board's empties, i.e. never.
+        eval_from, depth1_from, depth2_from, weight = check_eval_order(eval_order)
+        self.eval_from = eval_from if self.g.pattern_table is not None else self.nsq + 1
+        self.eval_depth1_from = depth1_from
+        self.eval_depth2_from = depth2_from
+        self.eval_weight = weight
         self.tt: dict[int, list[int]] = {}
         self.tt_mask = (1 << ENDGAME_TT_BITS) - 1
         self.nodes = 0
@@ -411,9 +434,46 @@ class EndgameSolver:
                             alpha = best
         return best
 
-    def order_moves(self, player: int, opponent: int, moves: int) -> list[tuple[int, int]]:
-        """``(square, flipped)`` of each move by ``move_key``, presorted order
-        (``EndgameTables.presorted``) on ties."""
+    def sort_depth(self, empties: int) -> int:
+        """How far ``order_moves`` looks past each move with the learned evaluation: -1 (not
+        at all: fastest-first alone) below ``eval_from`` empties, else 0 (the move's position),
+        1 from ``eval_depth1_from``, 2 from ``eval_depth2_from``."""
+        if empties < self.eval_from:
+            return -1
+        return 0 if empties < self.eval_depth1_from else 1 if empties < self.eval_depth2_from else 2
+
+    def shallow_value(self, player: int, opponent: int, moves: int, depth: int, alpha: int, beta: int) -> int:
+        """The value for ``player`` (to move; its moves are ``moves``) of a ``depth``-ply
+        alpha-beta search (fail-soft, moves in ascending squares) with the learned evaluation
+        at its leaves, in hundredths of a disc; a pass is a ply, a finished game its final
+        score. Every position evaluated counts one node."""
+        if depth == 0:
+            self.nodes += 1
+            return _pattern_score(player, opponent, self.g)
+        if not moves:
+            replies = legal_moves_mask(opponent, player, self.n)
+            if not replies:
+                self.nodes += 1
+                return SCALE * final_score(player, opponent, self.nsq)
+            return -self.shallow_value(opponent, player, replies, depth - 1, -beta, -alpha)
+        best = -MAX_PATTERN_SCORE - 1  # below every value
+        for sq in bit_indices(moves):
+            f = flips(player, opponent, sq, self.n)
+            child_p, child_o = opponent ^ f, player | f | (1 << sq)
+            replies = legal_moves_mask(child_p, child_o, self.n) if depth > 1 else 0
+            value = -self.shallow_value(child_p, child_o, replies, depth - 1, -beta, -alpha)
+            if value > best:
+                best = value
+                if best >= beta:
+                    break
+                if best > alpha:
+                    alpha = best
+        return best
+
+    def order_moves(self, player: int, opponent: int, moves: int, sort_depth: int = -1) -> list[tuple[int, int]]:
+        """``(square, flipped)`` of each move by ``move_key``, plus, with ``sort_depth`` >= 0,
+        ``eval_weight`` times the ``shallow_value`` of the move for the replier (lower first);
+        presorted order (``EndgameTables.presorted``) on ties."""
         keyed = []
         t = self.t
         empty = ~(player | opponent) & t.full
@@ -426,7 +486,11 @@ class EndgameSolver:
             bit = 1 << sq
             child_p, child_o = opponent ^ f, player | f | bit
             replies = legal_moves_mask(child_p, child_o, self.n)
-            keyed.append((move_key(t, child_p, child_o, replies, bool(bit & odd)), sq, f))
+            key = move_key(t, child_p, child_o, replies, bool(bit & odd))
+            if sort_depth >= 0:
+                window = MAX_PATTERN_SCORE + 1
+                key += self.eval_weight * self.shallow_value(child_p, child_o, replies, sort_depth, -window, window)
+            keyed.append((key, sq, f))
         keyed.sort(key=lambda item: item[0])  # stable: presorted order on equal keys
         return [(sq, f) for _, sq, f in keyed]
 
@@ -488,7 +552,7 @@ class EndgameSolver:
             best_move = tt_move
             alpha = max(alpha, best)
             tried = 1
-        ordered = self.order_moves(player, opponent, moves) if best < beta else []
+        ordered = self.order_moves(player, opponent, moves, self.sort_depth(empties)) if best < beta else []
         for i, (sq, f) in enumerate(ordered, start=tried):
             child_p, child_o = opponent ^ f, player | f | (1 << sq)
             if i == 0:
@@ -517,7 +581,13 @@ class EndgameSolver:
 
 
 def solve_exact(
-    core: OthelloCore, alpha: Any = None, beta: Any = None, node_limit: Any = 0, time_limit: Any = 0.0
+    core: OthelloCore,
+    alpha: Any = None,
+    beta: Any = None,
+    node_limit: Any = 0,
+    time_limit: Any = 0.0,
+    *,
+    _eval_order: Any = None,
 ) -> tuple[int | None, int, int, bool]:  # the options are what a user passed, checked below
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
@@ -540,17 +610,20 @@ def solve_exact(
     Algorithm (see ``pyx/endgame.pxd``): negamax alpha-beta (PVS) over the empty
     squares, a transposition table of ``2 ** ENDGAME_TT_BITS`` entries (empty for each
     call; the compiled twin keeps its table between calls, its entries stamped with the
-    call's generation), fastest-first move ordering, parity ordering near the end, stability
-    cut-offs and dedicated solvers for the last four empty squares.
+    call's generation), fastest-first move ordering (with many empty squares on boards with
+    learned weights, helped by shallow searches with the learned evaluation: ``EVAL_ORDER``),
+    parity ordering near the end, stability cut-offs and dedicated solvers for the last four
+    empty squares. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``.
 
     :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
-        a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``.
+        a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``, a bad
+        ``_eval_order``.
     """
     if not isinstance(core, OthelloCore):
         raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
-    solver = EndgameSolver(core.size, node_limit, deadline)
+    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order)
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     try:
