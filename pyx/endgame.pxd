@@ -24,7 +24,8 @@
 # Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node); each position the evaluated ordering evaluates is one node too. Limits
-# are checked on entry to deep_search and shallow_search only.
+# are checked on entry to deep_search and shallow_search, and after each move's shallow search
+# in the evaluated ordering.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
@@ -114,6 +115,7 @@ ctypedef struct Solver:
     int eval_from                 # evaluated ordering from this many empties (above nsq: never)
     int eval_depth1_from          # ... looking one ply past the move from this many
     int eval_depth2_from          # ... two plies from this many
+    int eval_pv_extra             # ... and this many more in a node entered with an open window
     int eval_weight               # key units per hundredth of a disc of the shallow value
     TTEntry* tt                   # 2**EG_TT_BITS entries, owned by the caller
     uint64_t tt_mask
@@ -708,15 +710,18 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
             - (EG_ODD_BONUS if odd else 0))
 
 
-cdef inline int sort_depth(const Solver* s, int empties) noexcept nogil:
+cdef inline int sort_depth(const Solver* s, int empties, bint pv) noexcept nogil:
     """How far order_moves looks past each move with the learned evaluation: -1 (fastest-first
     alone) below eval_from empties, else 0 (the move's position), 1 from eval_depth1_from, 2
-    from eval_depth2_from."""
+    from eval_depth2_from; eval_pv_extra more in a node entered with an open window (`pv`)."""
+    cdef int depth
     if empties < s.eval_from:
         return -1
     if empties < s.eval_depth1_from:
-        return 0
-    return 1 if empties < s.eval_depth2_from else 2
+        depth = 0
+    else:
+        depth = 1 if empties < s.eval_depth2_from else 2
+    return depth + s.eval_pv_extra if pv else depth
 
 
 cdef inline int eg_pattern_score(const Solver* s, bb_t player, bb_t opponent) noexcept nogil:
@@ -793,6 +798,8 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, b
             if depth >= 0:
                 key += s.eval_weight * shallow_value(s, child_p, child_o, replies, depth,
                                                      -EG_MAX_PATTERN_SCORE - 1, EG_MAX_PATTERN_SCORE + 1)
+                if check_limits(s):  # a deep ordering search at the root evaluates hundreds
+                    return 0
             # Insertion sort, stable: after every entry with a key <= this one.
             i = count
             while i > 0 and keys[i - 1] > key:
@@ -840,6 +847,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     cdef bb_t moves, child_p, child_o, bit, f
     cdef int squares[100]
     cdef bb_t flipped[100]
+    cdef bint pv = beta - alpha > 1
     s.nodes += 1
     if check_limits(s):
         return 0
@@ -890,8 +898,10 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if best > alpha:
             alpha = best
         tried = 1
-    count = (order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, sort_depth(s, empties),
+    count = (order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, sort_depth(s, empties, pv),
                          squares, flipped) if best < beta else 0)
+    if s.stop:
+        return 0
     for i in range(count):
         child_p = opponent ^ flipped[i]
         child_o = player | flipped[i] | square_bit(player, squares[i], s.g)

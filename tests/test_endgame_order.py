@@ -31,7 +31,7 @@ from gamecore.search._options import EVAL_ORDER
 from test_endgame import FFO, core_from, empties, minimax, random_endgame, solve_exact
 
 #: The fastest-first ordering alone: the evaluated ordering from more empties than any board has.
-OFF = (128, 128, 128, 0)
+OFF = (128, 128, 128, 0, 0)
 
 
 @st.composite
@@ -40,7 +40,7 @@ def orders(draw):
     start = draw(st.integers(6, 10))
     depth1 = draw(st.integers(start, 12))
     depth2 = draw(st.integers(depth1, 14))
-    return start, depth1, depth2, draw(st.sampled_from([0, 1, 64, 128, 1000]))
+    return start, depth1, depth2, draw(st.sampled_from([0, 1, 64, 128, 1000])), draw(st.integers(0, 2))
 
 
 def endgame(mod, size: int, target: int, seed: int):
@@ -79,7 +79,7 @@ def test_twins_agree_at_the_defaults_from_ffo(backends):
 
 @pytest.mark.parametrize("size,target", [(6, 10), (8, 9)])
 def test_scores_are_minimax(backend, size, target):
-    order = (6, 7, 8, 128)  # every deep node evaluates, two plies from 8 empties
+    order = (6, 7, 8, 128, 1)  # every deep node evaluates, two plies from 8 empties, one more in PV nodes
     for seed in range(4):
         core = endgame(backend.othello, size, target, seed)
         move, score, _, done = solve_exact(core, _eval_order=order)
@@ -98,21 +98,21 @@ def test_sizes_without_weights_solve_as_before(backend, size):
         pytest.skip(f"{size}x{size} ships weights now")
     for seed in range(3):
         core = endgame(backend.othello, size, 12 if size == 4 else 9, seed)
-        assert solve_exact(core, _eval_order=(6, 6, 6, 128)) == solve_exact(core, _eval_order=OFF)
+        assert solve_exact(core, _eval_order=(6, 6, 6, 128, 2)) == solve_exact(core, _eval_order=OFF)
 
 
 def test_weights_removed_solve_as_before(backends):
     """8x8 with its weights removed (set_pattern_weights(8, None)) orders fastest-first alone."""
     core = endgame(backends[0].othello, 8, 12, 5)
     with_weights = [
-        solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128))
+        solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128, 1))
         for b in backends
     ]
     try:
         for b in backends:
             b.othello.set_pattern_weights(8, None)
         without = [
-            solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128))
+            solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128, 1))
             for b in backends
         ]
     finally:
@@ -138,8 +138,8 @@ def test_ten_by_ten_with_weights(backends):
             b.othello.set_pattern_weights(10, random_table(10))
         for seed in range(3):
             core = endgame(py.othello, 10, 9, seed)
-            a = solve_exact(core, _eval_order=(6, 7, 8, 100))
-            b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), _eval_order=(6, 7, 8, 100))
+            a = solve_exact(core, _eval_order=(6, 7, 8, 100, 2))
+            b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), _eval_order=(6, 7, 8, 100, 2))
             assert a == b
             assert a[1] == solve_exact(core, _eval_order=OFF)[1]
     finally:
@@ -197,13 +197,15 @@ def test_it_engages_on_ffo_40(backend):
 @pytest.mark.parametrize(
     "order",
     [
-        [16, 18, 99, 128],
-        (16, 18, 99),
-        (16, 18, 99, 128, 0),
-        (16, 18, 99, 1001),
-        (-1, 18, 99, 128),
-        (16, 18, 129, 1),
-        (16.0, 18, 99, 128),
+        [16, 18, 99, 128, 0],
+        (16, 18, 99, 128),
+        (16, 18, 99, 128, 0, 0),
+        (16, 18, 99, 1001, 0),
+        (-1, 18, 99, 128, 0),
+        (16, 18, 129, 1, 0),
+        (16, 18, 99, 128, 5),
+        (16.0, 18, 99, 128, 0),
+        (16, 18, 99, 128, True),
         "x",
     ],
 )
@@ -211,3 +213,15 @@ def test_bad_eval_order(backend, order):
     core = core_from(backend.othello, 8, *FFO[40][:3])
     with pytest.raises(InvalidOptionError):
         solve_exact(core, _eval_order=order)
+
+
+def test_node_limit_is_checked_inside_the_ordering(backends):
+    """The root of FFO #40 evaluates hundreds of positions to order its moves (three plies at
+    20 empties in an open window): a node limit stops it there, in both twins alike."""
+    py, cy = backends
+    black, white, turn, _ = FFO[40]
+    found = [solve_exact(core_from(b.othello, 8, black, white, turn), node_limit=1) for b in (py, cy)]
+    assert found[0] == found[1]
+    move, score, nodes, done = found[0]
+    assert (move, score, done) == (None, 0, False)
+    assert 1 < nodes < 60

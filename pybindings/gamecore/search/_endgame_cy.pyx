@@ -97,7 +97,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
     lower bound, and only a score inside the window is exact (with a best move).
     ``node_limit`` > 0 stops the search once it has visited more nodes than that,
-    checked before every node with more than four empty squares, and ``time_limit`` > 0
+    checked before every node with more than four empty squares (and after each move's
+    shallow search in the evaluated ordering), and ``time_limit`` > 0
     after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
     ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
     two backends differ. The compiled backend releases the GIL while it solves.
@@ -118,7 +119,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, nsq)
-    eval_from, depth1_from, depth2_from, weight = check_eval_order(_eval_order)
+    eval_from, depth1_from, depth2_from, weight, pv_extra = check_eval_order(_eval_order)
     load_patterns(core.size)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
@@ -126,11 +127,12 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     cdef gc_u128 me = core.discs[core.turn], opp = core.discs[1 - core.turn]
     s.t = &ENDGAME_TABLES[core.size]
     s.g = core.g
-    # The evaluated ordering (EVAL_ORDER_* in _options) where the size has learned weights.
+    # The evaluated ordering (EVAL_ORDER in _options) where the size has learned weights.
     s.pattern_score = _pattern_score
     s.eval_from = eval_from if has_patterns(core.size) else nsq + 1
     s.eval_depth1_from = depth1_from
     s.eval_depth2_from = depth2_from
+    s.eval_pv_extra = pv_extra
     s.eval_weight = weight
     s.tt_mask = (<uint64_t>1 << endgame.EG_TT_BITS) - 1
     s.nodes = 0

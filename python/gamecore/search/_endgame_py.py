@@ -13,7 +13,8 @@ squares they are always even.
   then the mover's corner stability, the replier's potential mobility, quadrant parity); on a
   board with learned weights, from ``EVAL_ORDER[0]`` empties, plus ``EVAL_ORDER[3]`` times
   the move's value for the replier by a shallow search with the learned evaluation
-  (``shallow_value``: 0 plies, 1 from ``EVAL_ORDER[1]`` empties, 2 from ``EVAL_ORDER[2]``).
+  (``shallow_value``: 0 plies, 1 from ``EVAL_ORDER[1]`` empties, 2 from ``EVAL_ORDER[2]``,
+  ``EVAL_ORDER[4]`` more in a node entered with an open window).
   shallow_search and solve4/solve3: moves in quadrants with an odd number of empties first.
   Ties, and the order within a parity group: the presorted order (positional weight
   classes, best first: corners, edges, centre, inner ring, C squares, X squares), then
@@ -22,9 +23,10 @@ squares they are always even.
   node, and so is a position reached with no empty square. A pass calls the same routine
   again for the other side, which is one more node. Each position the evaluated ordering
   evaluates (or finds finished) is one node too.
-- Limits are checked on entry to deep_search and shallow_search only (never inside the
-  last four empties), so a search stopped by ``node_limit`` has visited at most a few dozen
-  nodes more than the limit; the count is the same in both backends.
+- Limits are checked on entry to deep_search and shallow_search, and after each move's
+  shallow search in the evaluated ordering (never inside the last four empties), so a search
+  stopped by ``node_limit`` has visited at most a few dozen nodes more than the limit (a
+  few hundred with the evaluated ordering); the count is the same in both backends.
 """
 
 from __future__ import annotations
@@ -234,7 +236,11 @@ class EndgameSolver:
     """
 
     def __init__(
-        self, n: int, node_limit: int = 0, deadline: float = 0.0, eval_order: tuple[int, int, int, int] | None = None
+        self,
+        n: int,
+        node_limit: int = 0,
+        deadline: float = 0.0,
+        eval_order: tuple[int, int, int, int, int] | None = None,
     ) -> None:
         self.t = _endgame_tables(n)
         self.n = n
@@ -242,11 +248,12 @@ class EndgameSolver:
         self.g = geometry_of(n)
         # The evaluated ordering (EVAL_ORDER in _options), only where the size has learned
         # weights: otherwise it starts above the board's empties, i.e. never.
-        eval_from, depth1_from, depth2_from, weight = check_eval_order(eval_order)
+        eval_from, depth1_from, depth2_from, weight, pv_extra = check_eval_order(eval_order)
         self.eval_from = eval_from if self.g.pattern_table is not None else self.nsq + 1
         self.eval_depth1_from = depth1_from
         self.eval_depth2_from = depth2_from
         self.eval_weight = weight
+        self.eval_pv_extra = pv_extra
         self.tt: dict[int, list[int]] = {}
         self.tt_mask = (1 << ENDGAME_TT_BITS) - 1
         self.nodes = 0
@@ -434,13 +441,15 @@ class EndgameSolver:
                             alpha = best
         return best
 
-    def sort_depth(self, empties: int) -> int:
+    def sort_depth(self, empties: int, pv: bool) -> int:
         """How far ``order_moves`` looks past each move with the learned evaluation: -1 (not
         at all: fastest-first alone) below ``eval_from`` empties, else 0 (the move's position),
-        1 from ``eval_depth1_from``, 2 from ``eval_depth2_from``."""
+        1 from ``eval_depth1_from``, 2 from ``eval_depth2_from``; ``eval_pv_extra`` more in a
+        node entered with an open window (``pv``)."""
         if empties < self.eval_from:
             return -1
-        return 0 if empties < self.eval_depth1_from else 1 if empties < self.eval_depth2_from else 2
+        depth = 0 if empties < self.eval_depth1_from else 1 if empties < self.eval_depth2_from else 2
+        return depth + self.eval_pv_extra if pv else depth
 
     def shallow_value(self, player: int, opponent: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         """The value for ``player`` (to move; its moves are ``moves``) of a ``depth``-ply
@@ -490,6 +499,7 @@ class EndgameSolver:
             if sort_depth >= 0:
                 window = MAX_PATTERN_SCORE + 1
                 key += self.eval_weight * self.shallow_value(child_p, child_o, replies, sort_depth, -window, window)
+                self.check_limits()  # a deep ordering search at the root evaluates hundreds
             keyed.append((key, sq, f))
         keyed.sort(key=lambda item: item[0])  # stable: presorted order on equal keys
         return [(sq, f) for _, sq, f in keyed]
@@ -509,6 +519,7 @@ class EndgameSolver:
         """PVS with the table and fastest-first ordering; at the root it also sets ``root_move``."""
         self.nodes += 1
         self.check_limits()
+        pv = beta - alpha > 1
         tt_move = NO_MOVE
         h = 0
         if not root:
@@ -552,7 +563,7 @@ class EndgameSolver:
             best_move = tt_move
             alpha = max(alpha, best)
             tried = 1
-        ordered = self.order_moves(player, opponent, moves, self.sort_depth(empties)) if best < beta else []
+        ordered = self.order_moves(player, opponent, moves, self.sort_depth(empties, pv)) if best < beta else []
         for i, (sq, f) in enumerate(ordered, start=tried):
             child_p, child_o = opponent ^ f, player | f | (1 << sq)
             if i == 0:
@@ -602,7 +613,8 @@ def solve_exact(
     set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
     lower bound, and only a score inside the window is exact (with a best move).
     ``node_limit`` > 0 stops the search once it has visited more nodes than that,
-    checked before every node with more than four empty squares, and ``time_limit`` > 0
+    checked before every node with more than four empty squares (and after each move's
+    shallow search in the evaluated ordering), and ``time_limit`` > 0
     after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
     ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
     two backends differ. The compiled backend releases the GIL while it solves.
