@@ -115,6 +115,7 @@ ctypedef struct Solver:
     int eval_from                 # evaluated ordering from this many empties (above nsq: never)
     int eval_depth1_from          # ... looking one ply past the move from this many
     int eval_depth2_from          # ... two plies from this many
+    int eval_depth3_from          # ... three plies from this many
     int eval_pv_extra             # ... and this many more in a node entered with an open window
     int eval_weight               # key units per hundredth of a disc of the shallow value
     TTEntry* tt                   # 2**EG_TT_BITS entries, owned by the caller
@@ -713,14 +714,13 @@ cdef inline int move_key(const EndgameTables* t, bb_t replier, bb_t mover, bb_t 
 cdef inline int sort_depth(const Solver* s, int empties, bint pv) noexcept nogil:
     """How far order_moves looks past each move with the learned evaluation: -1 (fastest-first
     alone) below eval_from empties, else 0 (the move's position), 1 from eval_depth1_from, 2
-    from eval_depth2_from; eval_pv_extra more in a node entered with an open window (`pv`)."""
+    from eval_depth2_from, 3 from eval_depth3_from; eval_pv_extra more in a node entered with
+    an open window (`pv`)."""
     cdef int depth
     if empties < s.eval_from:
         return -1
-    if empties < s.eval_depth1_from:
-        depth = 0
-    else:
-        depth = 1 if empties < s.eval_depth2_from else 2
+    depth = ((empties >= s.eval_depth1_from) + (empties >= s.eval_depth2_from)
+             + (empties >= s.eval_depth3_from))
     return depth + s.eval_pv_extra if pv else depth
 
 

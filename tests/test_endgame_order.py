@@ -31,7 +31,7 @@ from gamecore.search._options import EVAL_ORDER
 from test_endgame import FFO, core_from, empties, minimax, random_endgame, solve_exact
 
 #: The fastest-first ordering alone: the evaluated ordering from more empties than any board has.
-OFF = (128, 128, 128, 0, 0)
+OFF = (128, 128, 128, 128, 0, 0)
 
 
 @st.composite
@@ -40,7 +40,8 @@ def orders(draw):
     start = draw(st.integers(6, 10))
     depth1 = draw(st.integers(start, 12))
     depth2 = draw(st.integers(depth1, 14))
-    return start, depth1, depth2, draw(st.sampled_from([0, 1, 64, 128, 1000])), draw(st.integers(0, 2))
+    depth3 = draw(st.integers(depth2, 16))
+    return start, depth1, depth2, depth3, draw(st.sampled_from([0, 1, 64, 128, 1000])), draw(st.integers(0, 2))
 
 
 def endgame(mod, size: int, target: int, seed: int):
@@ -79,7 +80,7 @@ def test_twins_agree_at_the_defaults_from_ffo(backends):
 
 @pytest.mark.parametrize("size,target", [(6, 10), (8, 9)])
 def test_scores_are_minimax(backend, size, target):
-    order = (6, 7, 8, 128, 1)  # every deep node evaluates, two plies from 8 empties, one more in PV nodes
+    order = (6, 7, 8, 9, 128, 1)  # every deep node evaluates, three plies from 9 empties, one more in PV nodes
     for seed in range(4):
         core = endgame(backend.othello, size, target, seed)
         move, score, _, done = solve_exact(core, _eval_order=order)
@@ -98,21 +99,21 @@ def test_sizes_without_weights_solve_as_before(backend, size):
         pytest.skip(f"{size}x{size} ships weights now")
     for seed in range(3):
         core = endgame(backend.othello, size, 12 if size == 4 else 9, seed)
-        assert solve_exact(core, _eval_order=(6, 6, 6, 128, 2)) == solve_exact(core, _eval_order=OFF)
+        assert solve_exact(core, _eval_order=(6, 6, 6, 6, 128, 2)) == solve_exact(core, _eval_order=OFF)
 
 
 def test_weights_removed_solve_as_before(backends):
     """8x8 with its weights removed (set_pattern_weights(8, None)) orders fastest-first alone."""
     core = endgame(backends[0].othello, 8, 12, 5)
     with_weights = [
-        solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128, 1))
+        solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 12, 128, 1))
         for b in backends
     ]
     try:
         for b in backends:
             b.othello.set_pattern_weights(8, None)
         without = [
-            solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 128, 1))
+            solve_exact(core_from(b.othello, 8, *core.bitboards(), core.turn), _eval_order=(6, 8, 10, 12, 128, 1))
             for b in backends
         ]
     finally:
@@ -138,8 +139,8 @@ def test_ten_by_ten_with_weights(backends):
             b.othello.set_pattern_weights(10, random_table(10))
         for seed in range(3):
             core = endgame(py.othello, 10, 9, seed)
-            a = solve_exact(core, _eval_order=(6, 7, 8, 100, 2))
-            b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), _eval_order=(6, 7, 8, 100, 2))
+            a = solve_exact(core, _eval_order=(6, 7, 8, 9, 100, 2))
+            b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), _eval_order=(6, 7, 8, 9, 100, 2))
             assert a == b
             assert a[1] == solve_exact(core, _eval_order=OFF)[1]
     finally:
@@ -173,7 +174,7 @@ def test_shallow_value_is_negamax(size):
         solver = _endgame_py.EndgameSolver(size)
         player, opponent = core.bitboards() if core.turn == 0 else core.bitboards()[::-1]
         moves = pure.legal_moves_mask(player, opponent, size)
-        for depth in (0, 1, 2):
+        for depth in (0, 1, 2, 3):
             before = solver.nodes
             assert solver.shallow_value(player, opponent, moves, depth, -bound, bound) == negamax(
                 player, opponent, depth, size
@@ -197,15 +198,15 @@ def test_it_engages_on_ffo_40(backend):
 @pytest.mark.parametrize(
     "order",
     [
-        [16, 18, 99, 128, 0],
-        (16, 18, 99, 128),
-        (16, 18, 99, 128, 0, 0),
-        (16, 18, 99, 1001, 0),
-        (-1, 18, 99, 128, 0),
-        (16, 18, 129, 1, 0),
-        (16, 18, 99, 128, 5),
-        (16.0, 18, 99, 128, 0),
-        (16, 18, 99, 128, True),
+        [16, 18, 20, 99, 128, 0],
+        (16, 18, 20, 99, 128),
+        (16, 18, 20, 99, 128, 0, 0),
+        (16, 18, 20, 99, 1001, 0),
+        (-1, 18, 20, 99, 128, 0),
+        (16, 18, 20, 129, 1, 0),
+        (16, 18, 20, 99, 128, 5),
+        (16.0, 18, 20, 99, 128, 0),
+        (16, 18, 20, 99, 128, True),
         "x",
     ],
 )

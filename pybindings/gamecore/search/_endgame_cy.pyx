@@ -119,19 +119,26 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, nsq)
-    eval_from, depth1_from, depth2_from, weight, pv_extra = check_eval_order(_eval_order)
-    load_patterns(core.size)
+    eval_from, depth1_from, depth2_from, depth3_from, weight, pv_extra = check_eval_order(_eval_order)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
+    # The evaluated ordering (EVAL_ORDER in _options) where the size has learned weights, looked
+    # up only when the root has empty squares enough for it (as the twin).
+    if empties < eval_from:
+        eval_from = nsq + 1
+    else:
+        load_patterns(core.size)
+        if not has_patterns(core.size):
+            eval_from = nsq + 1
     cdef double limit = time_limit
     cdef gc_u128 me = core.discs[core.turn], opp = core.discs[1 - core.turn]
     s.t = &ENDGAME_TABLES[core.size]
     s.g = core.g
-    # The evaluated ordering (EVAL_ORDER in _options) where the size has learned weights.
     s.pattern_score = _pattern_score
-    s.eval_from = eval_from if has_patterns(core.size) else nsq + 1
+    s.eval_from = eval_from
     s.eval_depth1_from = depth1_from
     s.eval_depth2_from = depth2_from
+    s.eval_depth3_from = depth3_from
     s.eval_pv_extra = pv_extra
     s.eval_weight = weight
     s.tt_mask = (<uint64_t>1 << endgame.EG_TT_BITS) - 1

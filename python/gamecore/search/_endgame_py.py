@@ -11,10 +11,10 @@ squares they are always even.
   ``solve4`` .. ``solve1`` that try the empty squares directly.
 - Move order. deep_search: the table's move, then the others by ``move_key`` (the replier's mobility,
   then the mover's corner stability, the replier's potential mobility, quadrant parity); on a
-  board with learned weights, from ``EVAL_ORDER[0]`` empties, plus ``EVAL_ORDER[3]`` times
+  board with learned weights, from ``EVAL_ORDER[0]`` empties, plus ``EVAL_ORDER[4]`` times
   the move's value for the replier by a shallow search with the learned evaluation
   (``shallow_value``: 0 plies, 1 from ``EVAL_ORDER[1]`` empties, 2 from ``EVAL_ORDER[2]``,
-  ``EVAL_ORDER[4]`` more in a node entered with an open window).
+  3 from ``EVAL_ORDER[3]``; ``EVAL_ORDER[5]`` more in a node entered with an open window).
   shallow_search and solve4/solve3: moves in quadrants with an odd number of empties first.
   Ties, and the order within a parity group: the presorted order (positional weight
   classes, best first: corners, edges, centre, inner ring, C squares, X squares), then
@@ -240,18 +240,23 @@ class EndgameSolver:
         n: int,
         node_limit: int = 0,
         deadline: float = 0.0,
-        eval_order: tuple[int, int, int, int, int] | None = None,
+        eval_order: tuple[int, int, int, int, int, int] | None = None,
+        empties: int = 0,
     ) -> None:
         self.t = _endgame_tables(n)
         self.n = n
         self.nsq = n * n
         self.g = geometry_of(n)
         # The evaluated ordering (EVAL_ORDER in _options), only where the size has learned
-        # weights: otherwise it starts above the board's empties, i.e. never.
-        eval_from, depth1_from, depth2_from, weight, pv_extra = check_eval_order(eval_order)
-        self.eval_from = eval_from if self.g.pattern_table is not None else self.nsq + 1
+        # weights (looked up only when the root has ``empties`` enough for it: a solve of
+        # fewer never reads the weights): otherwise it starts above the board's empties.
+        eval_from, depth1_from, depth2_from, depth3_from, weight, pv_extra = check_eval_order(eval_order)
+        if empties < eval_from or self.g.pattern_table is None:
+            eval_from = self.nsq + 1
+        self.eval_from = eval_from
         self.eval_depth1_from = depth1_from
         self.eval_depth2_from = depth2_from
+        self.eval_depth3_from = depth3_from
         self.eval_weight = weight
         self.eval_pv_extra = pv_extra
         self.tt: dict[int, list[int]] = {}
@@ -444,11 +449,13 @@ class EndgameSolver:
     def sort_depth(self, empties: int, pv: bool) -> int:
         """How far ``order_moves`` looks past each move with the learned evaluation: -1 (not
         at all: fastest-first alone) below ``eval_from`` empties, else 0 (the move's position),
-        1 from ``eval_depth1_from``, 2 from ``eval_depth2_from``; ``eval_pv_extra`` more in a
-        node entered with an open window (``pv``)."""
+        1 from ``eval_depth1_from``, 2 from ``eval_depth2_from``, 3 from ``eval_depth3_from``;
+        ``eval_pv_extra`` more in a node entered with an open window (``pv``)."""
         if empties < self.eval_from:
             return -1
-        depth = 0 if empties < self.eval_depth1_from else 1 if empties < self.eval_depth2_from else 2
+        depth = (
+            (empties >= self.eval_depth1_from) + (empties >= self.eval_depth2_from) + (empties >= self.eval_depth3_from)
+        )
         return depth + self.eval_pv_extra if pv else depth
 
     def shallow_value(self, player: int, opponent: int, moves: int, depth: int, alpha: int, beta: int) -> int:
@@ -635,7 +642,7 @@ def solve_exact(
         raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
-    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order)
+    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order, core.num_empty())
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     try:

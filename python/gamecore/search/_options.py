@@ -110,12 +110,13 @@ ODD_BONUS = 4
 #: The solver's enhanced transposition cut-offs, in nodes with this many empties or more.
 ETC_EMPTIES = 10
 #: The solver's evaluated ordering on boards with learned weights: ``(from, depth1, depth2,
-#: weight, pv_extra)``. In nodes with at least ``from`` empty squares, deep_search adds
+#: depth3, weight, pv_extra)``. In nodes with at least ``from`` empty squares, deep_search adds
 #: ``weight`` times a shallow search's value of each move (the learned evaluation, hundredths
 #: of a disc, for the replier) to the move's fastest-first key; that search is 0 plies deep
-#: (the evaluation of the move's position), 1 from ``depth1`` empties, 2 from ``depth2``, and
-#: ``pv_extra`` plies deeper in a node entered with an open window (the root, PV nodes).
-EVAL_ORDER = (16, 18, 20, 128, 1)
+#: (the evaluation of the move's position), 1 from ``depth1`` empties, 2 from ``depth2``, 3
+#: from ``depth3``, and ``pv_extra`` plies deeper in a node entered with an open window (the
+#: root, PV nodes).
+EVAL_ORDER = (16, 18, 20, 99, 128, 1)
 #: Multi-ProbCut (alpha-beta's selective search, ``_alphabeta_py``): its table has a row per
 #: number of empty squares (``num_empty()``, 0..MPC_EMPTIES - 1) and a column per remaining
 #: depth (0..MPC_DEPTHS - 1); the slope ``a`` of its linear fits is in 1/MPC_SCALE.
@@ -253,26 +254,26 @@ def check_solve_args(alpha: Any, beta: Any, node_limit: Any, time_limit: Any, ns
     return alpha, beta, node_limit, float(time_limit)
 
 
-def check_eval_order(order: Any) -> tuple[int, int, int, int, int]:
+def check_eval_order(order: Any) -> tuple[int, int, int, int, int, int]:
     """The solver's evaluated ordering (tests and measurements: ``solve_exact(..., _eval_order=)``)
-    checked: ``(from_empties, depth1_from, depth2_from, weight, pv_extra)``, ints, the empties
-    from 0 to 128, the weight from 0 to 1000, pv_extra from 0 to 4; None: the defaults
-    (``EVAL_ORDER``)."""
+    checked: ``(from_empties, depth1_from, depth2_from, depth3_from, weight, pv_extra)``, ints,
+    the empties from 0 to 128, the weight from 0 to 1000, pv_extra from 0 to 4; None: the
+    defaults (``EVAL_ORDER``)."""
     if order is None:
         return EVAL_ORDER
     if (
         not isinstance(order, tuple)
-        or len(order) != 5
+        or len(order) != 6
         or any(type(x) is not int for x in order)
-        or not all(0 <= x <= 128 for x in order[:3])
-        or not 0 <= order[3] <= 1000
-        or not 0 <= order[4] <= 4
+        or not all(0 <= x <= 128 for x in order[:4])
+        or not 0 <= order[4] <= 1000
+        or not 0 <= order[5] <= 4
     ):
         raise InvalidOptionError(
-            "_eval_order must be None or (from_empties, depth1_from, depth2_from, weight, pv_extra), "
-            f"ints, got {order!r}"
+            "_eval_order must be None or (from_empties, depth1_from, depth2_from, depth3_from, weight, "
+            f"pv_extra), ints, got {order!r}"
         )
-    return order[0], order[1], order[2], order[3], order[4]
+    return order[0], order[1], order[2], order[3], order[4], order[5]
 
 
 def check_greedy(greedy: Any) -> float | None:
