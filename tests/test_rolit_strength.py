@@ -113,7 +113,8 @@ def test_summary_counts_wins_with_wilson_intervals():
         balls = tuple(40 if seat == winner else 8 for seat in range(4))
         played.append(_game(number, winner, balls))
     lines = rs.summary(played)
-    assert lines[0].startswith("10 games (0 full cycles")
+    # Seatings 0-9 seat the tested engine first in 0, 4, 8, second in 3, 7, third in 2, 6, fourth in 1, 5, 9.
+    assert lines[0].startswith("10 games, the tested engine 3/2/2/3 times in seats 1-4;")
     tested = next(line for line in lines if line.strip().startswith("tested:"))
     assert "5 wins ( 50.0 %, Wilson 95 % 23.7-76.3 %)" in tested
     assert "mean balls 24.00" in tested  # 5 x 40 + 5 x 8
@@ -171,7 +172,7 @@ def test_tally_pools_the_game_lines_of_several_logs(tmp_path, capsys):
     out = io.StringIO()
     assert cli.main(["bench", "rolit", "strength", "--tally", str(first), str(second)], out=out) == 0
     text = out.getvalue()
-    assert text.startswith("games 0-2 from 2 log(s)\n3 games")
+    assert text.startswith("games 0-2 from 2 log(s)\n3 games, the tested engine ")
     expected = rs.summary(played)  # the same wins, balls and last places as the games themselves
     assert [line for line in text.splitlines() if "wins" in line] == [line for line in expected if "wins" in line]
     assert "the mean of 3 games' means" in text

@@ -30,6 +30,7 @@ processes, each given its own ``--first``) and prints their pooled totals.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import re
 import sys
@@ -235,7 +236,9 @@ def summary(played: Sequence[RolitGame], tallied: bool = False) -> list[str]:
     """Per algorithm: wins with the Wilson 95 % interval, mean balls, last places; the tested
     engine's mean budget share (``tallied``: the games hold their mean share alone)."""
     n = len(played)
-    lines = [f"{n} games ({n // 24} full cycles of 24 seatings); 25 % is an equal player's share"]
+    seated = collections.Counter(g.seating.index("mcts") for g in played)
+    per_seat = "/".join(str(seated[seat]) for seat in range(len(ALGORITHMS)))
+    lines = [f"{n} games, the tested engine {per_seat} times in seats 1-4; 25 % is an equal player's share"]
     for name in ALGORITHMS:
         wins = sum(g.winner == name for g in played)
         low, high = wilson(wins, n)
