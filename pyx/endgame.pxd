@@ -24,8 +24,8 @@
 # Nodes: every call of deep_search, shallow_search, solve4/3/2/1 is one node, and so is a
 # position reached with no empty square; a pass calls the same routine again for the other
 # side (one more node); each position the evaluated ordering evaluates is one node too. Limits
-# are checked on entry to deep_search and shallow_search, and after each move's shallow search
-# in the evaluated ordering.
+# are checked on entry to deep_search and shallow_search, and after each move inside the
+# evaluated ordering's shallow searches.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
@@ -757,6 +757,8 @@ cdef inline int shallow_value(Solver* s, bb_t player, bb_t opponent, bb_t moves,
         child_o = player | f | bit
         replies = eg_moves(child_p, child_o, s.g) if depth > 1 else 0
         value = -shallow_value(s, child_p, child_o, replies, depth - 1, -beta, -alpha)
+        if check_limits(s):  # a 2-3 ply search on 10x10 evaluates thousands: limits hold inside it
+            return 0
         if value > best:
             best = value
             if best >= beta:

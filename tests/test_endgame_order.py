@@ -229,3 +229,19 @@ def test_node_limit_is_checked_inside_the_ordering(backends):
     move, score, nodes, done = found[0]
     assert (move, score, done) == (None, 0, False)
     assert 1 < nodes < 60
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_node_limit_holds_inside_ten_by_ten_shallow_searches(backends, seed):
+    """On 10x10 one shallow search of the evaluated ordering (two plies, three in an open
+    window, at 24 empties) evaluates hundreds to thousands of positions: the limits are
+    checked inside it, so a node limit of 1 or 50 stops the solve a few dozen nodes past it
+    (1311 nodes for a limit of 1 when they were checked only between the root's moves), in
+    both twins alike. The time limit and Ctrl-C are read by the same check."""
+    py, cy = backends
+    for limit in (1, 50):
+        found = [solve_exact(endgame(b.othello, 10, 24, seed), node_limit=limit) for b in (py, cy)]
+        assert found[0] == found[1]
+        move, score, nodes, done = found[0]
+        assert (move, score, done) == (None, 0, False)
+        assert limit < nodes <= limit + 40

@@ -97,8 +97,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
     lower bound, and only a score inside the window is exact (with a best move).
     ``node_limit`` > 0 stops the search once it has visited more nodes than that,
-    checked before every node with more than four empty squares (and after each move's
-    shallow search in the evaluated ordering), and ``time_limit`` > 0
+    checked before every node with more than four empty squares (and after each move
+    inside the evaluated ordering's shallow searches), and ``time_limit`` > 0
     after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
     ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
     two backends differ. The compiled backend releases the GIL while it solves.

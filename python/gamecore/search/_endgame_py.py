@@ -23,10 +23,10 @@ squares they are always even.
   node, and so is a position reached with no empty square. A pass calls the same routine
   again for the other side, which is one more node. Each position the evaluated ordering
   evaluates (or finds finished) is one node too.
-- Limits are checked on entry to deep_search and shallow_search, and after each move's
-  shallow search in the evaluated ordering (never inside the last four empties), so a search
-  stopped by ``node_limit`` has visited at most a few dozen nodes more than the limit (a
-  few hundred with the evaluated ordering); the count is the same in both backends.
+- Limits are checked on entry to deep_search and shallow_search, and after each move
+  inside the evaluated ordering's shallow searches (never inside the last four empties), so
+  a search stopped by ``node_limit`` has visited at most a few dozen nodes more than the
+  limit; the count is the same in both backends.
 """
 
 from __future__ import annotations
@@ -478,6 +478,7 @@ class EndgameSolver:
             child_p, child_o = opponent ^ f, player | f | (1 << sq)
             replies = legal_moves_mask(child_p, child_o, self.n) if depth > 1 else 0
             value = -self.shallow_value(child_p, child_o, replies, depth - 1, -beta, -alpha)
+            self.check_limits()  # a 2-3 ply search on 10x10 evaluates thousands: limits hold inside it
             if value > best:
                 best = value
                 if best >= beta:
@@ -620,8 +621,8 @@ def solve_exact(
     set the search window, fail-soft: a score <= alpha is an upper bound, >= beta a
     lower bound, and only a score inside the window is exact (with a best move).
     ``node_limit`` > 0 stops the search once it has visited more nodes than that,
-    checked before every node with more than four empty squares (and after each move's
-    shallow search in the evaluated ordering), and ``time_limit`` > 0
+    checked before every node with more than four empty squares (and after each move
+    inside the evaluated ordering's shallow searches), and ``time_limit`` > 0
     after that many seconds (clock read every 4096 nodes); then ``completed`` is False,
     ``best_move`` None and ``score`` 0, meaning nothing. Only ``time_limit`` can make the
     two backends differ. The compiled backend releases the GIL while it solves.
