@@ -27,7 +27,7 @@ from gamecore import Engine, Othello, Tetralath, search
 from gamecore.adapters import ctu, ufrj
 from gamecore.bench import strength
 from gamecore.cli import main
-from gamecore.errors import InvalidOptionError
+from gamecore.errors import CorruptDataError, InvalidOptionError
 from gamecore.games import _othello_patterns as patterns
 from gamecore.players import make_player
 from gamecore.train import othello as train
@@ -457,3 +457,50 @@ def test_exported_players_default_to_the_learned_evaluation_unless_standalone(tm
     assert "evaluation 'standard'" in open(standalone).read()
     player = ctu.CTUPlayer(0, 1, 8, depth=1)
     assert player.player.evaluation == "default"
+
+
+_DAMAGED_WEIGHTS_PROBE = """
+import sys
+from gamecore import Engine, Othello
+from gamecore.errors import CorruptDataError
+from gamecore.games import _othello_patterns as patterns
+patterns.data_path = lambda name: sys.argv[1]
+try:
+    Engine().search(Othello(10, backend=sys.argv[2]), depth=2)
+except CorruptDataError as error:
+    print("CorruptDataError", error)
+"""
+
+
+@pytest.mark.parametrize("damage", ["empty", "one byte", "short", "odd", "one weight more"])
+def test_damaged_shipped_weights_are_a_gamecore_error(tmp_path, backend, damage):
+    """A weight file that is empty, truncated (to an even or odd number of bytes) or too long
+    is one CorruptDataError naming the file, in both backends, on first use of the size
+    (before: ValueError or TypeError from the table check or the memoryview cast)."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    blob = resources.files("gamecore").joinpath("data/othello10.patterns").read_bytes()
+    damaged = {"empty": b"", "one byte": b"\x01", "short": blob[:1000], "odd": blob[:1001]}.get(damage, blob + b"\0\0")
+    path = tmp_path / "othello10.patterns"
+    path.write_bytes(damaged)
+    with pytest.raises(CorruptDataError, match="reinstall gamecore"):
+        _load_from(path)
+    name = "cython" if backend.othello.__name__.endswith("_cy") else "python"
+    probe = subprocess.run(
+        [sys.executable, "-c", _DAMAGED_WEIGHTS_PROBE, str(path), name], capture_output=True, text=True, timeout=120
+    )
+    assert probe.stdout.startswith("CorruptDataError"), probe.stderr
+    assert str(path) in probe.stdout and "Traceback" not in probe.stderr
+
+
+def _load_from(path):
+    """``load_table(10)`` reading ``path`` (the cache and the data path restored after)."""
+    saved = patterns.data_path
+    patterns.load_table.cache_clear()
+    patterns.data_path = lambda name: str(path)
+    try:
+        return patterns.load_table(10)
+    finally:
+        patterns.data_path = saved
+        patterns.load_table.cache_clear()

@@ -20,6 +20,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidBoardError",
     "ConcurrentUseError",
+    "CorruptDataError",
 ]
 
 
@@ -87,3 +88,9 @@ class InvalidBoardError(InvalidPositionError):
 class ConcurrentUseError(GamecoreError, RuntimeError):
     """A search object (``Engine``, ``MCTS``) used again while it searches: from its own
     evaluation function, or from a second thread. Give each thread its own object."""
+
+
+class CorruptDataError(GamecoreError, OSError):
+    """A data file shipped in the package (the learned Othello weights,
+    ``gamecore/data/othello{size}.patterns``) is truncated, empty or of the wrong size for
+    its board; the message names the file. Reinstall gamecore to repair it."""

@@ -30,6 +30,8 @@ from array import array
 from collections.abc import Callable
 from typing import NamedTuple, TypeAlias
 
+from ..errors import CorruptDataError
+
 __all__ = [
     "SCALE",
     "STAGE_WIDTH",
@@ -215,7 +217,7 @@ def checked_table(weights: object, n: int) -> Table:
         raise ValueError(f"pattern weights must be int16 values: {error}") from None
     ps = pattern_set(n)
     if len(table) != ps.stride * ps.stages:
-        raise ValueError(f"an {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(table)}")
+        raise ValueError(f"a {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(table)}")
     return table
 
 
@@ -231,16 +233,22 @@ def load_table(n: int) -> Table | None:
     """The shipped weights of an n x n board (``None`` when none are shipped): the file
     mapped read-only into memory, so that only the entries a search reads are ever paged
     in (reading all of it would cost milliseconds on the first core of the size)."""
+    path = data_path(data_name(n, "patterns"))
     try:
-        with open(data_path(data_name(n, "patterns")), "rb") as f:
+        with open(path, "rb") as f:
             if sys.byteorder != "little":
                 return decode_table(f.read(), n)
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            try:
+                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file cannot be mapped
+                return decode_table(b"", n)
+        return checked_table(memoryview(mapped).cast("h"), n)
     except FileNotFoundError:
         return None
-    except ValueError:  # an empty file cannot be mapped
-        return decode_table(b"", n)
-    return checked_table(memoryview(mapped).cast("h"), n)
+    except (ValueError, TypeError) as error:  # short, empty, an odd number of bytes
+        raise CorruptDataError(
+            f"the learned {n}x{n} Othello weights are damaged ({error}): {path}; reinstall gamecore"
+        ) from None
 
 
 def sha256(blob: bytes) -> str:
