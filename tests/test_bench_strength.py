@@ -4,6 +4,11 @@ games one process plays, in the same order; bad input is one error line."""
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -50,3 +55,37 @@ def test_play_match_refuses_a_bad_jobs_value():
     for jobs in (0, True, 1.5):
         with pytest.raises(ValueError, match="jobs"):
             strength.play_match("random", "random", size=6, games=2, jobs=jobs)  # type: ignore[arg-type]
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT to one process: POSIX")
+def test_ctrl_c_to_the_match_process_alone_stops_every_worker():
+    """SIGINT sent to the command's process only (an IDE's stop button, ``kill -INT``; a
+    terminal's Ctrl-C reaches the whole group) ends a ``--jobs 2`` match: exit status 130,
+    one line "interrupted" and no traceback, and no worker left playing (before: the
+    command kept waiting for the workers to play all the games, then printed a traceback)."""
+    command = [sys.executable, "-m", "gamecore", "bench", "othello", "strength", "--size", "6", "--games", "40"]
+    command += ["--player", "engine:time=1", "--opponent", "engine:v1,time=1", "--jobs", "2"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(4)  # the workers start and play (40 games of 1 s moves: minutes)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "interrupted" in err and "Traceback" not in err
+        for _ in range(100):  # the workers (and multiprocessing's resource tracker) go at once
+            if not _group_alive(proc.pid):
+                break
+            time.sleep(0.1)
+        assert not _group_alive(proc.pid)
+    finally:
+        if _group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

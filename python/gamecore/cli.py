@@ -426,10 +426,14 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     argv = _expand(list(sys.argv[1:] if argv is None else argv))
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
-    if argv[:3] == ["bench", "othello", "strength"]:  # its own options (gamecore.bench.strength)
-        return bench_strength.main(argv[3:], out)
-    if argv[:3] == ["bench", "rolit", "strength"]:  # its own options (gamecore.bench.rolit_strength)
-        return bench_rolit_strength.main(argv[3:], out)
+    try:
+        if argv[:3] == ["bench", "othello", "strength"]:  # its own options (gamecore.bench.strength)
+            return bench_strength.main(argv[3:], out)
+        if argv[:3] == ["bench", "rolit", "strength"]:  # its own options (gamecore.bench.rolit_strength)
+            return bench_rolit_strength.main(argv[3:], out)
+    except KeyboardInterrupt:  # as every other command: one line, no traceback
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

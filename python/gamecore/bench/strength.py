@@ -34,9 +34,9 @@ import argparse
 import math
 import multiprocessing
 import random
+import signal
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TextIO
@@ -214,10 +214,21 @@ def play_match(
         _collect(result, margins, openings, out)
         return result
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no copied threads or locks
-    with ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=context) as pool:
-        margins = pool.map(_play_numbered, numbers, *zip(*[(player, opponent, size, backend)] * games))
+    # Workers ignore SIGINT: Ctrl-C reaches this process, and leaving the block in any way
+    # (done, an error, KeyboardInterrupt) terminates them (Pool.__exit__), so none plays on
+    # after an interrupt sent to this process alone, and none prints a traceback of its own.
+    with context.Pool(min(jobs, games), initializer=_ignore_sigint) as pool:
+        margins = pool.imap(_play_packed, [(number, player, opponent, size, backend) for number in numbers])
         _collect(result, margins, openings, out)
     return result
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_packed(args: tuple[int, str, str, int, str | None]) -> int:
+    return _play_numbered(*args)
 
 
 #: The two players of this process, by their specs (a worker of ``play_match(jobs=N)`` makes
