@@ -504,3 +504,35 @@ def _load_from(path):
     finally:
         patterns.data_path = saved
         patterns.load_table.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("--exact", "100"),  # exact solves of 10x10 positions with up to 100 empties: days
+        ("--exact", "-1"),
+        ("--depth", "0"),  # used to fail only after the self-play, seconds to hours in
+        ("--play-depth", "99"),
+        ("--random-share", "2"),
+        ("--learning-rate", "nan"),
+        ("--learning-rate", "0"),
+        ("--epochs", "0"),
+        ("--per-stage", "0"),  # used to write an all-zero table: "0 of 8 stages fitted"
+        ("--games", "0"),
+        ("--random-plies", "1000"),
+        ("--stop-after", "-5"),
+        ("--stop-after", "nan"),
+    ],
+)
+def test_training_options_out_of_range_are_one_error_line_before_any_work(tmp_path, capsys, option, value):
+    """``gamecore train othello --size 10`` with an option out of range: status 1, one line
+    naming the option, nothing written (before: each ran for minutes or hours, or wrote
+    weights, or failed with a traceback after the self-play)."""
+    out_dir = tmp_path / "out"
+    argv = ["train", "othello", "--size", "10", "--out", str(out_dir), option, value]
+    assert main(argv, out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gamecore: error: " + option) and err.count("\n") == 1
+    assert not out_dir.exists()
+    with pytest.raises(InvalidOptionError):
+        train.check_option(option[2:].replace("-", "_"), float(value) if "." in value or value == "nan" else int(value))

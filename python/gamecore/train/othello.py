@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from .. import _backend
+from ..errors import InvalidOptionError
 from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
 from ..search.engine import Engine, solve
@@ -69,6 +70,38 @@ SHIPPED: dict[int, dict[str, Any]] = {
     8: {"games": 6000, "per_stage": 20000},
     10: {"games": 1500, "per_stage": 10000},
 }
+
+
+#: The range of each option a run accepts (a labelling search, exact solve or self-play
+#: engine much deeper than these would run for days on a 10x10 board, not hours).
+OPTION_RANGES: dict[str, tuple[float, float]] = {
+    "games": (1, 10**7),
+    "per_stage": (1, 10**8),
+    "random_plies": (0, 100),
+    "random_share": (0.0, 1.0),
+    "play_depth": (1, 10),
+    "depth": (1, 16),
+    "exact": (0, 20),
+    "epochs": (1, 10**4),
+    "learning_rate": (1e-9, 1.0),
+    "stop_after": (0.0, math.inf),
+}
+
+
+def check_option(name: str, value: Any) -> None:
+    """InvalidOptionError unless ``value`` is a number (an int for an int option) in the
+    option's ``OPTION_RANGES`` (NaN is in no range)."""
+    low, high = OPTION_RANGES[name]
+    whole = isinstance(low, int)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int if whole else (int, float))
+        or not low <= value <= high  # False for NaN
+    ):
+        flag = "--" + name.replace("_", "-")
+        raise InvalidOptionError(
+            f"{flag} must be {'an int' if whole else 'a number'} from {low} to {high}, got {value!r}"
+        )
 
 
 def shipped_options(size: int, **changes: Any) -> TrainOptions:
@@ -244,6 +277,8 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
     n = options.size
     if n not in (6, 8, 10):
         raise ValueError(f"learned evaluations are trained for 6x6, 8x8 and 10x10, not {n}x{n}")
+    for name in OPTION_RANGES:  # before any work: a bad value fails at once, not hours in
+        check_option(name, stop_after if name == "stop_after" else getattr(options, name))
     backend_name = options.backend or ("cython" if "cython" in _backend.available() else "python")
     othello = _backend.load(backend_name).othello
     os.makedirs(out_dir, exist_ok=True)
