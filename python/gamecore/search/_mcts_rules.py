@@ -52,7 +52,8 @@ MULTIPLAYER_GREEDY = 0.25
 MULTIPLAYER_HISTORY = 5.0
 #: Implicit minimax backups' weight alpha in games of more than two players (``implicit=None``):
 #: in four-player Rolit it won 19 of 48 at 1 s a move against Max^n, paranoid and BRS (16 of 48
-#: without it) and 16 of 24 at 0.5 s (alpha 0.3: 10, alpha 1: 1 of 12 at 1 s); docs/performance.md.
+#: without it) and 16 of 24 at 0.5 s (alpha 0.3: 10, alpha 1: 1 of 12 at 1 s, alpha 0.8: 3 of 10);
+#: the default with it has won 53 of 144 at 1 s (``gamecore bench rolit strength``); docs/performance.md.
 MULTIPLAYER_IMPLICIT = 0.6
 #: ... but only in searches of at least this many seconds (or with no time limit): at 0.2 s a
 #: move the plain search won 30 of 48 and alpha 0.6 22 of 48. A 1 s move whose last squares
