@@ -89,3 +89,10 @@ def test_ctrl_c_to_the_match_process_alone_stops_every_worker():
         if _group_alive(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def test_an_even_match_is_elo_plus_zero_never_minus_zero():
+    # A 1-0-1 match: -400 * log10(1) is -0.0, printed "Elo -0" before.
+    summary = strength.StrengthResult(margins=[7, -7]).summary()
+    assert "Elo +0 (95 %: -inf .. +inf)" in summary, summary
+    assert strength.StrengthResult(margins=[2, -2, 1, -1, 0]).summary().count("-0 ") == 0

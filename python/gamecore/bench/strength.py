@@ -106,7 +106,7 @@ class StrengthResult:
 
 
 def _signed(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    return f"{round(value):+d}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")  # never "-0"
 
 
 def opening_file(size: int) -> str:
