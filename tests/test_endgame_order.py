@@ -245,3 +245,16 @@ def test_node_limit_holds_inside_ten_by_ten_shallow_searches(backends, seed):
         move, score, nodes, done = found[0]
         assert (move, score, done) == (None, 0, False)
         assert limit < nodes <= limit + 40
+
+
+def test_twins_agree_at_the_defaults_on_ten_by_ten(backends):
+    """The default ordering with the shipped 10x10 weights (the other 10x10 test installs
+    random ones and its own thresholds): the first 5,000 nodes from 20 empties and a solve
+    of 16, node for node."""
+    py, cy = backends
+    for target, limit in ((20, 5_000), (16, 0)):
+        core = endgame(py.othello, 10, target, 5)
+        assert empties(core) >= EVAL_ORDER[0]
+        a = solve_exact(core, node_limit=limit)
+        b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), node_limit=limit)
+        assert a == b
