@@ -128,6 +128,7 @@ ctypedef struct Solver:
     double next_poll              # gc_poll_signals' clock (0.0 to start)
     int stop
     int interrupted               # a signal handler raised (Ctrl-C): its exception is set
+    const unsigned char* stop_flag  # a caller's flag (Engine.stop): nonzero stops; NULL: none
     int root_move
 
 
@@ -387,6 +388,8 @@ cdef inline bint check_limits(Solver* s) noexcept nogil:
     elif s.nodes >= s.next_check:
         s.next_check = s.nodes + EG_TIME_CHECK_EVERY
         if s.deadline != 0.0 and gc_monotonic_seconds() >= s.deadline:
+            s.stop = 1
+        elif s.stop_flag != NULL and s.stop_flag[0] != 0:
             s.stop = 1
         elif gc_poll_signals(&s.next_poll):
             s.stop = s.interrupted = 1

@@ -258,3 +258,33 @@ def test_twins_agree_at_the_defaults_on_ten_by_ten(backends):
         a = solve_exact(core, node_limit=limit)
         b = solve_exact(core_from(cy.othello, 10, *core.bitboards(), core.turn), node_limit=limit)
         assert a == b
+
+
+def test_engine_stop_reaches_the_exact_solver(backend):
+    """Engine.stop() from another thread ends an exact solve the engine started (10x10 at
+    20 empties with the evaluated ordering: seconds of CPU in C, far longer in pure Python)
+    at the solver's next look at its clock, and the search answers with its fallback (not
+    exact). Before, the solver ran on to its end: 1.5 s after stop() in the compiled backend.
+    The flag set before a solve stops it at its first look."""
+    import threading  # noqa: PLC0415
+
+    from gamecore import Engine, Othello  # noqa: PLC0415
+
+    name = "cython" if backend.othello.__name__.endswith("_cy") else "python"
+    rng = random.Random(3)
+    game = Othello(10, backend=name)
+    while 100 - sum(game.score()) > 20:
+        game.push(rng.choice(list(game.legal_moves())))
+    assert not game.is_game_over()
+    move, score, nodes, done = solve_exact(game.core.copy(), _stop=bytearray(b"\x01"))
+    assert (move, score, done) == (None, 0, False) and nodes <= 4096 + 100
+    engine = Engine(endgame_empties=20)
+    found = {}
+    thread = threading.Thread(target=lambda: found.setdefault("r", engine.search(game, time_limit=600)))
+    thread.start()
+    while engine._endgame_stop is None and thread.is_alive():
+        threading.Event().wait(0.01)
+    engine.stop()
+    thread.join(60)
+    assert not thread.is_alive()
+    assert not found["r"].exact

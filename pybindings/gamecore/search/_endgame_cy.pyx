@@ -83,7 +83,8 @@ if (endgame.EG_SCALE, endgame.EG_MAX_PATTERN_SCORE) != (patterns.SCALE, patterns
     raise ImportError("the endgame solver's copies of SCALE, MAX_PATTERN_SCORE differ from _othello_patterns")
 
 
-def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, _eval_order=None):
+def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, _eval_order=None,
+                _stop=None):
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
     ``score`` is the final disc difference for the side to move under perfect play by
@@ -148,6 +149,11 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     s.stop = 0
     s.next_poll = 0.0
     s.interrupted = 0
+    cdef const unsigned char[::1] stop_view
+    s.stop_flag = NULL
+    if _stop is not None:  # a bytearray: Engine.stop sets its byte (read with the clock)
+        stop_view = _stop
+        s.stop_flag = &stop_view[0]
     s.root_move = endgame.EG_NO_MOVE
     # Zeroed pages mapped lazily, huge pages where the system has them (random probes into
     # 16 MiB of small pages miss the TLB on almost every probe).

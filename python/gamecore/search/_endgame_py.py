@@ -242,8 +242,10 @@ class EndgameSolver:
         deadline: float = 0.0,
         eval_order: tuple[int, int, int, int, int, int] | None = None,
         empties: int = 0,
+        stop_flag: bytearray | None = None,
     ) -> None:
         self.t = _endgame_tables(n)
+        self.stop_flag = stop_flag  # a caller's flag (Engine.stop): nonzero stops
         self.n = n
         self.nsq = n * n
         self.g = geometry_of(n)
@@ -272,9 +274,11 @@ class EndgameSolver:
     def check_limits(self) -> None:
         if self.node_limit and self.nodes > self.node_limit:
             raise _SolverStopped
-        if self.deadline and self.nodes >= self.next_check:
+        if self.nodes >= self.next_check:
             self.next_check = self.nodes + _TIME_CHECK_EVERY
-            if time.perf_counter() >= self.deadline:
+            if self.deadline and time.perf_counter() >= self.deadline:
+                raise _SolverStopped
+            if self.stop_flag is not None and self.stop_flag[0]:
                 raise _SolverStopped
 
     def tt_probe(self, h: int, empties: int) -> list[int] | None:
@@ -607,6 +611,7 @@ def solve_exact(
     time_limit: Any = 0.0,
     *,
     _eval_order: Any = None,
+    _stop: bytearray | None = None,
 ) -> tuple[int | None, int, int, bool]:  # the options are what a user passed, checked below
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
@@ -643,7 +648,7 @@ def solve_exact(
         raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
-    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order, core.num_empty())
+    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop)
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     try:

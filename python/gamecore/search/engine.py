@@ -326,6 +326,8 @@ class Engine:
         self.mpc_t = mpc_t
         self._searchers: dict[str, Any] = {}
         self._endgame_searchers: dict[str, Any] = {}  # n-player MCTS's exact Max^n, by backend
+        self._endgame_stop: bytearray | None = None  # the stop flag of the exact solve running now
+        self._endgame_stopped = False  # stop() came during the last solve
         if not isinstance(aspiration, bool):
             raise InvalidOptionError(f"aspiration must be True or False, got {aspiration!r}")
         if algorithm != "mcts":  # MCTS's options, unused by the other algorithms, are refused alike
@@ -495,6 +497,10 @@ class Engine:
         remaining = budget - (self._now() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
+        if self._endgame_stopped:  # stop() during the solve: the quickest answer now
+            self._endgame_stopped = False
+            remaining = 1e-9 if time_limit is not None else 0.0
+            depth = 1 if time_limit is None else depth
         found = searcher.search(
             position.core,
             max_depth=depth if depth is not None else MAX_DEPTH - 1,
@@ -636,6 +642,9 @@ class Engine:
         move). Does nothing when no search runs."""
         for searcher in (*self._searchers.values(), *self._endgame_searchers.values()):
             searcher.stop()
+        flag = self._endgame_stop  # an exact Othello solve running now
+        if flag is not None:
+            flag[0] = 1
         if self._mcts is not None:
             self._mcts.stop()
 
@@ -758,7 +767,14 @@ class Engine:
         time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             return None, 0
-        move, score, count, completed = solve_exact(position.core.copy(), node_limit=nodes or 0, time_limit=time_left)
+        self._endgame_stop = bytearray(1)  # Engine.stop sets it; the solver reads it with its clock
+        try:
+            move, score, count, completed = solve_exact(
+                position.core.copy(), node_limit=nodes or 0, time_limit=time_left, _stop=self._endgame_stop
+            )
+        finally:
+            self._endgame_stopped = bool(self._endgame_stop[0])
+            self._endgame_stop = None
         if not completed:
             return None, count
         return SearchResult(
