@@ -96,3 +96,46 @@ def test_an_even_match_is_elo_plus_zero_never_minus_zero():
     summary = strength.StrengthResult(margins=[7, -7]).summary()
     assert "Elo +0 (95 %: -inf .. +inf)" in summary, summary
     assert strength.StrengthResult(margins=[2, -2, 1, -1, 0]).summary().count("-0 ") == 0
+
+
+def _running_in_group(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` that are not zombies (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_no_worker_plays_on_when_the_match_process_is_killed(how):
+    """SIGKILL or SIGTERM to the command's process (no cleanup runs there): its ``--jobs 2``
+    workers end too, within seconds (before: they played on for nobody, orphaned)."""
+    command = [sys.executable, "-m", "gamecore", "bench", "othello", "strength", "--size", "6", "--games", "40"]
+    command += ["--player", "engine:time=1", "--opponent", "engine:v1,time=1", "--jobs", "2"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(200):  # the command, its two workers and multiprocessing's resource tracker
+            if len(_running_in_group(proc.pid)) >= 4:
+                break
+            time.sleep(0.1)
+        workers = [pid for pid in _running_in_group(proc.pid) if pid != proc.pid]
+        assert len(workers) >= 2
+        proc.send_signal(how)
+        proc.wait(timeout=30)
+        for _ in range(100):
+            if not _running_in_group(proc.pid):
+                break
+            time.sleep(0.1)
+        assert _running_in_group(proc.pid) == []
+    finally:
+        if _running_in_group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -32,11 +32,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
-import signal
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TextIO
@@ -46,6 +44,7 @@ from ..errors import GamecoreError
 from ..games.othello import Othello
 from ..players import make_player
 from ..search.engine import Engine
+from ._parallel import run_games
 
 __all__ = ["StrengthResult", "elo", "elo_interval", "load_openings", "make_openings", "play_match", "main"]
 
@@ -207,28 +206,10 @@ def play_match(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     player_from_spec(player), player_from_spec(opponent)  # bad specs fail here, before any process starts
-    numbers = range(games)
     result = StrengthResult()
-    if jobs == 1:
-        margins: Iterator[int] = (_play_numbered(number, player, opponent, size, backend) for number in numbers)
-        _collect(result, margins, openings, out)
-        return result
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no copied threads or locks
-    # Workers ignore SIGINT: Ctrl-C reaches this process, and leaving the block in any way
-    # (done, an error, KeyboardInterrupt) terminates them (Pool.__exit__), so none plays on
-    # after an interrupt sent to this process alone, and none prints a traceback of its own.
-    with context.Pool(min(jobs, games), initializer=_ignore_sigint) as pool:
-        margins = pool.imap(_play_packed, [(number, player, opponent, size, backend) for number in numbers])
-        _collect(result, margins, openings, out)
+    arguments = [(number, player, opponent, size, backend) for number in range(games)]
+    _collect(result, run_games(_play_numbered, arguments, jobs), openings, out)
     return result
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play_packed(args: tuple[int, str, str, int, str | None]) -> int:
-    return _play_numbered(*args)
 
 
 #: The two players of this process, by their specs (a worker of ``play_match(jobs=N)`` makes
