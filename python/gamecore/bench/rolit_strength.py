@@ -36,9 +36,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any, TextIO
 
 from .._cli_types import at_least, count, seconds
@@ -46,6 +44,7 @@ from ..errors import GamecoreError, InvalidOptionError
 from ..games.rolit import Rolit
 from ..report.compare import Budget, seatings, timed_search, wilson
 from ..search.engine import Engine
+from ._parallel import run_games
 
 __all__ = [
     "ALGORITHMS",
@@ -194,15 +193,8 @@ def play_rolit_match(
     """Games ``first`` .. ``first + games - 1``, in order with one job, as they finish with more
     (each in a process of its own)."""
     tested_engine(options, 0, budget)  # bad options fail here, before any game
-    numbers = range(first, first + games)
-    if jobs <= 1:
-        for number in numbers:
-            yield play_rolit_game(number, options, budget, seed, backend)
-        return
-    with ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(play_rolit_game, n, options, budget, seed, backend) for n in numbers]
-        for future in as_completed(futures):
-            yield future.result()
+    arguments = [(number, options, budget, seed, backend) for number in range(first, first + games)]
+    yield from run_games(play_rolit_game, arguments, jobs, ordered=False)
 
 
 _LINE = re.compile(r"^game +(\d+): (.+?)  winner (\S*)  budget share (\S+)\s*$")
