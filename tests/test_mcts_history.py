@@ -13,18 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from gamecore import Othello, Rolit
-from gamecore.players import RandomPlayer
+from gamecore import Othello
+from rolit_helpers import rolit_after
 
 HISTORY_MOVES = 128
-
-
-def _rolit(backend_name, plies=6, seed=2):
-    game = Rolit(backend=backend_name)
-    player = RandomPlayer(seed)
-    for _ in range(plies):
-        game.push(player.choose_move(game))
-    return game
 
 
 def _run(mods, position, iterations, **options):
@@ -39,7 +31,7 @@ def test_backends_agree_with_history(backends, case):
     for mods in backends:
         if case.startswith("rolit"):
             options = {} if case == "rolit-default" else {"history": 2.0, "exploration": 0.5}
-            position = _rolit(mods.name)
+            position = rolit_after(mods.name)
         else:
             options = {"history": 3.0}
             position = Othello(6, backend=mods.name)
@@ -49,7 +41,7 @@ def test_backends_agree_with_history(backends, case):
 
 
 def test_the_table_counts_every_move_of_every_iteration(backend):
-    position = _rolit(backend.name)
+    position = rolit_after(backend.name)
     tree = _run(backend, position, 400)
     visits, rewards = tree.history_table()
     assert sum(visits) == tree.states > 0
@@ -64,7 +56,7 @@ def test_the_table_counts_every_move_of_every_iteration(backend):
 
 
 def test_history_steers_the_search_and_its_defaults(backend):
-    position = _rolit(backend.name)
+    position = rolit_after(backend.name)
     with_history = _run(backend, position, 500)
     without = _run(backend, position, 500, history=0.0)
     assert with_history.root_children() != without.root_children()

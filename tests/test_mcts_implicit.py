@@ -21,18 +21,10 @@ import pytest
 
 from gamecore import Othello, Rolit
 from gamecore.errors import InvalidOptionError
-from gamecore.players import RandomPlayer
 from gamecore.search import _mcts_rules
 from gamecore.search.engine import Engine
 from gamecore.search.mcts import MCTS, _standard_weights
-
-
-def _rolit(backend_name, plies=6, seed=2):
-    game = Rolit(backend=backend_name)
-    player = RandomPlayer(seed)
-    for _ in range(plies):
-        game.push(player.choose_move(game))
-    return game
+from rolit_helpers import rolit_after
 
 
 def _run(mods, position, iterations, weights=None, **options):
@@ -65,7 +57,7 @@ def test_backends_agree_with_implicit_minimax(backends, case):
     results = []
     for mods in backends:
         alpha = float(case.split("-")[1])
-        position = _rolit(mods.name) if case.startswith("rolit") else Othello(6, backend=mods.name)
+        position = rolit_after(mods.name) if case.startswith("rolit") else Othello(6, backend=mods.name)
         weights = _standard_weights(position)
         tree = _run(mods, position, 500, weights, implicit=alpha)
         if case.endswith("reused"):
@@ -87,7 +79,7 @@ def test_backends_agree_with_implicit_minimax(backends, case):
 
 
 def test_the_values_are_evaluations_backed_up_as_max_n(backend):
-    position = _rolit(backend.name, plies=10)
+    position = rolit_after(backend.name, plies=10)
     weights = _standard_weights(position)
     tree = _run(backend, position, 800, weights, implicit=0.5)
     checked_leaves = checked_inner = 0
@@ -141,7 +133,7 @@ BEFORE = ([(10, 116, 420), (42, 73, 192), (44, 110, 390), (46, 101, 336)], 827, 
 
 
 def test_off_is_the_search_as_before(backend):
-    position = _rolit(backend.name)
+    position = rolit_after(backend.name)
     zero = _run(backend, position, 400, _standard_weights(position), implicit=0.0)
     on = _run(backend, position, 400, _standard_weights(position), implicit=0.3)
     assert zero.implicit == 0.0 and zero.node_implicit() == []
@@ -168,7 +160,7 @@ def test_bad_values_are_refused(backend):
 
 
 def test_engine_and_mcts_pass_the_option(backend):
-    position = _rolit(backend.name)
+    position = rolit_after(backend.name)
     engine = Engine(algorithm="mcts", seed=3, implicit=0.5)
     result = engine.search(position, nodes=300)
     assert result.move in position.legal_moves()
@@ -189,7 +181,7 @@ def test_the_default_depends_on_the_players_and_a_tree_follows_it(backends, monk
     for mods in backends:
         tree = mods.mcts.MCTSTree(5)  # implicit=None: by the number of players
         steps = []
-        for position in (_rolit(mods.name), Othello(6, backend=mods.name), Rolit(players=3, backend=mods.name)):
+        for position in (rolit_after(mods.name), Othello(6, backend=mods.name), Rolit(players=3, backend=mods.name)):
             tree.search(position.core.copy(), 200, weights=_standard_weights(position))
             players = position.num_players
             values = tree.node_implicit()
@@ -218,6 +210,6 @@ def test_a_short_timed_search_keeps_no_implicit_values_and_a_long_one_does(backe
     for mods in backends:
         for time_limit, expected in ((0.1, 0), (30.0, 4)):
             tree = mods.mcts.MCTSTree(3)
-            position = _rolit(mods.name)
+            position = rolit_after(mods.name)
             tree.search(position.core.copy(), 300, time_limit, weights=_standard_weights(position))
             assert len(tree.node_implicit()) == expected, (mods.name, time_limit)
