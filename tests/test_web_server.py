@@ -186,15 +186,16 @@ def test_mcts_live_thinking_and_the_stop_button(client):
 
 
 def test_the_score_is_said_in_discs_where_the_evaluation_counts_them():
-    # Othello's learned evaluation (6x6, 8x8) is in hundredths of a disc: +1110 is "+11 for
-    # white"; a proven margin is discs already; the standard evaluation (4x4, 10x10) and
-    # Tetralath's have no unit to convert; Rolit's is in balls.
+    # Othello's learned evaluation (6x6, 8x8, 10x10) is in hundredths of a disc: +1110 is "+11
+    # for white"; a proven margin is discs already; the standard evaluation (4x4, which ships
+    # no weights) and Tetralath's have no unit to convert; Rolit's is in balls.
     names = {Othello.BLACK: "black", Othello.WHITE: "white"}.get
     m = MESSAGES["en"]
     engine = EnginePlayer(time=1)
     assert evaluation_scale(Othello(8), engine) == evaluation_scale(Othello(6), engine) == 100
+    assert evaluation_scale(Othello(10), engine) == 100
     assert evaluation_scale(Othello(8), EnginePlayer(time=1, evaluation="learned")) == 100
-    assert evaluation_scale(Othello(4), engine) == evaluation_scale(Othello(10), engine) == 1
+    assert evaluation_scale(Othello(4), engine) == 1
     assert evaluation_scale(Othello(8), EnginePlayer(time=1, evaluation="standard")) == 1
     assert evaluation_scale(Tetralath(), engine) == evaluation_scale(Rolit(), engine) == 1
     assert evaluation_scale(Othello(8), MCTSPlayer(iterations=10)) == 1
