@@ -139,3 +139,12 @@ def test_no_worker_plays_on_when_the_match_process_is_killed(how):
     finally:
         if _running_in_group(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_each_match_in_one_process_has_players_of_its_own():
+    # Two matches with the same specs: the second must not play on with the first's engines.
+    strength.play_match("engine:depth=1", "random:seed=1", size=6, games=1)
+    first = strength._PLAYERS["engine:depth=1", "random:seed=1"]
+    strength.play_match("engine:depth=1", "random:seed=1", size=6, games=1)
+    second = strength._PLAYERS["engine:depth=1", "random:seed=1"]
+    assert first[0] is not second[0] and first[1] is not second[1]

@@ -205,7 +205,10 @@ def play_match(
         raise ValueError(f"{len(openings)} openings are shipped for {size}x{size}: at most {2 * len(openings)} games")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
-    player_from_spec(player), player_from_spec(opponent)  # bad specs fail here, before any process starts
+    # Bad specs fail here, before any process starts; these two players play the match when it
+    # runs in this process (a new match never reuses an earlier one's engines and tables).
+    _PLAYERS.clear()
+    _PLAYERS[player, opponent] = (player_from_spec(player), player_from_spec(opponent))
     result = StrengthResult()
     arguments = [(number, player, opponent, size, backend) for number in range(games)]
     _collect(result, run_games(_play_numbered, arguments, jobs), openings, out)
