@@ -21,6 +21,7 @@ from gamecore.players import (
     PositionalPlayer,
     RandomPlayer,
     make_player,
+    read_options,
 )
 from gamecore.search.mcts import MCTS
 
@@ -278,6 +279,32 @@ def test_make_player():
     for bad in ("", "wizard", "random:colour=3", "engine:depth=x", "greedy:seed=1"):
         with pytest.raises(ValueError):
             make_player(bad)
+
+
+ENGINE_KEYS = {"max_nodes", "time", "greedy", "mpc", "evaluation", "iterations"}
+
+
+def test_spec_options_are_read_one_way_for_players_and_the_rolit_bench():
+    # One reader (read_options) for make_player and `bench rolit strength --player`.
+    assert read_options("", {"depth"}, "x") == {}
+    assert read_options("Max-Nodes=500, t=2 ,greedy=none,mpc=off,eval=positional,n=default", ENGINE_KEYS, "x") == {
+        "max_nodes": 500,
+        "time": 2.0,
+        "greedy": None,
+        "mpc": False,
+        "evaluation": "positional",
+    }
+    assert make_player("mcts:exploration=0.5,seed=default").seed == 0  # default: the class's
+    for spec, message in [
+        ("engine:depth=3,d=4", "option 'depth' given twice"),
+        ("engine:depth", "write NAME=VALUE"),
+        ("engine:depth=", "write NAME=VALUE"),
+        ("engine:depth=x", "needs a number"),
+        ("engine:mpc=maybe", "on or off"),
+        ("mcts:depth=3", "player 'mcts' takes no option 'depth'"),
+    ]:
+        with pytest.raises(InvalidOptionError, match=message):
+            make_player(spec)
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,7 @@ from typing import Any, TextIO
 from .._cli_types import at_least, count, seconds
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.rolit import Rolit
+from ..players import read_options
 from ..report.compare import Budget, seatings, timed_search, wilson
 from ..search.engine import Engine
 from ._parallel import run_games
@@ -76,34 +77,11 @@ _WHOLE = at_least(int, 0, "a whole number")
 SEED_STRIDE = 1_000_000
 
 
-def _value(text: str) -> Any:
-    word = text.strip()
-    if word.lower() in ("none", "default"):
-        return None
-    for kind in (int, float):
-        try:
-            return kind(word)
-        except ValueError:
-            pass
-    return word
-
-
 def parse_player(spec: str) -> dict[str, Any]:
-    """``"implicit=0.8,exploration=1"`` -> the ``Engine`` options of the engine under test
-    (``none`` or ``default``: None, the option's default by budget and players)."""
-    options: dict[str, Any] = {}
-    for part in spec.split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not value.strip():
-            raise InvalidOptionError(f"player option {part.strip()!r}: write NAME=VALUE")
-        if key not in PLAYER_OPTIONS:
-            raise InvalidOptionError(f"unknown player option {key!r}; known: {', '.join(PLAYER_OPTIONS)}")
-        if key in options:
-            raise InvalidOptionError(f"player option {key!r} given twice")
-        options[key] = _value(value)
+    """``"implicit=0.8,exploration=1"`` -> the ``Engine`` options of the engine under test, read
+    as a player spec's options are (:func:`~gamecore.players.read_options`: ``none`` or
+    ``default`` is None, the option's default by budget and players)."""
+    options = read_options(spec, PLAYER_OPTIONS, "the tested engine (--player)")
     options.setdefault("algorithm", "mcts")
     if options["algorithm"] == "mcts":
         options.setdefault("tt_mb", 0)  # MCTS uses no table

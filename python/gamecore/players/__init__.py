@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from time import perf_counter
 from typing import Any, TextIO
 
@@ -52,6 +52,7 @@ __all__ = [
     "PLAYERS",
     "player_names",
     "make_player",
+    "read_options",
     "safe_time",
 ]
 
@@ -447,11 +448,58 @@ def player_names(game: str | None = None) -> list[str]:
 
 
 _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations", "n": "iterations"}
-_INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes"}
-_FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time", "mpc_t"}
+_INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes", "endgame_empties"}
+_FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time", "mpc_t", "greedy", "history", "implicit"}
 #: Options that are on or off in a spec (``engine:mpc=off``).
 _SWITCH_OPTIONS = {"mpc"}
 _SWITCH_VALUES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def read_options(text: str, accepted: Collection[str], owner: str) -> dict[str, Any]:
+    """The options of a spec's ``NAME=VALUE,...`` part: ``"depth=6, t=2,eval=positional"`` ->
+    ``{"depth": 6, "time": 2.0, "evaluation": "positional"}``.
+
+    Names are case-blind, ``-`` reads as ``_``, and the short names ``t``, ``d``, ``eval``,
+    ``iter`` and ``n`` stand for ``time``, ``depth``, ``evaluation`` and ``iterations``. Numbers
+    are read for the options that take them, ``on``/``off`` for switches, ``none`` is ``None``
+    and ``default`` leaves the option out (its default); other values stay text. ``owner``
+    names what takes the options, in the errors.
+
+    :raises InvalidOptionError: an entry that is not ``NAME=VALUE``, a name not in
+        ``accepted``, a name given twice, or a value of the wrong kind.
+    """
+    options: dict[str, Any] = {}
+    seen: set[str] = set()
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, eq, value = item.partition("=")
+        key = name.strip().lower().replace("-", "_")
+        key = _ALIASES.get(key, key)
+        value = value.strip()
+        if not eq or not key or not value:
+            raise InvalidOptionError(f"{owner}: cannot read {item!r}: write NAME=VALUE")
+        if key not in accepted:
+            raise InvalidOptionError(
+                f"{owner} takes no option {key!r}; options: {', '.join(sorted(accepted)) or 'none'}"
+            )
+        if key in seen:
+            raise InvalidOptionError(f"{owner}: option {key!r} given twice")
+        seen.add(key)
+        if value.lower() == "default":
+            continue  # left out: the option's own default
+        if value.lower() == "none":
+            options[key] = None
+        elif key in _SWITCH_OPTIONS:
+            if value.lower() not in _SWITCH_VALUES:
+                raise InvalidOptionError(f"{owner}: option {key} is on or off, got {value!r}")
+            options[key] = _SWITCH_VALUES[value.lower()]
+        elif key in _INT_OPTIONS or key in _FLOAT_OPTIONS:
+            try:
+                options[key] = int(value) if key in _INT_OPTIONS else float(value)
+            except ValueError:
+                raise InvalidOptionError(f"{owner}: option {key} needs a number, got {value!r}") from None
+        else:
+            options[key] = value
+    return options
 
 
 def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
@@ -474,26 +522,5 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
         raise InvalidOptionError(f"unknown player {name!r}{where}; choose one of {known}")
     accepted = set(inspect.signature(cls).parameters)
     options = {k: v for k, v in defaults.items() if k in accepted and v is not None}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = _ALIASES.get(key.strip().lower(), key.strip().lower())
-        if not eq or key not in accepted:
-            raise InvalidOptionError(
-                f"player {name!r} takes no option {item!r}; options: {', '.join(sorted(accepted)) or 'none'}"
-            )
-        value = value.strip()
-        if key in _SWITCH_OPTIONS:
-            if value.lower() not in _SWITCH_VALUES:
-                raise InvalidOptionError(f"option {key} of player {name!r} is on or off, got {value!r}")
-            options[key] = _SWITCH_VALUES[value.lower()]
-            continue
-        try:
-            if key in _INT_OPTIONS:
-                options[key] = int(value)
-            elif key in _FLOAT_OPTIONS:
-                options[key] = float(value)
-            else:
-                options[key] = value
-        except ValueError:
-            raise InvalidOptionError(f"option {key} of player {name!r} needs a number, got {value!r}") from None
+    options.update(read_options(rest, accepted, f"player {name!r}"))
     return cls(**options)
