@@ -1,8 +1,9 @@
 """MCTS playouts (random or partly greedy) and the compiled tree running without the GIL.
 
 Truths:
-- ``greedy=1``: every playout move is the highest ``order_key`` (the first on ties),
-  checked against a playout replayed here move by move on the pure core;
+- ``greedy=1``: every playout move is the highest ``order_key``, a tie going to the level
+  move the low bits of the move's random number pick, checked against a playout replayed
+  here move by move on the pure core with the same generator;
 - the default: random playouts with two players (the pinned two-player results hold:
   test_mcts_pinned.py), ``MULTIPLAYER_GREEDY`` with more -- the same tree as asking for it;
 - both backends give the same visits and rewards for a seed, whatever ``greedy``;
@@ -17,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from gamecore import Othello, Rolit
+from gamecore._rng import splitmix64
 from gamecore.players import RandomPlayer
 from gamecore.search.mcts import MCTS
 from test_hardening import run_child
@@ -30,15 +32,18 @@ def _rolit(backend_name, colours="RYGB", plies=6, seed=1):
     return game
 
 
-def _greedy_playout_values(core):
-    """The final counts of a playout that always takes the highest order_key, first on ties."""
+def _greedy_playout_values(core, rng, ties):
+    """The final counts of a playout that always takes the highest order_key, a tie going to
+    the ``(r & 0x7FF) % ties``-th of the level moves (``r`` the move's draw of the splitmix64
+    stream ``rng``, a one-item list, whose state it advances); ``ties`` (a one-item list)
+    counts the choices among level moves."""
     plies = 0
     while moves := core.gen_moves():
-        best = moves[0]
-        for move in moves[1:]:
-            if core.order_key(move) > core.order_key(best):
-                best = move
-        core.make_move(best)
+        rng[0], r = splitmix64(rng[0])
+        top = max(core.order_key(move) for move in moves)
+        level = [move for move in moves if core.order_key(move) == top]
+        ties[0] += len(level) > 1
+        core.make_move(level[(r & 0x7FF) % len(level)])
         plies += 1
     values = core.terminal_values()
     for _ in range(plies):
@@ -49,16 +54,20 @@ def _greedy_playout_values(core):
 def test_fully_greedy_playouts_take_the_best_ordered_move(backend):
     game = _rolit(backend.name)
     pure = _rolit("python").core
-    # One iteration per root move: each expands the root's next child and plays it out.
+    # One iteration per root move: each expands the root's next child and plays it out,
+    # drawing one number of the tree's stream a playout move (selection draws none).
     tree = backend.mcts.MCTSTree(seed=5, greedy=1.0)
     moves = pure.gen_moves()
     tree.search(game.core, iterations=len(moves))
+    rng, ties = [5], [0]
     for move, visits, reward in tree.root_children():
         pure.make_move(move)
-        values = _greedy_playout_values(pure)
+        values = _greedy_playout_values(pure, rng, ties)
         pure.unmake_move()
         assert visits == 1
         assert reward == backend.mcts.reward_shares(values)[pure.to_move()]
+    assert tree.rng_state == rng[0]
+    assert ties[0] > 10  # the playouts met level moves at the top: the tie-break was exercised
 
 
 def test_default_greedy_depends_on_the_number_of_players(backend):

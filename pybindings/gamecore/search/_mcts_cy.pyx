@@ -54,6 +54,7 @@ cdef enum:
     MAX_TRAIL = 2 * MAX_PATH
     C_REWARD_UNIT = 12  # REWARD_UNIT
     C_MAX_WEIGHTS = 64  # MAX_WEIGHTS: sizes the weights buffer
+    C_TIE_BITS = 0x7FF  # TIE_BITS: the random bits that break a greedy playout move's tie
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
     FAILED_PATH = -2
@@ -61,7 +62,7 @@ cdef enum:
 
 #: The C constants that copy a shared one, by its name in _mcts_rules (compared in the tests).
 _C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL,
-             "MAX_WEIGHTS": C_MAX_WEIGHTS}
+             "MAX_WEIGHTS": C_MAX_WEIGHTS, "TIE_BITS": C_TIE_BITS}
 
 
 ctypedef struct Node:
@@ -653,8 +654,9 @@ cdef class MCTSTree:
     cdef void rollout(self, GameCore core, long long* result) noexcept nogil:
         """Playout moves to the end and back; the reward of each player in `result`."""
         cdef int legal[MOVE_BUFFER]
+        cdef int keys[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int plies = 0, n, i, move, key, best_key
+        cdef int plies = 0, n, i, move, best_key, ties, pick
         cdef uint64_t r, threshold = self.threshold
         while True:
             n = core.gen_moves(legal)
@@ -662,13 +664,26 @@ cdef class MCTSTree:
                 break
             r = gc_splitmix64(&self.rng)
             if threshold and (r >> 11) < threshold:
-                move = legal[0]  # greedy: the highest order_key, the first on ties
-                best_key = core.order_key(move)
+                # greedy: the highest order_key; of the moves level at the top, the
+                # ((r & C_TIE_BITS) mod ties)-th in move order
+                best_key = core.order_key(legal[0])
+                keys[0] = best_key
+                ties = 1
                 for i in range(1, n):
-                    key = core.order_key(legal[i])
-                    if key > best_key:
-                        best_key = key
-                        move = legal[i]
+                    keys[i] = core.order_key(legal[i])
+                    if keys[i] > best_key:
+                        best_key = keys[i]
+                        ties = 1
+                    elif keys[i] == best_key:
+                        ties += 1
+                pick = <int>((r & C_TIE_BITS) % <uint64_t>ties)
+                move = legal[0]
+                for i in range(n):
+                    if keys[i] == best_key:
+                        if pick == 0:
+                            move = legal[i]
+                            break
+                        pick -= 1
             else:
                 move = legal[r % <uint64_t>n]
             if self.history_w != 0.0:

@@ -42,7 +42,9 @@ The steps of one iteration
    output ``r`` of the splitmix64 generator: when ``r >> 11`` (53 random bits) is below
    the tree's threshold, ``greedy * 2**53``, the move is the greedy one -- the highest
    ``order_key`` (the game's move-ordering heuristic: in Othello and Rolit the square's
-   positional weight, corners first), the first in move order on ties -- else it is
+   positional weight, corners first); when several moves are level at the top, the
+   ``(r & TIE_BITS) % ties``-th of them in move order (the low bits of the same ``r``, so
+   that the first square in move order does not win every tie) -- else it is
    ``moves[r % count]``, uniformly random. ``greedy`` 0 (two players, by default) is the
    classic random playout; with more players the default is ``MULTIPLAYER_GREEDY``
    (one move in four greedy): in four-player Rolit random playouts hand the corners to
@@ -127,6 +129,7 @@ from ._mcts_rules import (
     REWARD_BYTES,
     REWARD_UNIT,
     TAU_BYTES,
+    TIE_BITS,
     check_implicit,
     check_mcts_limits,
     check_weights,
@@ -594,12 +597,12 @@ class MCTSTree:
                 break
             self.rng_state, r = splitmix64(self.rng_state)
             if threshold and (r >> 11) < threshold:
-                move = legal[0]  # greedy: the highest order_key, the first on ties
-                best_key = core.order_key(move)
-                for other in legal[1:]:
-                    key = core.order_key(other)
-                    if key > best_key:
-                        best_key, move = key, other
+                # greedy: the highest order_key; of the moves level at the top, the
+                # ((r & TIE_BITS) mod ties)-th in move order
+                keys = [core.order_key(m) for m in legal]
+                best_key = max(keys)
+                top = [m for m, key in zip(legal, keys, strict=True) if key == best_key]
+                move = top[(r & TIE_BITS) % len(top)]
             else:
                 move = legal[r % len(legal)]
             if trail is not None:

@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import InvalidLimitError, InvalidOptionError
 
 __all__ = [
+    "TIE_BITS",
     "DEFAULT_EXPLORATION",
     "DEFAULT_MAX_NODES",
     "MULTIPLAYER_GREEDY",
@@ -48,6 +49,10 @@ __all__ = [
 DEFAULT_EXPLORATION = 1.4142135623730951
 #: The share of greedy playout moves in games of more than two players (``greedy=None``).
 MULTIPLAYER_GREEDY = 0.25
+#: The low bits of a greedy playout move's random number (its high 53 decide that it is greedy)
+#: that pick one of the moves level at the top of ``order_key``: the ``(r & TIE_BITS) mod ties``-th
+#: in move order, so that no square wins every tie by coming first.
+TIE_BITS = 0x7FF
 #: Progressive history's weight W in games of more than two players (``history=None``).
 MULTIPLAYER_HISTORY = 5.0
 #: Implicit minimax backups' weight alpha in games of more than two players (``implicit=None``):
