@@ -7,6 +7,9 @@ Truths:
 - the default: random playouts with two players (the pinned two-player results hold:
   test_mcts_pinned.py), ``MULTIPLAYER_GREEDY`` with more -- the same tree as asking for it;
 - both backends give the same visits and rewards for a seed, whatever ``greedy``;
+- ``mast``: a greedy playout move is the mover's best mean in the history table (with its
+  prior), then the best ``order_key``, checked against a replay with a table kept here; the
+  backends agree with it on or off;
 - bad ``greedy`` values are refused;
 - while the compiled tree searches, another Python thread keeps at least half its rate:
   it does ten pieces of work before a search as long as twenty of them ends (best of three
@@ -15,11 +18,16 @@ Truths:
 
 from __future__ import annotations
 
+import pickle
+from fractions import Fraction
+
 import pytest
 
-from gamecore import Othello, Rolit
+from gamecore import Engine, Othello, Rolit
 from gamecore._rng import splitmix64
+from gamecore.errors import InvalidOptionError
 from gamecore.players import RandomPlayer
+from gamecore.search._mcts_rules import reward_shares
 from gamecore.search.mcts import MCTS
 from test_hardening import run_child
 
@@ -95,6 +103,74 @@ def test_backends_agree_whatever_greedy(backends, greedy, colours):
         result = mcts.search(_rolit(mods.name, colours), iterations=500)
         results.append((result.move, result.visits, result.values, mcts.tree.node_rewards(), mcts.tree.states))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("mast", [True, False])
+@pytest.mark.parametrize("colours", ["RYGB", "RG"])
+def test_backends_agree_with_mast(backends, mast, colours):
+    results = []
+    for mods in backends:
+        mcts = MCTS(seed=13, greedy=0.6, mast=mast)
+        result = mcts.search(_rolit(mods.name, colours, plies=10), iterations=600)
+        tree = mcts.tree
+        results.append((result.move, result.visits, result.values, tree.node_rewards(), tree.states, tree.rng_state))
+        results[-1] += (tree.history_table(),)
+    assert results[0] == results[1]
+
+
+def test_mast_playouts_take_the_best_mean_of_the_history_table(backend):
+    """greedy=1 with mast, history's selection term off: iteration i expands the root's i-th
+    child and plays it out; every greedy move is the mover's best (reward + 12) / (visits + 2)
+    in the history table so far, then the best order_key, then the tie-break -- replayed here
+    with a table of our own, updated after each playout by its trail (the root move and every
+    playout move), as the module docstring says."""
+    game = _rolit(backend.name, plies=8)
+    pure = _rolit("python", plies=8).core
+    tree = backend.mcts.MCTSTree(seed=7, greedy=1.0, history=0.0, mast=True)
+    moves = pure.gen_moves()
+    tree.search(game.core, iterations=len(moves))
+    rng = [7]
+    visits = [0] * (4 * 128)
+    reward = [0] * (4 * 128)
+    mean_decided = 0
+    for move, child_visits, child_reward in tree.root_children():
+        trail = [pure.to_move() * 128 + move + 2]
+        pure.make_move(move)
+        plies = 0
+        while legal := pure.gen_moves():
+            rng[0], r = splitmix64(rng[0])
+            base = pure.to_move() * 128 + 2
+            keys = [(Fraction(reward[base + m] + 12, visits[base + m] + 2), pure.order_key(m)) for m in legal]
+            top = max(keys)
+            mean_decided += len({k[0] for k in keys}) > 1
+            level = [m for m, k in zip(legal, keys, strict=True) if k == top]
+            chosen = level[(r & 0x7FF) % len(level)]
+            trail.append(base + chosen)
+            pure.make_move(chosen)
+            plies += 1
+        result = reward_shares(pure.terminal_values())
+        for _ in range(plies + 1):
+            pure.unmake_move()
+        for index in trail:
+            visits[index] += 1
+            reward[index] += result[index // 128]
+        assert child_visits == 1
+        assert child_reward == result[pure.to_move()]
+    assert tree.rng_state == rng[0]
+    assert tree.history_table() == (visits, reward)
+    assert mean_decided > 20  # the table's means, not the order keys alone, chose these moves
+
+
+@pytest.mark.parametrize("bad", [1, 0, "yes", 0.5])
+def test_bad_mast_is_refused_and_a_copy_keeps_it(backend, bad):
+    with pytest.raises(InvalidOptionError, match="mast must be True, False or None"):
+        backend.mcts.MCTSTree(mast=bad)
+    with pytest.raises(InvalidOptionError):
+        MCTS(mast=bad)
+    with pytest.raises(InvalidOptionError):
+        Engine(algorithm="mcts", mast=bad)
+    assert pickle.loads(pickle.dumps(backend.mcts.MCTSTree(3, mast=True))).mast is True
+    assert backend.mcts.MCTSTree(3).mast is None
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "0.5", True, float("nan")])

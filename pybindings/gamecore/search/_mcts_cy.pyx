@@ -24,6 +24,7 @@ from gamecore.search._mcts_rules import (
     DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
     REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
     MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds, implicit_weight,
+    MAST_PRIOR_REWARD, MAST_PRIOR_VISITS, check_mast, mast_on,
 )
 from gamecore.search._options import check_mcts_options
 
@@ -55,6 +56,8 @@ cdef enum:
     C_REWARD_UNIT = 12  # REWARD_UNIT
     C_MAX_WEIGHTS = 64  # MAX_WEIGHTS: sizes the weights buffer
     C_TIE_BITS = 0x7FF  # TIE_BITS: the random bits that break a greedy playout move's tie
+    C_MAST_PRIOR_VISITS = 2  # MAST_PRIOR_VISITS
+    C_MAST_PRIOR_REWARD = 12  # MAST_PRIOR_REWARD
     # iterate()'s failures, raised once the GIL is back.
     FAILED_MEMORY = -1
     FAILED_PATH = -2
@@ -62,7 +65,8 @@ cdef enum:
 
 #: The C constants that copy a shared one, by its name in _mcts_rules (compared in the tests).
 _C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL,
-             "MAX_WEIGHTS": C_MAX_WEIGHTS, "TIE_BITS": C_TIE_BITS}
+             "MAX_WEIGHTS": C_MAX_WEIGHTS, "TIE_BITS": C_TIE_BITS,
+             "MAST_PRIOR_VISITS": C_MAST_PRIOR_VISITS, "MAST_PRIOR_REWARD": C_MAST_PRIOR_REWARD}
 
 
 ctypedef struct Node:
@@ -87,6 +91,18 @@ cdef inline void c_reward_shares(const int* values, int players, long long* out)
         out[p] = C_REWARD_UNIT // tied if values[p] == top else 0
 
 
+cdef inline long long level(bint mast, const long long* mean_reward, const long long* mean_visits,
+                            const int* keys, int i, int j) noexcept nogil:
+    """> 0 when move i's greedy key is above move j's, 0 level, < 0 below: the history means
+    (with mast; compared exactly, by cross products), then the order keys."""
+    cdef long long side = 0
+    if mast:
+        side = mean_reward[i] * mean_visits[j] - mean_reward[j] * mean_visits[i]
+    if side == 0:
+        side = keys[i] - keys[j]
+    return side
+
+
 cdef class MCTSTree:
     """A UCT search tree for n players that lives across the moves of one game.
 
@@ -101,6 +117,8 @@ cdef class MCTSTree:
     :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the pure
         twin); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more (in a search of at
         least ``IMPLICIT_FROM_SECONDS`` or with no time limit: ``implicit_weight``).
+    :param mast: greedy playout moves by the history table (MAST, see the pure twin); None:
+        ``mast_on``'s default by the number of players.
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -116,6 +134,7 @@ cdef class MCTSTree:
     cdef readonly object greedy
     cdef readonly object history
     cdef readonly object implicit
+    cdef readonly object mast
     cdef double alpha                # implicit's weight in the tree (implicit_weight of its last search)
     cdef int weights[C_MAX_WEIGHTS]  # of the search under way (implicit minimax's evaluation)
     cdef long long tau_low, tau_span  # of the search under way (implicit_bounds)
@@ -123,6 +142,8 @@ cdef class MCTSTree:
     cdef uint64_t rng
     cdef uint64_t threshold   # of the search under way (greedy_threshold)
     cdef double history_w     # of the search under way (history_weight)
+    cdef bint use_mast        # of the search under way (mast_on)
+    cdef bint recording       # the search keeps the history table (progressive history or MAST)
     # Progressive history of the search under way: visits and reward per (player, move).
     cdef long long history_visits[PLAYER_BUFFER * C_HISTORY_MOVES]
     cdef long long history_reward[PLAYER_BUFFER * C_HISTORY_MOVES]
@@ -149,6 +170,9 @@ cdef class MCTSTree:
         self.rewards = NULL
         self.tau = NULL
         self.implicit = None
+        self.mast = None
+        self.use_mast = False
+        self.recording = False
         self.alpha = 0.0
         self.tau_low = 0
         self.tau_span = 1
@@ -169,11 +193,12 @@ cdef class MCTSTree:
         self.add_node(0)
 
     def __init__(self, seed=0, exploration=DEFAULT_EXPLORATION, max_nodes=DEFAULT_MAX_NODES, greedy=None,
-                 history=None, implicit=None):
+                 history=None, implicit=None, mast=None):
         self.check_idle()
         seed, exploration, max_nodes, greedy, history = check_mcts_options(seed, exploration, max_nodes, greedy,
                                                                            history)
         self.implicit = check_implicit(implicit)
+        self.mast = check_mast(mast)
         if max_nodes > 0x7FFFFFFF // 2:
             max_nodes = 0x7FFFFFFF // 2
         self.seed = seed & MASK64
@@ -197,7 +222,7 @@ cdef class MCTSTree:
 
     def __reduce__(self):
         return type(self), (self.seed, self.exploration, self.max_nodes, self.greedy, self.history,
-                            self.implicit), self.rng
+                            self.implicit, self.mast), self.rng
 
     def __setstate__(self, rng):
         self.rng = <uint64_t>(rng & MASK64)
@@ -469,6 +494,8 @@ cdef class MCTSTree:
         self.alpha = alpha
         self.threshold = greedy_threshold(self.greedy, players)
         self.history_w = history_weight(self.history, players)
+        self.use_mast = mast_on(self.mast, players)
+        self.recording = self.history_w != 0.0 or self.use_mast
         memset(self.history_visits, 0, sizeof(self.history_visits))
         memset(self.history_reward, 0, sizeof(self.history_reward))
         self.players = players
@@ -566,7 +593,7 @@ cdef class MCTSTree:
                     chosen = child
                     break
             if chosen >= 0:
-                if weight != 0.0:
+                if self.recording:
                     self.record(core.to_move(), nodes[chosen].move)
                 core.make_move(nodes[chosen].move)
                 nodes[chosen].key = core.key()
@@ -602,7 +629,7 @@ cdef class MCTSTree:
                     core.unmake_move()
                     depth -= 1
                 return FAILED_PATH
-            if weight != 0.0:
+            if self.recording:
                 self.record(mover, nodes[chosen].move)
             core.make_move(nodes[chosen].move)
             depth += 1
@@ -655,38 +682,48 @@ cdef class MCTSTree:
         """Playout moves to the end and back; the reward of each player in `result`."""
         cdef int legal[MOVE_BUFFER]
         cdef int keys[MOVE_BUFFER]
+        cdef long long mean_visits[MOVE_BUFFER]
+        cdef long long mean_reward[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int plies = 0, n, i, move, best_key, ties, pick
+        cdef int plies = 0, n, i, move, best, ties, pick, base
+        cdef long long side
         cdef uint64_t r, threshold = self.threshold
+        cdef bint mast = self.use_mast
         while True:
             n = core.gen_moves(legal)
             if n == 0:
                 break
             r = gc_splitmix64(&self.rng)
             if threshold and (r >> 11) < threshold:
-                # greedy: the highest order_key; of the moves level at the top, the
-                # ((r & C_TIE_BITS) mod ties)-th in move order
-                best_key = core.order_key(legal[0])
-                keys[0] = best_key
+                # greedy: the highest (history mean with mast,) order_key; of the moves level
+                # at the top, the ((r & C_TIE_BITS) mod ties)-th in move order
+                if mast:
+                    base = core.to_move() * C_HISTORY_MOVES + 2
+                    for i in range(n):
+                        mean_visits[i] = self.history_visits[base + legal[i]] + C_MAST_PRIOR_VISITS
+                        mean_reward[i] = self.history_reward[base + legal[i]] + C_MAST_PRIOR_REWARD
+                best = 0
                 ties = 1
+                keys[0] = core.order_key(legal[0])
                 for i in range(1, n):
                     keys[i] = core.order_key(legal[i])
-                    if keys[i] > best_key:
-                        best_key = keys[i]
+                    side = level(mast, mean_reward, mean_visits, keys, i, best)
+                    if side > 0:
+                        best = i
                         ties = 1
-                    elif keys[i] == best_key:
+                    elif side == 0:
                         ties += 1
                 pick = <int>((r & C_TIE_BITS) % <uint64_t>ties)
-                move = legal[0]
-                for i in range(n):
-                    if keys[i] == best_key:
+                move = legal[best]
+                for i in range(best, n):  # no move before the first best is level with it
+                    if level(mast, mean_reward, mean_visits, keys, i, best) == 0:
                         if pick == 0:
                             move = legal[i]
                             break
                         pick -= 1
             else:
                 move = legal[r % <uint64_t>n]
-            if self.history_w != 0.0:
+            if self.recording:
                 self.record(core.to_move(), move)
             core.make_move(move)
             plies += 1

@@ -67,6 +67,7 @@ PLAYER_OPTIONS = (
     "greedy",
     "history",
     "implicit",
+    "mast",
     "max_nodes",
     "endgame_empties",
     "tt_mb",

@@ -451,7 +451,7 @@ _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations
 _INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes", "endgame_empties"}
 _FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time", "mpc_t", "greedy", "history", "implicit"}
 #: Options that are on or off in a spec (``engine:mpc=off``).
-_SWITCH_OPTIONS = {"mpc"}
+_SWITCH_OPTIONS = {"mpc", "mast"}
 _SWITCH_VALUES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 

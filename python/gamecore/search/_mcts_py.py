@@ -49,7 +49,13 @@ The steps of one iteration
    classic random playout; with more players the default is ``MULTIPLAYER_GREEDY``
    (one move in four greedy): in four-player Rolit random playouts hand the corners to
    whoever comes by, and the greedy half lets MCTS see that corners are kept (measured:
-   see docs/performance.md). A node reached that is already terminal is not simulated.
+   see docs/performance.md). With ``mast`` (the Move-Average Sampling Technique of
+   Finnsson & Björnsson, here as an epsilon-greedy playout) the greedy move is instead the
+   one with the highest mean reward in the history table below (its player's entry for the
+   move, counted as if it had had ``MAST_PRIOR_VISITS`` more visits and ``MAST_PRIOR_REWARD``
+   more reward, so untried moves come first), then the highest ``order_key``, the tie-break
+   as above; the table is kept (the trail recorded) whenever ``mast`` is on, with or without
+   progressive history's term in selection. A node reached that is already terminal is not simulated.
 3. *Backup.* The reward vector of the finished game is added to every node of the
    path, and each node's visit count goes up by one. With progressive history, every
    (player, move) of the iteration, tree and playout, adds one visit and that player's
@@ -114,6 +120,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from .._rng import MASK64, splitmix64
@@ -122,6 +129,8 @@ from ._mcts_rules import (
     DEFAULT_EXPLORATION,
     DEFAULT_MAX_NODES,
     HISTORY_MOVES,
+    MAST_PRIOR_REWARD,
+    MAST_PRIOR_VISITS,
     MULTIPLAYER_GREEDY,
     MULTIPLAYER_HISTORY,
     NODE_BYTES,
@@ -131,12 +140,14 @@ from ._mcts_rules import (
     TAU_BYTES,
     TIE_BITS,
     check_implicit,
+    check_mast,
     check_mcts_limits,
     check_weights,
     greedy_threshold,
     history_weight,
     implicit_bounds,
     implicit_weight,
+    mast_on,
     position_state,
     reached_state,
     reward_shares,
@@ -174,6 +185,8 @@ class MCTSTree:
         docstring); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more (in a search
         of at least ``IMPLICIT_FROM_SECONDS`` or with no time limit: ``implicit_weight``). The
         evaluation is the one whose weights ``search`` gets.
+    :param mast: greedy playout moves by the history table (MAST, see the module docstring);
+        None: ``mast_on``'s default by the number of players.
     """
 
     REWARD_UNIT = REWARD_UNIT
@@ -185,6 +198,9 @@ class MCTSTree:
         "greedy",
         "history",
         "implicit",
+        "mast",
+        "_mast_on",
+        "_recording",
         "_alpha",
         "_weights",
         "_tau",
@@ -222,6 +238,7 @@ class MCTSTree:
         greedy: float | None = None,
         history: float | None = None,
         implicit: float | None = None,
+        mast: bool | None = None,
     ) -> None:
         lock = getattr(self, "_lock", None)
         if lock is not None and lock.locked():
@@ -232,6 +249,9 @@ class MCTSTree:
             seed, exploration, max_nodes, greedy, history
         )
         self.implicit = check_implicit(implicit)
+        self.mast = check_mast(mast)
+        self._mast_on = False
+        self._recording = False
         self._alpha = 0.0  # implicit's weight in the tree (implicit_weight of its last search)
         self._weights = check_weights(None)
         self._tau_low = 0
@@ -263,7 +283,7 @@ class MCTSTree:
         # A copy has the same settings and generator state and an empty tree (a cache).
         return (
             type(self),
-            (self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit),
+            (self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit, self.mast),
             self.rng_state,
         )
 
@@ -428,6 +448,8 @@ class MCTSTree:
         self._players = players
         self._threshold = greedy_threshold(self.greedy, players)
         self._history_weight = history_weight(self.history, players)
+        self._mast_on = mast_on(self.mast, players)
+        self._recording = bool(self._history_weight) or self._mast_on
         self._history_visits = [0] * (players * HISTORY_MOVES)
         self._history_reward = [0] * (players * HISTORY_MOVES)
         low, highest_sum = core.value_bounds()
@@ -481,7 +503,7 @@ class MCTSTree:
         keep = 1.0 - alpha
         tau, low, span = self._tau, self._tau_low, float(self._tau_span)
         # (player, move) of the iteration as history indexes (with progressive history only).
-        trail: list[int] | None = [] if weight else None
+        trail: list[int] | None = [] if self._recording else None
         while True:
             if first[node] < 0:
                 # The tree full: simulate from here (the root's children are always made).
@@ -586,6 +608,15 @@ class MCTSTree:
         if best >= 0:
             tau[node * players : (node + 1) * players] = tau[best * players : (best + 1) * players]
 
+    def _mast_key(self, core: Any, move: int) -> tuple[Fraction, int]:
+        """What a greedy playout move maximises with MAST: the mover's mean reward for the move
+        in the history table, with its prior, as an exact fraction; then ``order_key``."""
+        index = core.to_move() * HISTORY_MOVES + move + 2
+        mean = Fraction(
+            self._history_reward[index] + MAST_PRIOR_REWARD, self._history_visits[index] + MAST_PRIOR_VISITS
+        )
+        return mean, core.order_key(move)
+
     def _rollout(self, core: Any, trail: list[int] | None = None) -> list[int]:
         """Playout moves to the end and back; the reward of each player. ``trail`` gets
         each move's history index (progressive history)."""
@@ -597,9 +628,11 @@ class MCTSTree:
                 break
             self.rng_state, r = splitmix64(self.rng_state)
             if threshold and (r >> 11) < threshold:
-                # greedy: the highest order_key; of the moves level at the top, the
-                # ((r & TIE_BITS) mod ties)-th in move order
-                keys = [core.order_key(m) for m in legal]
+                # greedy: the highest (history mean with mast,) order_key; of the moves level
+                # at the top, the ((r & TIE_BITS) mod ties)-th in move order
+                keys: list[Any] = (
+                    [self._mast_key(core, m) for m in legal] if self._mast_on else list(map(core.order_key, legal))
+                )
                 best_key = max(keys)
                 top = [m for m, key in zip(legal, keys, strict=True) if key == best_key]
                 move = top[(r & TIE_BITS) % len(top)]

@@ -18,6 +18,11 @@ from typing import Any
 from ..errors import InvalidLimitError, InvalidOptionError
 
 __all__ = [
+    "MAST_PRIOR_VISITS",
+    "MAST_PRIOR_REWARD",
+    "MULTIPLAYER_MAST",
+    "check_mast",
+    "mast_on",
     "TIE_BITS",
     "DEFAULT_EXPLORATION",
     "DEFAULT_MAX_NODES",
@@ -53,6 +58,14 @@ MULTIPLAYER_GREEDY = 0.25
 #: that pick one of the moves level at the top of ``order_key``: the ``(r & TIE_BITS) mod ties``-th
 #: in move order, so that no square wins every tie by coming first.
 TIE_BITS = 0x7FF
+#: MAST (``mast``): a greedy playout move is the one whose (player, move) entry of the history
+#: table has the highest mean reward, counted with this prior -- as if it had already been
+#: played twice and won once (optimistic: untried moves come first) -- then the highest
+#: ``order_key``, then the tie-break of ``TIE_BITS``.
+MAST_PRIOR_VISITS = 2
+MAST_PRIOR_REWARD = 12
+#: ``mast=None`` with more than two players (two players: off).
+MULTIPLAYER_MAST = False
 #: Progressive history's weight W in games of more than two players (``history=None``).
 MULTIPLAYER_HISTORY = 5.0
 #: Implicit minimax backups' weight alpha in games of more than two players (``implicit=None``):
@@ -98,6 +111,21 @@ def history_weight(history: float | None, players: int) -> float:
     if history is None:
         return MULTIPLAYER_HISTORY if players > 2 else 0.0
     return history
+
+
+def check_mast(mast: Any) -> bool | None:
+    """``mast`` checked: True, False or None (the default by the number of players, ``mast_on``)."""
+    if mast is not None and not isinstance(mast, bool):
+        raise InvalidOptionError(f"mast must be True, False or None, got {mast!r}")
+    return mast
+
+
+def mast_on(mast: bool | None, players: int) -> bool:
+    """Whether a search's greedy playout moves follow the history table (MAST): ``mast``, or
+    for None ``MULTIPLAYER_MAST`` with more than two players and False with two."""
+    if mast is None:
+        return MULTIPLAYER_MAST and players > 2
+    return mast
 
 
 def reward_shares(values: list[int] | tuple[int, ...]) -> list[int]:

@@ -37,7 +37,7 @@ from ..errors import (
 from ..games import GAMES
 from ..games.base import MoveT, Position
 from . import _mpc, _options
-from ._mcts_rules import check_implicit
+from ._mcts_rules import check_implicit, check_mast
 from ._options import MAX_WEIGHT, WIN, check_algorithm, check_tt_mb
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS, clock_function
@@ -246,6 +246,8 @@ class Engine:
         players, 5 with more.
     :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0
         with two players, 0.6 with more in a search of 0.3 s or more (or with no time limit).
+    :param mast: MCTS: greedy playout moves by the search's history table (``MCTS``); ``None``:
+        off with two players, ``MULTIPLAYER_MAST`` with more.
     :param mpc: alpha-beta's Multi-ProbCut (selective search: ``_alphabeta_py``): ``True``
         on, ``False`` off, ``None`` (the default) on for the searches limited by time alone
         (``MPC_DEFAULT``: it plays stronger, docs/performance.md), off for those given a
@@ -290,6 +292,7 @@ class Engine:
         clock: str = "wall",
         history: float | None = None,
         implicit: float | None = None,
+        mast: bool | None = None,
         mpc: bool | None = None,
         mpc_t: float | None = None,
     ) -> None:
@@ -333,9 +336,19 @@ class Engine:
         if algorithm != "mcts":  # MCTS's options, unused by the other algorithms, are refused alike
             _options.check_mcts_options(seed, exploration, max_nodes, greedy, history)
             check_implicit(implicit)
+            check_mast(mast)
         # Checked here, so that a bad value fails at construction rather than at the first search.
         self._mcts = (
-            MCTS(seed, exploration, max_nodes, greedy=greedy, clock=clock, history=history, implicit=implicit)
+            MCTS(
+                seed,
+                exploration,
+                max_nodes,
+                greedy=greedy,
+                clock=clock,
+                history=history,
+                implicit=implicit,
+                mast=mast,
+            )
             if algorithm == "mcts"
             else None
         )

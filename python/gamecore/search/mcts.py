@@ -25,7 +25,7 @@ from .. import _backend
 from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..games.base import MoveT, Position
 from . import _mcts_rules
-from ._mcts_rules import check_implicit
+from ._mcts_rules import check_implicit, check_mast
 from ._options import check_mcts_options
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
@@ -106,6 +106,10 @@ class MCTS:
         least 0.3 s (``IMPLICIT_FROM_SECONDS``) or with no time limit, else 0. Each node also keeps the max^n value of the game's ``standard``
         evaluation over the tree below it (every new leaf evaluated, values backed up as
         max^n), and selection mixes it in: ``(1 - alpha) * win rate + alpha * value share``.
+    :param mast: the Move-Average Sampling Technique (Finnsson & Björnsson 2008) in the
+        playouts: a greedy playout move (``greedy``) is the move with the best mean reward so
+        far in this search for the player making it (untried moves first), then the game's
+        ordering heuristic; ``None``: off with two players, ``MULTIPLAYER_MAST`` with more.
 
     One search at a time: a second thread searching with the same object gets
     :class:`~gamecore.errors.ConcurrentUseError` (give each thread its own ``MCTS``); a
@@ -123,6 +127,7 @@ class MCTS:
         clock: str = "wall",
         history: float | None = None,
         implicit: float | None = None,
+        mast: bool | None = None,
     ) -> None:
         self._clock = clock_function(clock)
         self.clock = clock
@@ -131,6 +136,7 @@ class MCTS:
             seed, exploration, max_nodes, greedy, history
         )
         self.implicit = check_implicit(implicit)
+        self.mast = check_mast(mast)
         self._backend_name = backend
         self._tree: Any = None
         self._lock = threading.Lock()
@@ -146,13 +152,14 @@ class MCTS:
         state.setdefault("clock", "wall")
         state.setdefault("history", None)
         state.setdefault("implicit", None)
+        state.setdefault("mast", None)
         self.__dict__.update(state)
         self._clock = clock_function(self.clock)
         self._lock = threading.Lock()
 
     def _make_tree(self, backend: str) -> Any:
         return _backend.load(backend).mcts.MCTSTree(
-            self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit
+            self.seed, self.exploration, self.max_nodes, self.greedy, self.history, self.implicit, self.mast
         )
 
     @property
