@@ -60,7 +60,9 @@ def test_history_steers_the_search_and_its_defaults(backend):
     with_history = _run(backend, position, 500)
     without = _run(backend, position, 500, history=0.0)
     assert with_history.root_children() != without.root_children()
-    assert sum(without.history_table()[0]) == 0
+    assert sum(without.history_table()[0]) > 0  # MAST (on by default here) keeps the table
+    neither = _run(backend, position, 500, history=0.0, mast=False)
+    assert sum(neither.history_table()[0]) == 0  # no one reads it: it is not kept
     two = _run(backend, Othello(6, backend=backend.name), 300)
     assert sum(two.history_table()[0]) == 0  # off with two players unless asked
     assert backend.mcts.history_weight(None, 4) == 5.0 and backend.mcts.history_weight(None, 2) == 0.0

@@ -130,14 +130,15 @@ def _python_copy(position):
 #: A four-player Rolit search (seed 11, 400 iterations, 6 random plies of RandomPlayer(2)) by
 #: the code before implicit minimax (main at 381c7c3, both backends: (root children, nodes,
 #: states) = ([(10, 116, 420), (42, 73, 192), (44, 110, 390), (46, 101, 336)], 827, 21600)),
-#: redone when greedy playout moves began to break ties at random (the same 21,600 states).
+#: redone when greedy playout moves began to break ties at random (the same 21,600 states);
+#: MAST off (its default with four players and no time limit is on).
 BEFORE = ([(10, 160, 666), (42, 61, 126), (44, 92, 282), (46, 87, 258)], 847, 21600)
 
 
 def test_off_is_the_search_as_before(backend):
     position = rolit_after(backend.name)
-    zero = _run(backend, position, 400, _standard_weights(position), implicit=0.0)
-    on = _run(backend, position, 400, _standard_weights(position), implicit=0.3)
+    zero = _run(backend, position, 400, _standard_weights(position), implicit=0.0, mast=False)
+    on = _run(backend, position, 400, _standard_weights(position), implicit=0.3, mast=False)
     assert zero.implicit == 0.0 and zero.node_implicit() == []
     assert (zero.root_children(), zero.node_count, zero.states) == BEFORE
     assert zero.memory_bytes() == (24 + 8 * 4) * zero.node_count

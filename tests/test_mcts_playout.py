@@ -80,13 +80,18 @@ def test_fully_greedy_playouts_take_the_best_ordered_move(backend):
 
 def test_default_greedy_depends_on_the_number_of_players(backend):
     mods = backend.mcts
-    assert mods.greedy_threshold(None, 2) == 0
+    assert mods.greedy_threshold(None, 2) == mods.greedy_threshold(None, 2, mast=True) == 0
     assert mods.greedy_threshold(None, 4) == mods.greedy_threshold(mods.MULTIPLAYER_GREEDY, 4) > 0
-    for colours in ("RYGB", "RG"):
+    assert mods.greedy_threshold(None, 4, mast=True) == mods.greedy_threshold(mods.MAST_GREEDY, 4)
+    assert mods.MAST_GREEDY != mods.MULTIPLAYER_GREEDY
+    # With no time limit (and from MAST_FROM_SECONDS) more than two players get MAST and its
+    # greedy share; in a shorter search the plain share; two players neither.
+    for colours, explicit in (("RYGB", {"greedy": mods.MAST_GREEDY, "mast": True}), ("RG", {"greedy": 0.0})):
         game = _rolit(backend.name, colours)
-        default = MCTS(seed=3)
-        explicit = MCTS(seed=3, greedy=mods.MULTIPLAYER_GREEDY if len(colours) > 2 else 0.0)
-        assert default.search(game, iterations=400).visits == explicit.search(game, iterations=400).visits
+        default = MCTS(seed=3).search(game, iterations=400).visits
+        assert default == MCTS(seed=3, **explicit).search(game, iterations=400).visits
+    assert mods.mast_on(None, 4) and mods.mast_on(None, 4, mods.MAST_FROM_SECONDS)
+    assert not mods.mast_on(None, 4, 0.2) and not mods.mast_on(None, 2) and mods.mast_on(True, 2, 0.1)
     othello = Othello(6, backend=backend.name)
     assert (
         MCTS(seed=1).search(othello, iterations=300).visits

@@ -24,7 +24,7 @@ from gamecore.search._mcts_rules import (
     DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
     REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
     MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds, implicit_weight,
-    MAST_PRIOR_REWARD, MAST_PRIOR_VISITS, check_mast, mast_on,
+    MAST_PRIOR_REWARD, MAST_PRIOR_VISITS, check_mast, mast_on, MAST_GREEDY, MAST_FROM_SECONDS, MULTIPLAYER_MAST,
 )
 from gamecore.search._options import check_mcts_options
 
@@ -40,6 +40,10 @@ __all__ = [
     "HISTORY_MOVES",
     "PROGRESS_INTERVAL",
     "reward_shares",
+    "mast_on",
+    "MAST_GREEDY",
+    "MAST_FROM_SECONDS",
+    "MULTIPLAYER_MAST",
 ]
 
 # The constants and the pure helpers are in _mcts_rules, shared with _mcts_py; the C copies
@@ -492,9 +496,9 @@ cdef class MCTSTree:
                 raise MemoryError("MCTS tree: out of memory")
             self.tau = grown_tau
         self.alpha = alpha
-        self.threshold = greedy_threshold(self.greedy, players)
+        self.use_mast = mast_on(self.mast, players, time_limit)
+        self.threshold = greedy_threshold(self.greedy, players, self.use_mast)
         self.history_w = history_weight(self.history, players)
-        self.use_mast = mast_on(self.mast, players)
         self.recording = self.history_w != 0.0 or self.use_mast
         memset(self.history_visits, 0, sizeof(self.history_visits))
         memset(self.history_reward, 0, sizeof(self.history_reward))

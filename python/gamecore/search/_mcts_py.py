@@ -129,10 +129,13 @@ from ._mcts_rules import (
     DEFAULT_EXPLORATION,
     DEFAULT_MAX_NODES,
     HISTORY_MOVES,
+    MAST_FROM_SECONDS,
+    MAST_GREEDY,
     MAST_PRIOR_REWARD,
     MAST_PRIOR_VISITS,
     MULTIPLAYER_GREEDY,
     MULTIPLAYER_HISTORY,
+    MULTIPLAYER_MAST,
     NODE_BYTES,
     PROGRESS_INTERVAL,
     REWARD_BYTES,
@@ -166,6 +169,10 @@ __all__ = [
     "HISTORY_MOVES",
     "PROGRESS_INTERVAL",
     "reward_shares",
+    "mast_on",
+    "MAST_GREEDY",
+    "MAST_FROM_SECONDS",
+    "MULTIPLAYER_MAST",
 ]
 
 # The constants and the pure helpers above are in _mcts_rules, shared with _mcts_cy.
@@ -446,9 +453,9 @@ class MCTSTree:
             root = -1  # the tree holds no implicit values, or holds them for nothing
         self._alpha = alpha
         self._players = players
-        self._threshold = greedy_threshold(self.greedy, players)
+        self._mast_on = mast_on(self.mast, players, time_limit)
+        self._threshold = greedy_threshold(self.greedy, players, self._mast_on)
         self._history_weight = history_weight(self.history, players)
-        self._mast_on = mast_on(self.mast, players)
         self._recording = bool(self._history_weight) or self._mast_on
         self._history_visits = [0] * (players * HISTORY_MOVES)
         self._history_reward = [0] * (players * HISTORY_MOVES)
