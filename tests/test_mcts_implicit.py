@@ -128,11 +128,9 @@ def _python_copy(position):
 
 
 #: A four-player Rolit search (seed 11, 400 iterations, 6 random plies of RandomPlayer(2)) by
-#: the code before implicit minimax (main at 381c7c3, both backends: (root children, nodes,
-#: states) = ([(10, 116, 420), (42, 73, 192), (44, 110, 390), (46, 101, 336)], 827, 21600)),
-#: redone when greedy playout moves began to break ties at random (the same 21,600 states);
-#: MAST off (its default with four players and no time limit is on).
-BEFORE = ([(10, 160, 666), (42, 61, 126), (44, 92, 282), (46, 87, 258)], 847, 21600)
+#: the code before implicit minimax (main at 381c7c3, both backends): (root children, nodes,
+#: states). MAST off (on by default with four players and no time limit, it came later).
+BEFORE = ([(10, 116, 420), (42, 73, 192), (44, 110, 390), (46, 101, 336)], 827, 21600)
 
 
 def test_off_is_the_search_as_before(backend):

@@ -1,15 +1,15 @@
 """MCTS playouts (random or partly greedy) and the compiled tree running without the GIL.
 
 Truths:
-- ``greedy=1``: every playout move is the highest ``order_key``, a tie going to the level
-  move the low bits of the move's random number pick, checked against a playout replayed
-  here move by move on the pure core with the same generator;
+- ``greedy=1``: every playout move is the highest ``order_key`` (the first on ties),
+  checked against a playout replayed here move by move on the pure core;
 - the default: random playouts with two players (the pinned two-player results hold:
   test_mcts_pinned.py), ``MULTIPLAYER_GREEDY`` with more -- the same tree as asking for it;
 - both backends give the same visits and rewards for a seed, whatever ``greedy``;
 - ``mast``: a greedy playout move is the mover's best mean in the history table (with its
-  prior), then the best ``order_key``, checked against a replay with a table kept here; the
-  backends agree with it on or off;
+  prior), then the best ``order_key``, a tie going to the level move the low bits of the
+  move's random number pick, checked against a replay with a table kept here; the backends
+  agree with it on or off;
 - bad ``greedy`` values are refused;
 - while the compiled tree searches, another Python thread keeps at least half its rate:
   it does ten pieces of work before a search as long as twenty of them ends (best of three
@@ -40,18 +40,18 @@ def _rolit(backend_name, colours="RYGB", plies=6, seed=1):
     return game
 
 
-def _greedy_playout_values(core, rng, ties):
-    """The final counts of a playout that always takes the highest order_key, a tie going to
-    the ``(r & 0x7FF) % ties``-th of the level moves (``r`` the move's draw of the splitmix64
-    stream ``rng``, a one-item list, whose state it advances); ``ties`` (a one-item list)
-    counts the choices among level moves."""
+def _greedy_playout_values(core, rng):
+    """The final counts of a playout that always takes the highest order_key, the first on
+    ties, drawing (and ignoring) one number of the splitmix64 stream ``rng`` (a one-item
+    list, whose state it advances) a move, as the tree does."""
     plies = 0
     while moves := core.gen_moves():
-        rng[0], r = splitmix64(rng[0])
-        top = max(core.order_key(move) for move in moves)
-        level = [move for move in moves if core.order_key(move) == top]
-        ties[0] += len(level) > 1
-        core.make_move(level[(r & 0x7FF) % len(level)])
+        rng[0], _ = splitmix64(rng[0])
+        best = moves[0]
+        for move in moves[1:]:
+            if core.order_key(move) > core.order_key(best):
+                best = move
+        core.make_move(best)
         plies += 1
     values = core.terminal_values()
     for _ in range(plies):
@@ -64,18 +64,17 @@ def test_fully_greedy_playouts_take_the_best_ordered_move(backend):
     pure = _rolit("python").core
     # One iteration per root move: each expands the root's next child and plays it out,
     # drawing one number of the tree's stream a playout move (selection draws none).
-    tree = backend.mcts.MCTSTree(seed=5, greedy=1.0)
+    tree = backend.mcts.MCTSTree(seed=5, greedy=1.0, mast=False)
     moves = pure.gen_moves()
     tree.search(game.core, iterations=len(moves))
-    rng, ties = [5], [0]
+    rng = [5]
     for move, visits, reward in tree.root_children():
         pure.make_move(move)
-        values = _greedy_playout_values(pure, rng, ties)
+        values = _greedy_playout_values(pure, rng)
         pure.unmake_move()
         assert visits == 1
         assert reward == backend.mcts.reward_shares(values)[pure.to_move()]
     assert tree.rng_state == rng[0]
-    assert ties[0] > 10  # the playouts met level moves at the top: the tie-break was exercised
 
 
 def test_default_greedy_depends_on_the_number_of_players(backend):

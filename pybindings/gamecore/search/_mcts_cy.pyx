@@ -115,14 +115,15 @@ cdef class MCTSTree:
     :param max_nodes: the largest number of nodes the tree may hold (>= 1; the root's
         children are always made).
     :param greedy: the share of playout moves taken greedily (see the pure twin); None: 0
-        with two players, ``MULTIPLAYER_GREEDY`` with more.
+        with two players, ``MULTIPLAYER_GREEDY`` with more (``MAST_GREEDY`` when the search
+        uses MAST: ``greedy_threshold``).
     :param history: progressive history's weight W (see the pure twin); None: 0 with two
         players, ``MULTIPLAYER_HISTORY`` with more.
     :param implicit: implicit minimax backups' weight alpha, 0 (off) to 1 (see the pure
         twin); None: 0 with two players, ``MULTIPLAYER_IMPLICIT`` with more (in a search of at
         least ``IMPLICIT_FROM_SECONDS`` or with no time limit: ``implicit_weight``).
     :param mast: greedy playout moves by the history table (MAST, see the pure twin); None:
-        ``mast_on``'s default by the number of players.
+        ``mast_on``'s default by the number of players and the time limit.
 
     One search at a time: calling the tree while it searches (from a signal handler, or
     another thread) raises :class:`~gamecore.errors.ConcurrentUseError`. A tree made by
@@ -699,8 +700,8 @@ cdef class MCTSTree:
                 break
             r = gc_splitmix64(&self.rng)
             if threshold and (r >> 11) < threshold:
-                # greedy: the highest (history mean with mast,) order_key; of the moves level
-                # at the top, the ((r & C_TIE_BITS) mod ties)-th in move order
+                # greedy: the highest order_key, the first in move order on ties; with mast the
+                # highest history mean, then order_key, the ((r & C_TIE_BITS) mod ties)-th on ties
                 if mast:
                     base = core.to_move() * C_HISTORY_MOVES + 2
                     for i in range(n):
@@ -717,7 +718,7 @@ cdef class MCTSTree:
                         ties = 1
                     elif side == 0:
                         ties += 1
-                pick = <int>((r & C_TIE_BITS) % <uint64_t>ties)
+                pick = <int>((r & C_TIE_BITS) % <uint64_t>ties) if mast else 0
                 move = legal[best]
                 for i in range(best, n):  # no move before the first best is level with it
                     if level(mast, mean_reward, mean_visits, keys, i, best) == 0:

@@ -56,9 +56,9 @@ __all__ = [
 DEFAULT_EXPLORATION = 1.4142135623730951
 #: The share of greedy playout moves in games of more than two players (``greedy=None``).
 MULTIPLAYER_GREEDY = 0.25
-#: The low bits of a greedy playout move's random number (its high 53 decide that it is greedy)
-#: that pick one of the moves level at the top of ``order_key``: the ``(r & TIE_BITS) mod ties``-th
-#: in move order, so that no square wins every tie by coming first.
+#: The low bits of a MAST playout move's random number (its high 53 decide that it is greedy)
+#: that pick one of the moves level at the top: the ``(r & TIE_BITS) mod ties``-th in move
+#: order, so that no square wins every tie by coming first (a plain greedy move takes the first).
 TIE_BITS = 0x7FF
 #: MAST (``mast``): a greedy playout move is the one whose (player, move) entry of the history
 #: table has the highest mean reward, counted with this prior -- as if it had already been
@@ -68,8 +68,8 @@ MAST_PRIOR_VISITS = 2
 MAST_PRIOR_REWARD = 12
 #: ``mast=None`` with more than two players (two players: off), in searches of at least
 #: ``MAST_FROM_SECONDS`` or with no time limit: in four-player Rolit at 1 s a move (CPU) the
-#: default with MAST and ``MAST_GREEDY`` won MAST_FINAL_WINS of 96 fresh games against Max^n,
-#: paranoid and BRS, where the default without it had won 53 of 144 (docs/performance.md).
+#: default with MAST and ``MAST_GREEDY`` won 48 of 96 fresh games against Max^n, paranoid and
+#: BRS (Wilson 95 %: 40-60 %), where the default without it had won 53 of 144 (docs/performance.md).
 MULTIPLAYER_MAST = True
 #: ... only in searches of at least this many seconds (or with no time limit): at 0.2 s the
 #: measured default is the one without it.

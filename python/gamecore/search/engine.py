@@ -239,15 +239,16 @@ class Engine:
     :param seed: MCTS: seed of its random generator.
     :param exploration: MCTS: the UCB1 constant.
     :param max_nodes: MCTS: bound on the tree's size.
-    :param greedy: MCTS: the share of playout moves that take the game's best move by its
-        ordering heuristic instead of a random one; ``None``: 0 (random playouts) with two
-        players, 0.25 with more (measured stronger in four-player Rolit: docs/performance.md).
+    :param greedy: MCTS: the share of playout moves that take the greedy move (the game's
+        best by its ordering heuristic, or with ``mast`` by the search's history) instead of a
+        random one; ``None``: 0 (random playouts) with two players, with more 0.5 when MAST is
+        on and 0.25 when it is off (measured stronger in four-player Rolit: docs/performance.md).
     :param history: MCTS: progressive history's weight (``MCTS``); ``None``: 0 with two
         players, 5 with more.
     :param implicit: MCTS: implicit minimax backups' weight (``MCTS``), 0 (off) to 1; ``None``: 0
         with two players, 0.6 with more in a search of 0.3 s or more (or with no time limit).
     :param mast: MCTS: greedy playout moves by the search's history table (``MCTS``); ``None``:
-        off with two players, ``MULTIPLAYER_MAST`` with more.
+        off with two players, on with more in a search of 0.3 s or more (or with no time limit).
     :param mpc: alpha-beta's Multi-ProbCut (selective search: ``_alphabeta_py``): ``True``
         on, ``False`` off, ``None`` (the default) on for the searches limited by time alone
         (``MPC_DEFAULT``: it plays stronger, docs/performance.md), off for those given a
