@@ -123,7 +123,6 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from .._rng import MASK64, splitmix64
@@ -619,14 +618,24 @@ class MCTSTree:
         if best >= 0:
             tau[node * players : (node + 1) * players] = tau[best * players : (best + 1) * players]
 
-    def _mast_key(self, core: Any, move: int) -> tuple[Fraction, int]:
-        """What a greedy playout move maximises with MAST: the mover's mean reward for the move
-        in the history table, with its prior, as an exact fraction; then ``order_key``."""
-        index = core.to_move() * HISTORY_MOVES + move + 2
-        mean = Fraction(
-            self._history_reward[index] + MAST_PRIOR_REWARD, self._history_visits[index] + MAST_PRIOR_VISITS
-        )
-        return mean, core.order_key(move)
+    def _mast_moves(self, core: Any, legal: list[int]) -> list[int]:
+        """The MAST greedy candidates: the moves of ``legal`` with the mover's highest mean
+        reward in the history table (with its prior), then the highest ``order_key``, in move
+        order. Means are compared exactly, by cross products of the integer counts."""
+        base = core.to_move() * HISTORY_MOVES + 2
+        visits, reward = self._history_visits, self._history_reward
+        top: list[int] = []
+        best_reward = best_visits = best_key = 0
+        for move in legal:
+            v = visits[base + move] + MAST_PRIOR_VISITS
+            w = reward[base + move] + MAST_PRIOR_REWARD
+            key = core.order_key(move)
+            side = (w * best_visits - best_reward * v) or (key - best_key) if top else 1
+            if side > 0:
+                top, best_reward, best_visits, best_key = [move], w, v, key
+            elif side == 0:
+                top.append(move)
+        return top
 
     def _rollout(self, core: Any, trail: list[int] | None = None) -> list[int]:
         """Playout moves to the end and back; the reward of each player. ``trail`` gets
@@ -639,14 +648,16 @@ class MCTSTree:
                 break
             self.rng_state, r = splitmix64(self.rng_state)
             if threshold and (r >> 11) < threshold:
-                # greedy: the highest order_key, the first in move order on ties; with mast the
-                # highest history mean, then order_key, the ((r & TIE_BITS) mod ties)-th on ties
-                keys: list[Any] = (
-                    [self._mast_key(core, m) for m in legal] if self._mast_on else list(map(core.order_key, legal))
-                )
-                best_key = max(keys)
-                top = [m for m, key in zip(legal, keys, strict=True) if key == best_key]
-                move = top[(r & TIE_BITS) % len(top)] if self._mast_on else top[0]
+                if self._mast_on:  # the best history mean, then order_key; ties by r's low bits
+                    top = self._mast_moves(core, legal)
+                    move = top[(r & TIE_BITS) % len(top)]
+                else:  # greedy: the highest order_key, the first in move order on ties
+                    move = legal[0]
+                    best_key = core.order_key(move)
+                    for other in legal[1:]:
+                        key = core.order_key(other)
+                        if key > best_key:
+                            best_key, move = key, other
             else:
                 move = legal[r % len(legal)]
             if trail is not None:
