@@ -95,18 +95,6 @@ cdef inline void c_reward_shares(const int* values, int players, long long* out)
         out[p] = C_REWARD_UNIT // tied if values[p] == top else 0
 
 
-cdef inline long long level(bint mast, const long long* mean_reward, const long long* mean_visits,
-                            const int* keys, int i, int j) noexcept nogil:
-    """> 0 when move i's greedy key is above move j's, 0 level, < 0 below: the history means
-    (with mast; compared exactly, by cross products), then the order keys."""
-    cdef long long side = 0
-    if mast:
-        side = mean_reward[i] * mean_visits[j] - mean_reward[j] * mean_visits[i]
-    if side == 0:
-        side = keys[i] - keys[j]
-    return side
-
-
 cdef class MCTSTree:
     """A UCT search tree for n players that lives across the moves of one game.
 
@@ -683,49 +671,58 @@ cdef class MCTSTree:
             self.trail[self.trail_len] = player * C_HISTORY_MOVES + move + 2
             self.trail_len += 1
 
+    cdef int mast_move(self, GameCore core, const int* legal, int n, uint64_t r) noexcept nogil:
+        """The MAST greedy move (the pure twin's ``_mast_moves`` and its pick): of the moves with
+        the mover's highest mean reward in the history table (with its prior), then the highest
+        ``order_key``, the ((r & C_TIE_BITS) mod ties)-th in move order. Means are compared
+        exactly, by cross products of the integer counts."""
+        cdef int top[MOVE_BUFFER]
+        cdef int ties = 0, i, move, key, best_key = 0
+        cdef int base = core.to_move() * C_HISTORY_MOVES + 2
+        cdef long long v, w, side, best_visits = 0, best_reward = 0
+        for i in range(n):
+            move = legal[i]
+            v = self.history_visits[base + move] + C_MAST_PRIOR_VISITS
+            w = self.history_reward[base + move] + C_MAST_PRIOR_REWARD
+            key = core.order_key(move)
+            if ties == 0:
+                side = 1
+            else:
+                side = w * best_visits - best_reward * v
+                if side == 0:
+                    side = key - best_key
+            if side > 0:
+                ties = 0
+                best_reward = w
+                best_visits = v
+                best_key = key
+            if side >= 0:
+                top[ties] = move
+                ties += 1
+        return top[(r & C_TIE_BITS) % <uint64_t>ties]
+
     cdef void rollout(self, GameCore core, long long* result) noexcept nogil:
         """Playout moves to the end and back; the reward of each player in `result`."""
         cdef int legal[MOVE_BUFFER]
-        cdef int keys[MOVE_BUFFER]
-        cdef long long mean_visits[MOVE_BUFFER]
-        cdef long long mean_reward[MOVE_BUFFER]
         cdef int values[PLAYER_BUFFER]
-        cdef int plies = 0, n, i, move, best, ties, pick, base
-        cdef long long side
+        cdef int plies = 0, n, i, move, key, best_key
         cdef uint64_t r, threshold = self.threshold
-        cdef bint mast = self.use_mast
         while True:
             n = core.gen_moves(legal)
             if n == 0:
                 break
             r = gc_splitmix64(&self.rng)
             if threshold and (r >> 11) < threshold:
-                # greedy: the highest order_key, the first in move order on ties; with mast the
-                # highest history mean, then order_key, the ((r & C_TIE_BITS) mod ties)-th on ties
-                if mast:
-                    base = core.to_move() * C_HISTORY_MOVES + 2
-                    for i in range(n):
-                        mean_visits[i] = self.history_visits[base + legal[i]] + C_MAST_PRIOR_VISITS
-                        mean_reward[i] = self.history_reward[base + legal[i]] + C_MAST_PRIOR_REWARD
-                best = 0
-                ties = 1
-                keys[0] = core.order_key(legal[0])
-                for i in range(1, n):
-                    keys[i] = core.order_key(legal[i])
-                    side = level(mast, mean_reward, mean_visits, keys, i, best)
-                    if side > 0:
-                        best = i
-                        ties = 1
-                    elif side == 0:
-                        ties += 1
-                pick = <int>((r & C_TIE_BITS) % <uint64_t>ties) if mast else 0
-                move = legal[best]
-                for i in range(best, n):  # no move before the first best is level with it
-                    if level(mast, mean_reward, mean_visits, keys, i, best) == 0:
-                        if pick == 0:
+                if self.use_mast:  # the best history mean, then order_key; ties by r's low bits
+                    move = self.mast_move(core, legal, n, r)
+                else:  # greedy: the highest order_key, the first in move order on ties
+                    move = legal[0]
+                    best_key = core.order_key(move)
+                    for i in range(1, n):
+                        key = core.order_key(legal[i])
+                        if key > best_key:
+                            best_key = key
                             move = legal[i]
-                            break
-                        pick -= 1
             else:
                 move = legal[r % <uint64_t>n]
             if self.recording:

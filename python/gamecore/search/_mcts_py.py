@@ -618,10 +618,11 @@ class MCTSTree:
         if best >= 0:
             tau[node * players : (node + 1) * players] = tau[best * players : (best + 1) * players]
 
-    def _mast_moves(self, core: Any, legal: list[int]) -> list[int]:
-        """The MAST greedy candidates: the moves of ``legal`` with the mover's highest mean
-        reward in the history table (with its prior), then the highest ``order_key``, in move
-        order. Means are compared exactly, by cross products of the integer counts."""
+    def _mast_move(self, core: Any, legal: list[int], r: int) -> int:
+        """The MAST greedy move: of the moves of ``legal`` with the mover's highest mean reward
+        in the history table (with its prior), then the highest ``order_key``, the
+        ``(r & TIE_BITS) mod ties``-th in move order. Means are compared exactly, by cross
+        products of the integer counts."""
         base = core.to_move() * HISTORY_MOVES + 2
         visits, reward = self._history_visits, self._history_reward
         top: list[int] = []
@@ -630,12 +631,17 @@ class MCTSTree:
             v = visits[base + move] + MAST_PRIOR_VISITS
             w = reward[base + move] + MAST_PRIOR_REWARD
             key = core.order_key(move)
-            side = (w * best_visits - best_reward * v) or (key - best_key) if top else 1
+            if not top:
+                side = 1
+            else:
+                side = w * best_visits - best_reward * v
+                if side == 0:
+                    side = key - best_key
             if side > 0:
-                top, best_reward, best_visits, best_key = [move], w, v, key
-            elif side == 0:
+                top, best_reward, best_visits, best_key = [], w, v, key
+            if side >= 0:
                 top.append(move)
-        return top
+        return top[(r & TIE_BITS) % len(top)]
 
     def _rollout(self, core: Any, trail: list[int] | None = None) -> list[int]:
         """Playout moves to the end and back; the reward of each player. ``trail`` gets
@@ -649,8 +655,7 @@ class MCTSTree:
             self.rng_state, r = splitmix64(self.rng_state)
             if threshold and (r >> 11) < threshold:
                 if self._mast_on:  # the best history mean, then order_key; ties by r's low bits
-                    top = self._mast_moves(core, legal)
-                    move = top[(r & TIE_BITS) % len(top)]
+                    move = self._mast_move(core, legal, r)
                 else:  # greedy: the highest order_key, the first in move order on ties
                     move = legal[0]
                     best_key = core.order_key(move)
