@@ -157,7 +157,6 @@ INTENDED = {
     # Rules that only one game has.
     "SWAP": "Tetralath's swap move (the swap rule)",
     "swap_rule": "Tetralath's swap rule",
-    "colors": "Rolit: which two to four colours play, in order",
     "colours": "Rolit: the older name of colors (the API spells colour as its Color class does)",
     "compulsory_capture": "Rolit's capture rule",
     "tie_rule": "Rolit's tie rule",

@@ -18,14 +18,13 @@ pytest.importorskip("starlette")
 httpx = pytest.importorskip("httpx2")  # Starlette's TestClient warns when it runs on the older httpx
 from starlette.testclient import TestClient  # noqa: E402
 
-from gamecore import Othello, Rolit, Tetralath  # noqa: E402
+from gamecore import GAMES, Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
 from gamecore.players import EnginePlayer, MCTSPlayer  # noqa: E402
 from gamecore.search.engine import SearchResult  # noqa: E402
 from gamecore.ui import GAME_UIS  # noqa: E402
 from gamecore.ui.play import MESSAGES, describe_score, evaluation_scale  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
-from gamecore.web.games import SEAT_PLAYERS  # noqa: E402
 from web_helpers import played_record, running_server, write_database, write_games_json  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
@@ -222,11 +221,12 @@ def test_the_page_says_the_engines_score_in_discs(client):
     assert score == "level" or (score.endswith(("for black", "for white")) and abs(int(score.split()[0])) <= 64)
 
 
-@pytest.mark.parametrize("game", sorted(SEAT_PLAYERS))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_player_of_every_seat_plays(client, game):
-    # Each player kind of the seat menus, in each game, plays a legal move from the start.
+    # Each player the game lists (its seat menus), in each game, plays a legal move from the start.
     options = {"players": 2} if game == "rolit" else {"size": 6} if game == "othello" else {}
-    for name in SEAT_PLAYERS[game]:
+    assert new_session(client, game=game, options=options)["players"] == list(GAMES[game].players)
+    for name in GAMES[game].players:
         if name == "human":
             continue
         seats = [{"player": name, "time": 0.05}, {"player": "human"}]

@@ -128,7 +128,11 @@ def add_seed(parser: argparse.ArgumentParser, *, of: str = "the random choices")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help=f"seed of {of} (default 0)")
 
 
-def add_game(parser: argparse.ArgumentParser, *, default: str | None = "othello", games: Sequence[str] = ()) -> None:
+#: The game a command plays unless told (``gamecore play``, ``perft``, ``tournament``).
+DEFAULT_GAME = "othello"
+
+
+def add_game(parser: argparse.ArgumentParser, *, default: str | None = DEFAULT_GAME, games: Sequence[str] = ()) -> None:
     """``--game NAME``, for a command that takes several games (default: every game there is)."""
     if not games:
         from .games import GAMES  # noqa: PLC0415 - the registry, read when the parser is built

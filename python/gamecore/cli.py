@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__, _backend, bench
-from ._cli_types import add_backend, board_size, count, plies, seconds
+from ._cli_types import DEFAULT_GAME, add_backend, board_size, count, plies, seconds
 from .adapters import ctu, ufrj
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
@@ -63,14 +63,9 @@ def _cmd_play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     return play_ui.run(GAME_UIS[args.game], args, stdin, out, boards=args.boards)
 
 
-#: The depth ``gamecore perft GAME`` counts unless told: (compiled backend, pure Python), a
-#: second or so each (a game not listed gets the last pair).
-PERFT_DEPTHS = {"othello": (9, 7), "rolit": (9, 6), "tetralath": (5, 4), None: (5, 4)}
-
-
 def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     game = GAMES[args.perft_game].for_size(args.size, backend=args.backend)
-    compiled, pure = PERFT_DEPTHS.get(game.name, PERFT_DEPTHS[None])
+    compiled, pure = game.perft_depths
     depth = args.depth if args.depth is not None else (compiled if game.backend == "cython" else pure)
     start = time.perf_counter()
     leaves = game.perft(depth)
@@ -84,7 +79,7 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     noun = "leaf" if leaves == 1 else "leaves"
     rows = game.cells()
     board = f"{len(rows)}x{len(rows[0])}" if all(len(row) == len(rows) for row in rows) else f"{game.size} cells"
-    what = board if game.name == "othello" else f"{game.name} {board}"
+    what = board if args.perft_game == DEFAULT_GAME else f"{game.name} {board}"  # the default game unnamed
     print(f"perft {what} depth {depth}: {leaves:,} {noun} in {took}{rate} ({game.backend} backend)", file=out)
     return 0
 
@@ -347,14 +342,16 @@ def build_parser() -> argparse.ArgumentParser:
         "perft_game",
         nargs="?",
         choices=tuple(GAMES),
-        default="othello",
+        default=DEFAULT_GAME,
         metavar="GAME",
-        help=f"the game: {', '.join(GAMES)} (default othello)",
+        help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME})",
     )
     p.add_argument(
         "--size", type=count, metavar="SIZE", help="board size: Othello 4, 6, 8 or 10 (default: the game's, Othello 8)"
     )
-    depths = ", ".join(f"{game} {c} compiled, {py} pure" for game, (c, py) in PERFT_DEPTHS.items() if game)
+    depths = ", ".join(
+        f"{name} {c} compiled, {py} pure" for name, (c, py) in ((n, g.perft_depths) for n, g in GAMES.items())
+    )
     p.add_argument("--depth", type=plies, metavar="N", help=f"plies to count (default: {depths})")
     add_backend(p)
 

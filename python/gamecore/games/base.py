@@ -23,6 +23,7 @@ from ..errors import (
     InvalidSizeError,
     InvalidSquareError,
 )
+from .metadata import ColourStyle, GameOption, Geometry, square_geometry
 
 __all__ = ["Position", "Core", "Color", "Termination", "Outcome", "GAMES"]
 
@@ -249,8 +250,26 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     tournament_sizes: ClassVar[tuple[int, ...]] = ()
     #: Players at the referee's table, one a colour of :meth:`for_size`'s game (Rolit: four).
     seats: ClassVar[int] = 2
-    #: The players of :func:`gamecore.players.make_player` that play this game.
-    players: ClassVar[tuple[str, ...]] = ("human", "random", "engine", "mcts")
+    #: The players a seat may take: the names of :func:`gamecore.players.make_player` that
+    #: play this game, the one list every front end offers (the web board's seats, ``play``,
+    #: ``tournament``, ``compare``, ``bench``).
+    players: ClassVar[tuple[str, ...]] = ("human", "random", "engine", "mcts", "maxn", "paranoid", "brs")
+    #: The depths ``gamecore perft`` counts unless told: (compiled backend, pure Python), a second or so each.
+    perft_depths: ClassVar[tuple[int, int]] = (5, 4)
+    #: The player a computer's seat gets unless told (the web board's new game), and its seconds a move.
+    default_opponent: ClassVar[str] = "engine"
+    default_time: ClassVar[float] = 1.0
+    #: The languages its terminal and web boards speak (``lang``; English unless a course asks).
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+    #: How a finished game may be scored for the learning adapters (:mod:`gamecore.rl`):
+    #: ``"place"`` (+1 / 0 / -1 by finishing places), and a game's own (Rolit's ``"balls"``).
+    rewards: ClassVar[tuple[str, ...]] = ("place",)
+    #: Display colours of each colour, by colour number (``"#rrggbb"``: the web board, pictures).
+    colour_display: ClassVar[tuple[str, ...]] = ()
+    #: The letter of each colour in the game's text form, by colour number.
+    colour_letters: ClassVar[str] = ""
+    #: The board's display colours: its background, and its lines (squares) or empty cells (hexagons).
+    board_display: ClassVar[tuple[str, str]] = ("#006e3c", "#142819")
 
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
@@ -282,6 +301,89 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     def _start(cls: type[P], size: int, backend: str | None) -> P:
         """:meth:`for_size` once ``size`` is checked (a game whose constructor takes a size overrides it)."""
         return cls(backend=backend)
+
+    # -- how the game is shown, encoded and staffed (gamecore.games.metadata): the web board,
+    # -- the learning adapters, the terminal games and the command line read these.
+
+    @classmethod
+    def game_options(cls) -> tuple[GameOption, ...]:
+        """The options a game is set up with: ``size`` when it has several sizes, each game's
+        own (Rolit's ``players``, Tetralath's ``swap``), then ``lang`` (:attr:`languages`)."""
+        options = []
+        if len(cls.sizes) > 1:
+            options.append(GameOption("size", cls.sizes, cls.default_size, "the board size", tag="{0}x{0}"))
+        options.extend(cls._own_options())
+        options.append(GameOption("lang", cls.languages, cls.languages[0], "the language", start=False))
+        return tuple(options)
+
+    @classmethod
+    def _own_options(cls) -> tuple[GameOption, ...]:
+        """The options of the game's own (keywords of its class), between ``size`` and ``lang``."""
+        return ()
+
+    @classmethod
+    def from_options(
+        cls: type[P], options: Mapping[str, Any] | None = None, *, backend: str | None = None
+    ) -> tuple[P, dict[str, Any]]:
+        """A new game set up with ``options`` (names of :meth:`game_options`; the others take
+        their defaults), and every option's value.
+
+        :raises InvalidOptionError: an option the game does not take, or a value not among its choices.
+        """
+        given = dict(options or {})
+        known = cls.game_options()
+        unknown = sorted(set(given) - {option.name for option in known})
+        if unknown:
+            names = ", ".join(option.name for option in known)
+            raise InvalidOptionError(f"{cls.name} takes no option {unknown[0]!r}; its options: {names}")
+        values = {}
+        for option in known:
+            try:
+                values[option.name] = option.check(given.get(option.name, option.default))
+            except ValueError as exc:
+                raise InvalidOptionError(str(exc)) from None
+        start = {option.name: values[option.name] for option in known if option.start}
+        return cls._from_start_options(start, backend), values
+
+    @classmethod
+    def _from_start_options(cls: type[P], start: dict[str, Any], backend: str | None) -> P:
+        """The game of checked start options (the keywords of the class by default)."""
+        return cls(**start, backend=backend)
+
+    def start_options(self) -> dict[str, Any]:
+        """The values of the start options (:meth:`game_options`) this position was set up with."""
+        return {"size": self.size} if len(self.sizes) > 1 else {}
+
+    @classmethod
+    def player_counts(cls) -> tuple[int, ...]:
+        """The numbers of players the game may be set up for (Rolit: 2, 3 or 4)."""
+        return (2,)
+
+    def geometry(self) -> Geometry:
+        """The board's cells, how they are drawn and laid out (:class:`~gamecore.games.metadata.Geometry`):
+        a square board of :attr:`size` by default."""
+        return square_geometry(self.size)
+
+    @classmethod
+    def colour_styles(cls) -> tuple[ColourStyle, ...]:
+        """Each colour's name, letter and display colour, by colour number."""
+        return tuple(
+            ColourStyle(int(c), str(c), cls.colour_letters[int(c)], cls.colour_display[int(c)]) for c in cls.Color
+        )
+
+    def extra_moves(self) -> tuple[int, ...]:
+        """The move codes that put nothing on a cell (Othello's pass, Tetralath's swap when the
+        rule is on), in the order the learning adapters number them after the cells."""
+        return ()
+
+    def max_game_length(self) -> int:
+        """The most plies a game can last: a move a cell and each extra move once by default."""
+        return self.geometry().num_cells + len(self.extra_moves())
+
+    @property
+    def colors(self) -> tuple[_Color, ...]:
+        """The colours that play, in order of play (player ``i`` plays ``colors[i]``)."""
+        return tuple(self.Color)
 
     def places(self) -> list[int]:
         """The finishing place of each player, in the order of play, once the game is over

@@ -188,6 +188,9 @@ class Othello(Position[OthelloMove]):
     tournament_sizes = (6, 8, 10)
     #: Besides every game's players, the one-ply ones that read squares (``gamecore.players.othello``).
     players = (*Position.players, "greedy", "corner", "positional")
+    colour_display = ("#111111", "#f4f4f4")
+    colour_letters = "XO"
+    perft_depths = (9, 7)
 
     if TYPE_CHECKING:
         _core: OthelloCore
@@ -226,6 +229,14 @@ class Othello(Position[OthelloMove]):
     @classmethod
     def _start(cls, size: int, backend: str | None) -> Othello:
         return cls(size, backend=backend)
+
+    def extra_moves(self) -> tuple[int, ...]:
+        """The pass (the core's ``-1``): the learning adapters' action ``size * size``."""
+        return (PASS,)
+
+    def max_game_length(self) -> int:
+        """Every square but the four of the start once, and a pass before each (never two in a row)."""
+        return 2 * (self.size * self.size - 4)
 
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the weights are given to the core:

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _backend
 from ..errors import BackendUnavailableError, InvalidMoveError, InvalidPositionError
 from .base import Color, Outcome, Position, Termination, renamed, split_position_text, strip_row_numbers
+from .metadata import GameOption, Geometry, square_geometry
 
 if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
     from ._rolit_py import RolitCore
@@ -217,6 +218,14 @@ class Rolit(Position[RolitMove]):
     seats = 4
     #: Besides every game's players, greedy (the most balls after the move).
     players = (*Position.players, "greedy")
+    #: The handout's computer: multi-player MCTS (``gamecore rolit``'s default too).
+    default_opponent = "mcts"
+    #: Besides places, ``"balls"``: each player's balls less the mean, over the 64 squares.
+    rewards = ("place", "balls")
+    colour_display = ("#d62828", "#1d5fd1", "#f2c200", "#2a9d3a")
+    colour_letters = INITIALS
+    perft_depths = (9, 6)
+    board_display = ("#464650", "#142819")
 
     if TYPE_CHECKING:
         _core: RolitCore
@@ -265,6 +274,28 @@ class Rolit(Position[RolitMove]):
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.rolit.RolitCore(tuple(int(c) for c in playing), int(start), compulsory_capture)
         self._tie_rule = tie_rule
+
+    @classmethod
+    def _own_options(cls) -> tuple[GameOption, ...]:
+        players = GameOption(
+            "players", tuple(DEFAULT_COLOURS), 4, "how many play (the default colours of each number)", tag="{0}p"
+        )
+        return (players,)
+
+    def start_options(self) -> dict[str, Any]:
+        return {"players": self.num_players}
+
+    @classmethod
+    def player_counts(cls) -> tuple[int, ...]:
+        return tuple(DEFAULT_COLOURS)
+
+    def geometry(self) -> Geometry:
+        """8x8 squares, the columns numbered as the handout says its moves (row column: ``3 4``)."""
+        return square_geometry(SIZE, columns="numbers")
+
+    def max_game_length(self) -> int:
+        """A ball on every square but the four of the start."""
+        return SIZE * SIZE - 4
 
     @classmethod
     def _wrap(cls, core: Any, backend: Any) -> Rolit:

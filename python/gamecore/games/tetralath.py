@@ -32,7 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _backend
 from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, InvalidSquareError
+from ._tetralath_rules import ROW_LENGTHS, ROW_STARTS
 from .base import Color, Outcome, Position, Termination, renamed, split_position_text
+from .metadata import GameOption, Geometry, hexagon_geometry
 
 if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same methods
     from ._tetralath_py import TetralathCore
@@ -64,8 +66,6 @@ BLACK = TetralathColor.BLACK
 SWAP_CODE = 61
 NUM_CELLS = 61
 ROWS = "abcdefghi"
-ROW_LENGTHS = (5, 6, 7, 8, 9, 8, 7, 6, 5)
-ROW_STARTS = (0, 5, 11, 18, 26, 35, 43, 50, 56)
 _CELL_RE = re.compile(r"^([a-iA-I])\s*([1-9])$")
 _CELL_CHARS = {"W": 0, "w": 0, "B": 1, "b": 1, ".": -1, "-": -1}
 _SWAP_WORDS = ("swap", "troca", "trocar")
@@ -242,6 +242,12 @@ class Tetralath(Position[TetralathMove]):
 
     #: The swap move (``Tetralath.Move("swap")``), legal only with the swap rule on.
     SWAP = SWAP
+    languages = ("en", "pt")
+    default_time = 2.0
+    colour_display = ("#f4f4f4", "#111111")
+    colour_letters = "WB"
+    #: The board's wood, and its empty cells.
+    board_display = ("#d7b987", "#b49669")
     #: Built-in evaluations for the searches: feature name -> integer weight (see :meth:`features`).
     EVALUATIONS = {
         "standard": {
@@ -263,6 +269,21 @@ class Tetralath(Position[TetralathMove]):
             raise InvalidOptionError(f"swap must be True or False, got {swap!r}")
         self._backend = _backend.load(backend or _backend.BACKEND)
         self._core = self._backend.tetralath.TetralathCore(swap)
+
+    @classmethod
+    def _own_options(cls) -> tuple[GameOption, ...]:
+        return (GameOption("swap", (False, True), False, "the swap rule (black's first move may take white's stone)"),)
+
+    def start_options(self) -> dict[str, Any]:
+        return {"swap": self.swap_rule}
+
+    def geometry(self) -> Geometry:
+        """The hexagon of 61 cells, rows ``a`` to ``i``."""
+        return hexagon_geometry(ROW_LENGTHS)
+
+    def extra_moves(self) -> tuple[int, ...]:
+        """The swap (code 61) when the rule is on."""
+        return (SWAP_CODE,) if self.swap_rule else ()
 
     def features(self) -> tuple[str, ...]:
         """Names of the evaluation features, in the order the weights are given to the core

@@ -430,9 +430,14 @@ PLAYERS: dict[str, type[Player]] = {
     "greedy": GreedyPlayer,
     "corner": CornerPlayer,
     "positional": PositionalPlayer,
+    "maxn": EnginePlayer,
+    "paranoid": EnginePlayer,
+    "brs": EnginePlayer,
 }
 #: Other names of a player (the game classes list the first name only).
 _SAME_PLAYER = {"computer": "engine", "alphabeta": "engine"}
+#: Players that are an engine running one search (``maxn`` is ``engine:algorithm=maxn``).
+_PRESETS: dict[str, dict[str, Any]] = {name: {"algorithm": name} for name in ("maxn", "paranoid", "brs")}
 
 
 def player_names(game: str | None = None) -> list[str]:
@@ -504,7 +509,8 @@ def read_options(text: str, accepted: Collection[str], owner: str) -> dict[str, 
 
 def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
     """A player from a short spec: ``"random"``, ``"greedy"``, ``"corner"``, ``"positional"``,
-    ``"engine"``, ``"mcts"``, ``"human"``, optionally with options after a colon:
+    ``"engine"``, ``"mcts"``, ``"maxn"``, ``"paranoid"``, ``"brs"`` (an engine running that
+    n-player search), ``"human"``, optionally with options after a colon:
     ``"engine:depth=6,time=2,eval=positional"``, ``"random:seed=3"``, ``"mcts:iterations=5000"``.
 
     ``defaults`` are keyword options given to the player's class when it takes them
@@ -522,5 +528,6 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
         raise InvalidOptionError(f"unknown player {name!r}{where}; choose one of {known}")
     accepted = set(inspect.signature(cls).parameters)
     options = {k: v for k, v in defaults.items() if k in accepted and v is not None}
+    options.update(_PRESETS.get(name, {}))
     options.update(read_options(rest, accepted, f"player {name!r}"))
     return cls(**options)

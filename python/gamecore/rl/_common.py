@@ -8,129 +8,107 @@ they agree on every number.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
-from ..games.base import Color, Core, Position
-from ..games.othello import Othello
-from ..games.rolit import Rolit
-from ..games.tetralath import ROW_LENGTHS, Tetralath
+from ..errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from ..games import GAMES
+from ..games.base import Core, Position
+from ..games.metadata import rgb
 
 __all__ = ["GAMES", "REWARDS", "LearnerGame"]
 
-#: The games the adapters offer.
-GAMES = ("othello", "rolit", "tetralath")
+# GAMES (gamecore.GAMES, re-exported): the games the adapters offer, every registered one.
+
+
 #: What ``render()`` can draw: the terminal board (printed) or a picture (returned).
 RENDER_MODES = ("human", "rgb_array")
-#: How a finished game is scored (see :meth:`LearnerGame.returns`).
+#: How a finished game may be scored (see :meth:`LearnerGame.returns`; each game says which it takes).
 REWARDS = ("place", "balls")
 
-_CELL = 32  # pixels per square of the pictures
-_BOARD_RGB = {"othello": (0, 110, 60), "rolit": (70, 70, 80), "tetralath": (215, 185, 135)}
-_LINE_RGB = (20, 40, 25)
-_HOLE_RGB = (180, 150, 105)  # an empty Tetralath cell
-# Disc colours by bitboard index: Othello (black, white), Tetralath (white, black),
-# Rolit (red, blue, yellow, green).
-_STONE_RGB = {
-    "othello": ((20, 20, 20), (240, 240, 240)),
-    "tetralath": ((240, 240, 240), (20, 20, 20)),
-    "rolit": ((210, 40, 40), (40, 90, 220), (240, 210, 40), (40, 170, 70)),
-}
+_CELL = 32  # pixels per cell of the pictures
 
 
 class LearnerGame:
-    """A gamecore game described for learning frameworks.
+    """A gamecore game described for learning frameworks, read from its class (any game in
+    :data:`gamecore.GAMES`: its geometry, extra moves, colours and options).
 
-    :param game: ``"othello"``, ``"rolit"`` or ``"tetralath"``.
-    :param size: Othello's board size (even, 4 to 10).
-    :param players: Rolit's number of players (2, 3 or 4; the default colours of :class:`Rolit`).
-    :param swap: Tetralath's swap rule (adds the swap action, number 61).
-    :param reward: ``"place"`` (default) or, for Rolit only, ``"balls"``; see :meth:`returns`.
+    :param game: a game's name (``"othello"``, ``"rolit"``, ``"tetralath"``...).
+    :param reward: ``"place"`` (default) or a game's own (Rolit's ``"balls"``); see :meth:`returns`.
     :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
-    :raises InvalidOptionError: an unknown game or reward, or an option the game does not take;
-        gamecore's own errors for a bad size or number of players.
+    :param options: the game's start options (:meth:`gamecore.games.Position.game_options`):
+        Othello's ``size`` (4 to 10, default 8), Rolit's ``players`` (2, 3 or 4: the default
+        colours of :class:`Rolit`), Tetralath's ``swap`` (adds the swap action, number 61).
+    :raises InvalidOptionError: an unknown game or reward, an option the game does not take,
+        or a value not among the option's choices.
 
-    Actions are the core's move codes: the square index (``row * size + col``) in Othello and
-    Rolit, the cell index 0..60 in Tetralath (row by row, ``a1`` = 0), and one more action
-    at the end where the game has one: Othello's pass (``size * size``), Tetralath's swap (61).
+    Actions are the core's move codes for the cells: the square index (``row * size + col``)
+    in Othello and Rolit, the cell index 0..60 in Tetralath (row by row, ``a1`` = 0), then the
+    game's moves that take no cell (:meth:`~gamecore.games.Position.extra_moves`): Othello's
+    pass (``size * size``), Tetralath's swap (61).
 
     Observation planes, shape ``(height, width, colours + 1)``, ``int8`` 0/1, seen by one
     player: plane 0 holds that player's discs (balls, stones), the next planes the other
     colours in order of play after it (Rolit: then the colours that do not play, in colour
-    order), and the last plane is all ones when that player is to move. Othello and Rolit
-    are ``size x size``; Tetralath's hexagon sits in a 9x9 grid in axial coordinates (row
-    ``r`` of the board starts at column ``max(0, 4 - r)``), the 20 squares outside it always 0.
+    order), and the last plane is all ones when that player is to move. The cells sit in the
+    grid of the game's geometry: Othello and Rolit are ``size x size``; Tetralath's hexagon
+    sits in a 9x9 grid in axial coordinates (row ``r`` of the board starts at column
+    ``max(0, 4 - r)``), the 20 squares outside it always 0.
     """
 
     def __init__(
-        self,
-        game: str = "othello",
-        *,
-        size: int = 8,
-        players: int = 4,
-        swap: bool = False,
-        reward: str = "place",
-        backend: str | None = None,
+        self, game: str = "othello", *, reward: str = "place", backend: str | None = None, **options: Any
     ) -> None:
-        if game not in GAMES:
+        cls = GAMES.get(game) if isinstance(game, str) else None
+        if cls is None:
             raise InvalidOptionError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-        if reward not in REWARDS:
-            raise InvalidOptionError(f"unknown reward {reward!r}; choose one of {', '.join(REWARDS)}")
-        if reward == "balls" and game != "rolit":
-            raise InvalidOptionError("reward='balls' is Rolit's; Othello and Tetralath score +1 / 0 / -1")
-        if game != "othello" and size != 8:
-            raise InvalidOptionError(f"{game} has one board; size is Othello's option")
-        if game != "rolit" and players != 4:
-            raise InvalidOptionError(f"{game} is a two-player game; players is Rolit's option")
-        if game != "tetralath" and swap:
-            raise InvalidOptionError("swap is Tetralath's option")
+        if reward not in cls.rewards:
+            raise InvalidOptionError(f"unknown reward {reward!r} for {game}; choose one of {', '.join(cls.rewards)}")
+        starts = [option.name for option in cls.game_options() if option.start]
+        for name in options:
+            if name not in starts:
+                raise InvalidOptionError(f"{game} takes no option {name!r}; its options: {', '.join(starts) or 'none'}")
         self.name = game
         self.reward = reward
-        self._options: dict[str, Any] = {"backend": backend}
-        if game == "othello":
-            self._options["size"] = size
-        elif game == "rolit":
-            self._options["players"] = players
-        else:
-            self._options["swap"] = swap
-        sample = self.new_position()  # checks the options (size, players, backend)
+        sample, _ = cls.from_options(options, backend=backend)  # checks the options (and the backend)
+        self._options: dict[str, Any] = {**sample.start_options(), "backend": backend}
         #: The gamecore class of the positions (``Othello``, ``Rolit`` or ``Tetralath``).
         self.position_class = type(sample)
         self.num_players = sample.num_players
         #: Agent names in order of play: the colours (``"black"``, ``"white"``; ``"red"``, ...).
-        self.agents = tuple(str(colour) for colour in _colours(sample))
+        self.agents = tuple(str(colour) for colour in sample.colors)
         self.size = sample.size
-        if game == "tetralath":
-            self.height = self.width = 9
-            self.num_cells = 61
-            self.num_actions = 62 if swap else 61
-            self._grid: slice | np.ndarray = np.array(
-                [r * 9 + max(0, 4 - r) + i for r, n in enumerate(ROW_LENGTHS) for i in range(n)], dtype=np.intp
-            )
-        else:
-            self.height = self.width = self.size
-            self.num_cells = self.size * self.size
-            self.num_actions = self.num_cells + (game == "othello")
-            self._grid = slice(None)  # the squares are the grid, in order
+        geometry = self.geometry = sample.geometry()
+        self.height, self.width = geometry.grid
+        self.num_cells = geometry.num_cells
+        #: The moves that take no cell (core codes), numbered after the cells.
+        self._extra_moves: tuple[int, ...] = sample.extra_moves()
+        self.num_actions = self.num_cells + len(self._extra_moves)
+        self._grid: slice | np.ndarray = (
+            slice(None)  # the cells are the grid, in order
+            if geometry.grid_index == tuple(range(self.height * self.width))
+            else np.array(geometry.grid_index, dtype=np.intp)
+        )
         #: The pass action (Othello), else ``None``.
-        self.pass_action = self.num_cells if game == "othello" else None
+        self.pass_action = self.code_to_action(-1) if -1 in self._extra_moves else None
+        self.max_game_length = sample.max_game_length()
         boards = len(sample.core.bitboards())
         self.num_planes = boards + 1
         self.shape = (self.height, self.width, self.num_planes)
         self._bytes = (self.num_cells + 7) // 8
-        # The bitboards in plane order for each player's view.
         self._boards = boards
         # The bitboards in plane order for each player's view, per order of play of the
         # colours (Rolit's colours can be any, in any order: ``Rolit("GR")``); a
         # two-player game's bitboards are its players'.
         self._plane_orders: dict[tuple[int, ...] | None, list[tuple[int, ...]]] = {}
+        self._stone_rgb = tuple(rgb(style.display) for style in self.position_class.colour_styles())
         self._picture: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __repr__(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self._options.items() if k != "backend")
-        return f"LearnerGame({self.name!r}, {options}, reward={self.reward!r})"
+        return f"LearnerGame({self.name!r}, {options}, reward={self.reward!r})".replace(", , ", ", ")
 
     # Its tables never change once made (the plane orders are a cache): copies (OpenSpiel's
     # clone() deep-copies a state's attributes) share it instead of copying them.
@@ -142,26 +120,21 @@ class LearnerGame:
 
     @property
     def options(self) -> dict[str, Any]:
-        """The options the game was made with (``size``, ``players`` or ``swap``; ``backend``)."""
+        """The options the game was made with (its start options: ``size``, ``players`` or
+        ``swap``; ``backend``)."""
         return dict(self._options)
 
     def new_position(self) -> Position[Any]:
         """A new gamecore position at the start."""
-        if self.name == "othello":
-            return Othello(**self._options)
-        if self.name == "rolit":
-            return Rolit(**self._options)
-        return Tetralath(**self._options)
+        options = {k: v for k, v in self._options.items() if k != "backend"}
+        position, _ = self.position_class.from_options(options, backend=self._options["backend"])
+        return position
 
     def check_position(self, position: Any) -> None:
         """Raise :class:`gamecore.InvalidPositionError` unless ``position`` is a position of this
-        game (the same game, board size, number of players and swap rule; any backend)."""
-        if (
-            not isinstance(position, self.position_class)
-            or position.num_players != self.num_players
-            or position.size != self.size
-            or self._options.get("swap", False) != (isinstance(position, Tetralath) and position.core.swap_rule)
-        ):
+        game (the same game and start options: board size, number of players, swap rule; any backend)."""
+        options = {k: v for k, v in self._options.items() if k != "backend"}
+        if not isinstance(position, self.position_class) or position.start_options() != options:
             raise InvalidPositionError(f"{position!r} is not a position of {self!r}")
 
     # -- actions ---------------------------------------------------------------------------
@@ -173,20 +146,20 @@ class LearnerGame:
         """
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise InvalidMoveError(f"an action is an int from 0 to {self.num_actions - 1}, got {action!r}")
-        action = int(action)
-        if not 0 <= action < self.num_actions:
-            raise InvalidMoveError(f"action {action} is outside 0..{self.num_actions - 1}")
-        return -1 if action == self.pass_action else action
+        number = int(action)
+        if not 0 <= number < self.num_actions:
+            raise InvalidMoveError(f"action {number} is outside 0..{self.num_actions - 1}")
+        return number if number < self.num_cells else self._extra_moves[number - self.num_cells]
 
     def code_to_action(self, code: int) -> int:
         """The action of a core move code."""
-        return self.num_cells if code < 0 else code
+        return code if 0 <= code < self.num_cells else self.num_cells + self._extra_moves.index(code)
 
     def legal_actions(self, core: Core) -> list[int]:
         """The legal actions in ascending order (none once the game is over)."""
         codes = core.legal_moves()
-        if codes and codes[0] < 0:  # Othello's forced pass, the core's -1
-            return [self.num_cells]
+        if codes and not (codes[0] >= 0 and codes[-1] < self.num_cells):  # a move that takes no cell
+            return sorted(map(self.code_to_action, codes))
         return codes
 
     def action_mask(self, core: Core) -> np.ndarray:
@@ -201,10 +174,7 @@ class LearnerGame:
         :raises InvalidMoveError: not an action; :raises IllegalMoveError: not legal here (the
             core is unchanged either way).
         """
-        code = self.action_to_code(action)
-        if code < 0 and self.pass_action is None:  # (no game but Othello has -1)
-            raise IllegalMoveError(f"{self.name} has no pass")
-        core.push(code)
+        core.push(self.action_to_code(action))
 
     # -- observations ----------------------------------------------------------------------
 
@@ -248,68 +218,59 @@ class LearnerGame:
         """Each player's reward (in order of play) for a finished game; zeros before the end.
 
         ``"place"``: ``(players it beat - players that beat it) / (players - 1)``, so +1 / 0 /
-        -1 in a two-player game. The winner beats everyone; in Rolit the others rank by their
-        balls (equal balls: neither beats the other), the winner above those level with it by
-        the tie rule. ``"balls"`` (Rolit): ``(own balls - mean balls of the players) / 64``.
+        -1 in a two-player game: a player beats those it finished above
+        (:meth:`~gamecore.games.Position.places`: the winner beats everyone; in Rolit the
+        others rank by their balls, the winner above those level with it by the tie rule).
+        ``"balls"`` (Rolit): ``(own balls - mean balls of the players) / cells``.
         Both sum to 0 over the players.
         """
         outcome = position.outcome()
         n = self.num_players
         if outcome is None:
             return [0.0] * n
-        colours = _colours(position)
-        scores = [outcome.scores[c] for c in colours]
         if self.reward == "balls":
+            scores = [outcome.scores[c] for c in position.colors]
             mean = sum(scores) / n
             return [(s - mean) / self.num_cells for s in scores]
-        winner = None if outcome.winner is None else colours.index(outcome.winner)
-        by_balls = self.name == "rolit"
-
-        def beats(i: int, j: int) -> bool:
-            return i == winner or (by_balls and j != winner and scores[i] > scores[j])
-
-        return [sum(beats(i, j) - beats(j, i) for j in range(n) if j != i) / (n - 1) for i in range(n)]
+        places = position.places()
+        return [sum((places[i] < places[j]) - (places[j] < places[i]) for j in range(n)) / (n - 1) for i in range(n)]
 
     # -- pictures --------------------------------------------------------------------------
 
     def picture(self, core: Core) -> np.ndarray:
-        """The board as an RGB picture, ``uint8`` of shape ``(height, width, 3)``, 32 pixels a square."""
+        """The board as an RGB picture, ``uint8``, 32 pixels a cell, in the display colours of
+        the game (:meth:`~gamecore.games.Position.colour_styles`), cells where its geometry draws them."""
         background, centres, disc = self._picture or self._make_picture()
         image: np.ndarray = background.copy()
         radius = disc.shape[0] // 2
-        colours = _STONE_RGB[self.name]
         for index, board in enumerate(core.bitboards()):
             while board:
                 low = board & -board
                 cell = low.bit_length() - 1
                 board ^= low
                 y, x = centres[cell]
-                image[y - radius : y + radius, x - radius : x + radius][disc] = colours[index]
+                image[y - radius : y + radius, x - radius : x + radius][disc] = self._stone_rgb[index]
         return image
 
     def _make_picture(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         radius = _CELL * 2 // 5
         ys, xs = np.mgrid[-radius:radius, -radius:radius] + 0.5
         disc = ys * ys + xs * xs <= radius * radius
-        if self.name == "tetralath":
-            rows = [(r, i) for r, n in enumerate(ROW_LENGTHS) for i in range(n)]
-            step = round(_CELL * 0.87)  # rows of a hexagon are sqrt(3)/2 apart
-            centres = np.array(
-                [(_CELL // 2 + r * step, _CELL // 2 + (9 - ROW_LENGTHS[r]) * _CELL // 2 + i * _CELL) for r, i in rows]
-            )
-            background = np.empty((_CELL // 2 * 2 + 8 * step, 9 * _CELL, 3), dtype=np.uint8)
-            background[:] = _BOARD_RGB[self.name]
+        geometry = self.geometry
+        board, marks = (rgb(colour) for colour in self.position_class.board_display)
+        centres = np.array([(round(y * _CELL), round(x * _CELL)) for x, y in geometry.centres])
+        background = np.empty(
+            (math.ceil(geometry.height * _CELL), math.ceil(geometry.width * _CELL), 3), dtype=np.uint8
+        )
+        background[:] = board
+        if geometry.shape == "square":  # the grid lines
+            background[::_CELL, :] = marks
+            background[:, ::_CELL] = marks
+            background[-1, :] = marks
+            background[:, -1] = marks
+        else:  # a hole for each cell
             for y, x in centres:
-                background[y - radius : y + radius, x - radius : x + radius][disc] = _HOLE_RGB
-        else:
-            n = self.size
-            centres = np.array([(r * _CELL + _CELL // 2, c * _CELL + _CELL // 2) for r in range(n) for c in range(n)])
-            background = np.empty((n * _CELL, n * _CELL, 3), dtype=np.uint8)
-            background[:] = _BOARD_RGB[self.name]
-            background[::_CELL, :] = _LINE_RGB
-            background[:, ::_CELL] = _LINE_RGB
-            background[-1, :] = _LINE_RGB
-            background[:, -1] = _LINE_RGB
+                background[y - radius : y + radius, x - radius : x + radius][disc] = marks
         self._picture = (background, centres, disc)
         return self._picture
 
@@ -320,10 +281,3 @@ def _playing(core: Core) -> tuple[int, ...] | None:
     Othello's and Tetralath's cores, whose bitboards are their two players'."""
     colours: tuple[int, ...] | None = getattr(core, "colours", None)
     return colours
-
-
-def _colours(position: Position[Any]) -> tuple[Color, ...]:
-    """The colours that play, in order of play."""
-    if isinstance(position, Rolit):
-        return position.colours
-    return tuple(position.Color)

@@ -21,6 +21,7 @@ outside the action space, or a step after the end, raises a gamecore error.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import gymnasium as gym
@@ -28,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..errors import GameOverError, IllegalMoveError, InvalidOptionError
+from ..games import GAMES
 from ..players import Player, make_player
 from ._common import RENDER_MODES, LearnerGame
 
@@ -135,11 +137,14 @@ class GamecoreGymEnv(gym.Env):
 
 
 def _env_ids() -> dict[str, dict[str, Any]]:
-    ids: dict[str, dict[str, Any]] = {
-        f"gamecore/Othello-{n}x{n}-v0": {"game": "othello", "size": n} for n in (4, 6, 8, 10)
-    }
-    ids.update({f"gamecore/Rolit-{p}p-v0": {"game": "rolit", "players": p} for p in (2, 3, 4)})
-    ids["gamecore/Tetralath-v0"] = {"game": "tetralath"}
+    """An id for each game registered by now and each value of its tagged options
+    (``gamecore/Othello-6x6-v0``, ``gamecore/Rolit-3p-v0``, ``gamecore/Tetralath-v0``)."""
+    ids: dict[str, dict[str, Any]] = {}
+    for name, cls in GAMES.items():
+        tagged = [option for option in cls.game_options() if option.tag]
+        for values in itertools.product(*(option.choices for option in tagged)):
+            tags = "".join("-" + option.tag.format(value) for option, value in zip(tagged, values, strict=True))
+            ids[f"gamecore/{cls.__name__}{tags}-v0"] = {"game": name, **{o.name: v for o, v in zip(tagged, values)}}
     return ids
 
 

@@ -31,49 +31,48 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import GameOverError, IllegalMoveError, InvalidOptionError, InvalidPositionError
+from ..games import GAMES
 from ..games.base import Position
-from ..games.othello import Othello
-from ..games.rolit import Rolit
-from ..games.tetralath import Tetralath
 from ..players.base import Player, legal_moves_or_raise
 from ._common import LearnerGame
 
 __all__ = ["GAME_NAMES", "PARAMETERS", "GamecoreGame", "GamecoreState", "OpenSpielPlayer", "game_of", "state_of"]
 
-#: OpenSpiel's name of each gamecore game.
-GAME_NAMES = {"othello": "gamecore_othello", "rolit": "gamecore_rolit", "tetralath": "gamecore_tetralath"}
 
-#: Each game's parameters and their defaults; ``backend`` is ``"cython"``, ``"python"`` or
-#: ``"default"`` (:data:`gamecore.BACKEND`).
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "othello": {"size": 8, "backend": "default"},
-    "rolit": {"players": 4, "reward": "place", "backend": "default"},
-    "tetralath": {"swap": False, "backend": "default"},
-}
-_PLAYERS = {"othello": (2, 2), "rolit": (2, 4), "tetralath": (2, 2)}
+def _open_spiel_name(game: str) -> str:
+    return "gamecore_" + game.replace("-", "_")
+
+
+def _parameters(game: str) -> dict[str, Any]:
+    """A game's OpenSpiel parameters and their defaults: its start options, ``reward`` when it
+    has more than one, and ``backend`` (``"cython"``, ``"python"`` or ``"default"``:
+    :data:`gamecore.BACKEND`)."""
+    cls = GAMES[game]
+    parameters = {option.name: option.default for option in cls.game_options() if option.start}
+    if len(cls.rewards) > 1:
+        parameters["reward"] = cls.rewards[0]
+    return {**parameters, "backend": "default"}
 
 
 def _game_type(game: str) -> pyspiel.GameType:
-    low, high = _PLAYERS[game]
+    cls = GAMES[game]
+    counts = cls.player_counts()
     return pyspiel.GameType(
-        short_name=GAME_NAMES[game],
-        long_name=f"gamecore {game.capitalize()}",
+        short_name=_open_spiel_name(game),
+        long_name=f"gamecore {cls.__name__}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=high,
-        min_num_players=low,
+        max_num_players=max(counts),
+        min_num_players=min(counts),
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=PARAMETERS[game],
+        parameter_specification=_parameters(game),
     )
-
-
-_GAME_TYPES = {game: _game_type(game) for game in GAME_NAMES}
 
 
 class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships no types: its Game is Any
@@ -83,7 +82,7 @@ class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships n
     game_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        options = {**PARAMETERS[self.game_name], **(params or {})}
+        options = {**_parameters(self.game_name), **(params or {})}
         backend = options["backend"]
         #: Actions, planes and returns (:class:`gamecore.rl.LearnerGame`).
         self.learner = LearnerGame(
@@ -92,12 +91,6 @@ class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships n
             backend=None if backend == "default" else backend,
         )
         learner = self.learner
-        if self.game_name == "othello":
-            longest = 2 * (learner.num_cells - 4)  # a pass is a ply, never two in a row mid-game
-        elif self.game_name == "rolit":
-            longest = learner.num_cells - 4
-        else:
-            longest = learner.num_actions
         info = pyspiel.GameInfo(
             num_distinct_actions=learner.num_actions,
             max_chance_outcomes=0,
@@ -105,9 +98,9 @@ class GamecoreGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel (C++) ships n
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=longest,
+            max_game_length=learner.max_game_length,
         )
-        super().__init__(_GAME_TYPES[self.game_name], info, options)
+        super().__init__(_game_type(self.game_name), info, options)
         self._start = learner.new_position()  # copied for each new state (clone() makes one too)
 
     def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[str]]:
@@ -220,37 +213,31 @@ class _BoardObserver:
         return state.position.to_text()
 
 
-# One class per game, at module level so that pickle finds them by name (OpenSpiel's
-# AlphaZero sends the game to its actor processes).
-class GamecoreOthelloGame(GamecoreGame):
-    """``gamecore_othello``."""
-
-    game_name = "othello"
-
-
-class GamecoreRolitGame(GamecoreGame):
-    """``gamecore_rolit``."""
-
-    game_name = "rolit"
-
-
-class GamecoreTetralathGame(GamecoreGame):
-    """``gamecore_tetralath``."""
-
-    game_name = "tetralath"
+def register(game: str) -> str:
+    """Register a gamecore game (a name in :data:`gamecore.GAMES`) with OpenSpiel, once, and
+    return its OpenSpiel name (``"gamecore_othello"``). Importing this module registers every
+    game registered by then; :func:`game_of` registers a game defined later."""
+    name = _open_spiel_name(game)
+    if name not in GAME_NAMES.values():
+        # One class per game, at module level (``GamecoreOthelloGame``) so that pickle finds it.
+        cls_name = f"Gamecore{GAMES[game].__name__}Game"
+        game_class = type(cls_name, (GamecoreGame,), {"game_name": game, "__doc__": f"``{name}``."})
+        game_class.__module__ = __name__
+        globals()[cls_name] = game_class
+        if name not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(game), game_class)
+        GAME_NAMES[game] = name
+        PARAMETERS[game] = _parameters(game)
+    return name
 
 
-_GAME_CLASSES = {"othello": GamecoreOthelloGame, "rolit": GamecoreRolitGame, "tetralath": GamecoreTetralathGame}
-
-
-def _register() -> None:
-    registered = set(pyspiel.registered_names())
-    for game, name in GAME_NAMES.items():
-        if name not in registered:
-            pyspiel.register_game(_GAME_TYPES[game], _GAME_CLASSES[game])
-
-
-_register()
+#: OpenSpiel's name of each gamecore game registered here.
+GAME_NAMES: dict[str, str] = {}
+#: Each game's parameters and their defaults; ``backend`` is ``"cython"``, ``"python"`` or
+#: ``"default"`` (:data:`gamecore.BACKEND`).
+PARAMETERS: dict[str, dict[str, Any]] = {}
+for _game in list(GAMES):
+    register(_game)
 
 
 def _game_from_string(text: str) -> pyspiel.Game:
@@ -264,15 +251,11 @@ def _load(name: str, parameters: tuple[tuple[str, object], ...]) -> pyspiel.Game
 
 
 def game_of(position: Position[Any]) -> pyspiel.Game:
-    """The OpenSpiel game (one per board size or number of players) of a gamecore position."""
-    backend = ("backend", position.backend)
-    if isinstance(position, Othello):
-        return _load(GAME_NAMES["othello"], (("size", position.size), backend))
-    if isinstance(position, Rolit):
-        return _load(GAME_NAMES["rolit"], (("players", position.num_players), backend))
-    if isinstance(position, Tetralath):
-        return _load(GAME_NAMES["tetralath"], (("swap", bool(position.core.swap_rule)), backend))
-    raise InvalidPositionError(f"{position!r} is not a position of a game OpenSpiel has here")
+    """The OpenSpiel game (one per start options: board size, number of players...) of a gamecore position."""
+    if GAMES.get(position.name) is not type(position):
+        raise InvalidPositionError(f"{position!r} is not a position of a game OpenSpiel has here")
+    options = tuple(position.start_options().items())
+    return _load(register(position.name), (*options, ("backend", position.backend)))
 
 
 def state_of(position: Position[Any]) -> GamecoreState:

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import GamecoreError
-from .games import BadRequest
+from .games import BadRequest, games_menu
 from .replays import Replays
 from .session import GameSession
 
@@ -236,6 +236,10 @@ def create_app(
             stream(), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"}
         )
 
+    async def game_list(request: Request) -> Response:
+        # Every registered game's options and seat players, read from its class: the menus.
+        return answer({"games": games_menu()})
+
     async def replay_list(request: Request) -> Response:
         return answer({"source": replays.source, "games": [replays.title(i) for i in range(len(replays.games))]})
 
@@ -260,6 +264,7 @@ def create_app(
         routes=[
             Route("/", page),
             Route("/static/{name}", static),
+            Route("/api/games", game_list),
             Route("/api/replays", replay_list),
             Route("/api/sessions", create, methods=["POST"]),
             Route("/api/sessions/{sid}", get_state),

@@ -1,18 +1,27 @@
-"""What the web board needs of each game: the options of a new game, the board's geometry,
-the colours and the players each seat may have. Plain Python: no web framework here."""
+"""What the web board needs of each game, read from the game's class (``GAMES``): the options
+of a new game, the board's geometry, the colours and the players each seat may have. Plain
+Python: no web framework here, and no game named: a game registered in ``GAMES`` is on the board."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..errors import GamecoreError
-from ..games.othello import Othello
-from ..games.rolit import DEFAULT_COLOURS, Rolit
-from ..games.tetralath import ROW_LENGTHS, Tetralath
-from ..players import EnginePlayer, GreedyPlayer, MCTSPlayer, Player, RandomPlayer
+from ..games import GAMES
+from ..games.base import Position
+from ..players import Player, make_player
 
-__all__ = ["BadRequest", "GAME_NAMES", "SEAT_PLAYERS", "new_position", "board_geometry", "make_seat_player"]
+__all__ = [
+    "BadRequest",
+    "game_class",
+    "seat_players",
+    "new_position",
+    "board_geometry",
+    "colour_fills",
+    "default_seats",
+    "make_seat_player",
+    "games_menu",
+]
 
 
 class BadRequest(GamecoreError):
@@ -23,76 +32,74 @@ class BadRequest(GamecoreError):
         self.status = status
 
 
-GAME_NAMES = ("othello", "rolit", "tetralath")
-OTHELLO_SIZES = (4, 6, 8, 10)
-#: The players a seat may have, per game (the terminal's vocabulary; greedy reads discs).
-SEAT_PLAYERS = {
-    "othello": ("human", "random", "greedy", "engine", "mcts", "maxn", "paranoid", "brs"),
-    "rolit": ("human", "random", "greedy", "engine", "mcts", "maxn", "paranoid", "brs"),
-    "tetralath": ("human", "random", "engine", "mcts", "maxn", "paranoid", "brs"),
-}
 MIN_TIME, MAX_TIME = 0.05, 60.0
 #: Engines of the web board keep small tables: many sessions may hold engines at once.
 WEB_TT_MB = 8
 WEB_MCTS_NODES = 200_000
-#: Disc and ball colours (Rolit's in the handout's order: red, blue, yellow, green).
-FILL = {
-    ("othello", 0): "#111111",
-    ("othello", 1): "#f4f4f4",
-    ("tetralath", 0): "#f4f4f4",
-    ("tetralath", 1): "#111111",
-    ("rolit", 0): "#d62828",
-    ("rolit", 1): "#1d5fd1",
-    ("rolit", 2): "#f2c200",
-    ("rolit", 3): "#2a9d3a",
-}
-LANGUAGES = ("en", "pt")
 
 
-def _choice(options: dict[str, Any], key: str, allowed: tuple[object, ...], default: Any) -> Any:
-    value = options.get(key, default)
-    if value not in allowed or isinstance(value, bool):
-        raise BadRequest(f"{key} must be one of {', '.join(map(str, allowed))}, got {str(value)[:40]!r}")
-    return value
+def game_class(game: Any) -> type[Position[Any]]:
+    """The class of a game named in a request (:class:`BadRequest` for any other name)."""
+    cls = GAMES.get(game) if isinstance(game, str) else None
+    if cls is None:
+        raise BadRequest(f"game must be one of {', '.join(GAMES)}, got {str(game)[:40]!r}")
+    return cls
+
+
+def seat_players(game: str) -> tuple[str, ...]:
+    """The players a seat may have: the game's own list (``Othello.players``)."""
+    return game_class(game).players
 
 
 def new_position(game: Any, options: Any, backend: str | None = None) -> tuple[Any, dict[str, Any]]:
-    """A fresh position of ``game`` and the options it was made with (checked)."""
-    if game not in GAME_NAMES:
-        raise BadRequest(f"game must be one of {', '.join(GAME_NAMES)}, got {str(game)[:40]!r}")
+    """A fresh position of ``game`` and the options it was made with (checked: the game's
+    :meth:`~gamecore.games.Position.game_options`)."""
+    cls = game_class(game)
     if not isinstance(options, dict):
         raise BadRequest("options must be a JSON object")
-    lang = _choice(options, "lang", LANGUAGES if game == "tetralath" else ("en",), "en")
-    if game == "othello":
-        size = _choice(options, "size", OTHELLO_SIZES, 8)
-        return Othello(size, backend=backend), {"size": size, "lang": lang}
-    if game == "rolit":
-        players = _choice(options, "players", (2, 3, 4), 4)
-        return Rolit(DEFAULT_COLOURS[players], backend=backend), {"players": players, "lang": lang}
-    swap = options.get("swap", False)
-    if not isinstance(swap, bool):
-        raise BadRequest("swap must be true or false")
-    return Tetralath(swap=swap, backend=backend), {"swap": swap, "lang": lang}
+    try:
+        return cls.from_options(options, backend=backend)
+    except GamecoreError as exc:
+        raise BadRequest(str(exc)) from None
 
 
-def board_geometry(game: str, position: Any) -> dict[str, Any]:
+def board_geometry(position: Position[Any]) -> dict[str, Any]:
     """Every cell's index and centre in board units, and the board's extent: the page draws
-    squares (Othello, Rolit) or hexagons (Tetralath) there."""
-    if game == "tetralath":
-        cells = []
-        index = 0
-        step = math.sqrt(3) / 2
-        for row, length in enumerate(ROW_LENGTHS):
-            for k in range(length):
-                x = k + abs(4 - row) / 2 + 0.5
-                cells.append({"i": index, "x": round(x, 3), "y": round(row * step + 0.6, 3)})
-                index += 1
-        return {"shape": "hex", "width": 9, "height": round(8 * step + 1.2, 3), "cells": cells}
-    n = position.size
-    cells = [{"i": r * n + c, "x": c + 0.5, "y": r + 0.5} for r in range(n) for c in range(n)]
-    # Othello's columns are letters (d3); Rolit's numbers, as its moves are said (row column: "3 4")
-    columns = [str(c + 1) for c in range(n)] if game == "rolit" else [chr(ord("a") + c) for c in range(n)]
-    return {"shape": "square", "width": n, "height": n, "rows": n, "columns": columns, "cells": cells}
+    squares or hexagons (``shape``) there, and a square board's column and row labels."""
+    geometry = position.geometry()
+    cells = [{"i": i, "x": x, "y": y} for i, (x, y) in enumerate(geometry.centres)]
+    shown: dict[str, Any] = {"shape": geometry.shape, "width": geometry.width, "height": geometry.height}
+    if geometry.column_labels:
+        shown.update(rows=len(geometry.row_labels), columns=list(geometry.column_labels))
+    shown["cells"] = cells
+    return shown
+
+
+def colour_fills(position: Position[Any]) -> dict[int, str]:
+    """The display colour of each of the game's colours, by colour number."""
+    return {style.number: style.display for style in position.colour_styles()}
+
+
+def default_seats(position: Position[Any]) -> list[dict[str, Any]]:
+    """A new game's seats unless told: a person first, then the game's computer player."""
+    cls = type(position)
+    computer = {"player": cls.default_opponent, "time": cls.default_time}
+    return [{"player": "human"}, *[dict(computer) for _ in range(position.num_players - 1)]]
+
+
+def games_menu() -> list[dict[str, Any]]:
+    """Every registered game as the page's menus offer it: its options and seat players."""
+    return [
+        {
+            "game": name,
+            "options": [
+                {"name": o.name, "choices": list(o.choices), "default": o.default, "help": o.help}
+                for o in cls.game_options()
+            ],
+            "players": list(cls.players),
+        }
+        for name, cls in GAMES.items()
+    ]
 
 
 def flat_cells(position: Any) -> list[int]:
@@ -101,26 +108,20 @@ def flat_cells(position: Any) -> list[int]:
 
 
 def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict[str, Any], Player | None]:
-    """A seat's player from ``{"player": name, "time": seconds}`` (``None`` for a human)."""
+    """A seat's player from ``{"player": name, "time": seconds}`` (``None`` for a human): the
+    game's player of that name (:func:`gamecore.players.make_player`), with the web board's
+    small tables."""
     if not isinstance(spec, dict):
         raise BadRequest("a seat is a JSON object like {'player': 'engine', 'time': 1}")
     name = spec.get("player", "human")
-    if name not in SEAT_PLAYERS[game]:
-        raise BadRequest(f"player must be one of {', '.join(SEAT_PLAYERS[game])} in {game}, got {str(name)[:40]!r}")
+    players = seat_players(game)
+    if name not in players:
+        raise BadRequest(f"player must be one of {', '.join(players)} in {game}, got {str(name)[:40]!r}")
     seconds = spec.get("time", 1.0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_TIME <= seconds <= MAX_TIME:
         raise BadRequest(f"time must be a number of seconds from {MIN_TIME} to {MAX_TIME:g}, got {str(seconds)[:40]!r}")
     seat = {"player": name, "time": float(seconds)}
-    player: Player | None
-    if name == "human":
-        player = None
-    elif name == "random":
-        player = RandomPlayer(seed)
-    elif name == "greedy":
-        player = GreedyPlayer()
-    elif name == "mcts":
-        player = MCTSPlayer(time=seconds, seed=seed, max_nodes=WEB_MCTS_NODES)
-    else:
-        algorithm = None if name == "engine" else name
-        player = EnginePlayer(time=seconds, tt_mb=WEB_TT_MB, algorithm=algorithm)
-    return seat, player
+    if name == "human":  # a person at the page
+        return seat, None
+    web = {"time": float(seconds), "seed": seed, "tt_mb": WEB_TT_MB, "max_nodes": WEB_MCTS_NODES}
+    return seat, make_player(name, game=game, **web)

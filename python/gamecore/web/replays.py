@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from ..games import GAMES
 from .games import BadRequest
 
 __all__ = ["Replays", "MAX_GAMES"]
@@ -53,5 +54,6 @@ class Replays:
         names = " vs ".join(str(p) for p in players) if isinstance(players, list) else "?"
         kind = str(game.get("game", "?"))
         size = game.get("size")
-        board = f" {size}x{size}" if kind == "othello" and isinstance(size, int) else ""
+        several = len(GAMES[kind].sizes) > 1 if kind in GAMES else False  # a size worth saying
+        board = f" {size}x{size}" if several and isinstance(size, int) else ""
         return f"{index + 1}. {kind}{board}: {names}"[:200]

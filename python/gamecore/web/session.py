@@ -17,19 +17,21 @@ from concurrent.futures import Executor
 from typing import Any
 
 from ..errors import GamecoreError
+from ..games import GAMES
 from ..games.base import Color
 from ..players import EnginePlayer, MCTSPlayer, Player
 from ..referee.games import game_class, start_position
 from ..ui import GAME_UIS
 from ..ui.play import MESSAGES, describe_score, evaluation_scale, playing_colours, result_line
 from .games import (
-    FILL,
-    SEAT_PLAYERS,
     BadRequest,
     board_geometry,
+    colour_fills,
+    default_seats,
     flat_cells,
     make_seat_player,
     new_position,
+    seat_players,
 )
 
 __all__ = ["GameSession", "MAX_RECORD_CHARS"]
@@ -38,16 +40,6 @@ MAX_RECORD_CHARS = 20_000
 MAX_PACE = 30.0
 #: The players whose search shows live thinking and obeys the stop button.
 SEARCHING_PLAYERS = (EnginePlayer, MCTSPlayer)
-_DEFAULT_SEATS = {
-    "othello": ({"player": "human"}, {"player": "engine", "time": 1.0}),
-    "rolit": (
-        {"player": "human"},
-        {"player": "mcts", "time": 1.0},
-        {"player": "mcts", "time": 1.0},
-        {"player": "mcts", "time": 1.0},
-    ),
-    "tetralath": ({"player": "human"}, {"player": "engine", "time": 2.0}),
-}
 
 
 def _push_record_move(position: Any, move: Any) -> None:
@@ -109,7 +101,7 @@ class GameSession:
         position, checked = new_position(game, options, self.backend)
         colours = playing_colours(position)
         if seats is None:
-            seats = list(_DEFAULT_SEATS[game][: len(colours)])
+            seats = default_seats(position)
         players = self._seat_players(game, colours, seats)
         self.game, self.options, self.position = game, checked, position
         self.ui = GAME_UIS[game]
@@ -255,7 +247,7 @@ class GameSession:
         if not isinstance(record, dict):
             raise BadRequest("a game record is a JSON object")
         game = record.get("game")
-        if game not in SEAT_PLAYERS:
+        if game not in GAMES:
             raise BadRequest(f"cannot replay a game of {str(game)[:40]!r}")
         moves = record.get("moves")
         if not isinstance(moves, list) or len(moves) > 1000:
@@ -267,7 +259,7 @@ class GameSession:
                 _push_record_move(trial, name)
         except (ValueError, TypeError, GamecoreError) as exc:
             raise BadRequest(f"the record's moves cannot be replayed: {exc}") from None
-        options = {"size": trial.size} if game == "othello" else {"players": 4} if game == "rolit" else {}
+        options = trial.start_options()
         players = [str(p)[:80] for p in record.get("players", [])] if isinstance(record.get("players"), list) else []
         summary = {
             "title": title[:200],
@@ -414,6 +406,7 @@ class GameSession:
         legal = [] if position.is_game_over() else position.legal_moves()
         board_moves = [m for m in legal if 0 <= m.index < len(cells)]
         scores = position.scores()
+        fills = colour_fills(position)
         outcome = position.outcome()
         result = None
         if outcome is not None:
@@ -430,11 +423,11 @@ class GameSession:
             "id": self.id,
             "game": game,
             "game_number": self.game_number,
-            "geometry": board_geometry(game, position),
+            "geometry": board_geometry(position),
             "cells": cells,
-            "fills": {str(k[1]): v for k, v in FILL.items() if k[0] == game},
+            "fills": {str(number): fill for number, fill in fills.items()},
             "colours": [
-                {"index": int(c), "name": self._name(c), "score": scores.get(c, 0), "fill": FILL[(game, int(c))]}
+                {"index": int(c), "name": self._name(c), "score": scores.get(c, 0), "fill": fills[int(c)]}
                 for c in self.colours
             ],
             "turn": None if outcome is not None else int(position.turn),
@@ -452,5 +445,5 @@ class GameSession:
             "record": self.ui.format_record(position),
             "replay": self.replay,
             "engine_to_move": self._engine_to_move(),
-            "players": list(SEAT_PLAYERS[game]),
+            "players": list(seat_players(game)),
         }
