@@ -159,9 +159,12 @@ def test_bad_settings_exit_2(argv, capsys):
 
 def test_bad_options_are_argparse_errors(capsys):
     assert run(["--algorithm", "nonsense"])[0] == 2
+    assert "unknown player 'nonsense' for rolit" in capsys.readouterr().err
+    assert run(["--algorithm", "corner"])[0] == 2  # Othello's, not Rolit's
+    assert run(["--algorithm", "engine:depth=0"])[0] == 2
     assert run(["--time", "0"])[0] == 2
     assert run(["--time", "soon"])[0] == 2
-    assert "invalid choice" in capsys.readouterr().err
+    assert "argument --time" in capsys.readouterr().err
     assert run(["--help"])[0] == 0
 
 
@@ -327,6 +330,20 @@ def test_the_computer_is_a_shared_player_and_says_how_it_chose(algorithm, backen
     assert move in game.legal_moves() and note.startswith(algorithm)
     if algorithm not in ("random", "greedy", "mcts"):
         assert re.fullmatch(rf"{algorithm}, depth \d+, \d+\.\d s", note), note
+
+
+def test_the_algorithm_takes_every_player_spec_of_rolit(backend):
+    # the one vocabulary: a spec of make_player, with its options, plays as it does elsewhere
+    game = Rolit(backend=backend.name)
+    computer = ui.make_engine("engine:depth=1", time=0.05, seed=3)
+    assert isinstance(computer.player, EnginePlayer) and computer.player.depth == 1
+    move, note = computer.choose(game)
+    assert move in game.legal_moves() and re.fullmatch(r"engine:depth=1, depth 1, \d+\.\d s", note), note
+    computer = ui.make_engine("mcts:iterations=50", time=30, seed=3)  # the iterations end it
+    move, note = computer.choose(game)
+    assert move in game.legal_moves() and note.startswith("mcts:iterations=50, 50 playouts"), note
+    status, output = run(["--algorithm", "random:seed=5", "--backend", backend.name])
+    assert status == 0 and "Game over" in output
 
 
 def test_an_engine_players_seed_reaches_its_engine():

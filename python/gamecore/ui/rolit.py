@@ -47,7 +47,7 @@ from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, Invalid
 from ..games.base import Color, Outcome, Position, renamed
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
-from ..players import HUMAN_COMMANDS, EnginePlayer, Player, QuitGame, UndoMove, make_player
+from ..players import HUMAN_COMMANDS, MCTSPlayer, Player, QuitGame, UndoMove, make_player
 from ..search import engine
 from .play import MESSAGES, GameUI, Session
 
@@ -68,11 +68,16 @@ DEFAULT_TIME = 1.0
 #: player kept in every node, each player maximising its own; the last moves by an exact
 #: Max^n search: ``Engine(endgame_empties=...)``).
 DEFAULT_ALGORITHM = "mcts"
-#: What ``--algorithm`` accepts. ``maxn``, ``maxn-plain``, ``paranoid`` and ``brs`` are the
-#: n-player searches of ``gamecore.search``; ``alphabeta`` is the two-player negamax
+#: The handout's names ``--algorithm`` accepts. ``maxn``, ``maxn-plain``, ``paranoid`` and ``brs``
+#: are the n-player searches of ``gamecore.search``; ``alphabeta`` is the two-player negamax
 #: (two colours only: each maximises its balls less the other's); ``random`` and ``greedy``
-#: are the simple players of ``gamecore.players``.
+#: are the simple players of ``gamecore.players``. Besides these, ``--algorithm`` takes any
+#: player spec of Rolit (:func:`gamecore.players.make_player`: ``engine:depth=3``, ``mcts:iterations=500``).
 ENGINE_ALGORITHMS = ("mcts", "maxn", "maxn-plain", "paranoid", "brs", "alphabeta", "random", "greedy")
+#: The handout's names that say more than the player spec of the same name: its ``mcts`` is the
+#: engine's MCTS (ending each game with an exact Max^n search), ``alphabeta`` and ``maxn-plain``
+#: engines running those searches.
+_HANDOUT_SPECS = {name: f"engine:algorithm={name}" for name in ("mcts", "maxn-plain", "alphabeta")}
 
 HELP = """Rolit: put a ball on an empty square. If you can capture -- bracket balls of other colours in a
 line (across, down or diagonally) between the new ball and one of your own -- you must, and every
@@ -94,12 +99,9 @@ class _Computer:
         self.algorithm = algorithm
         self.time_limit = time_limit
         self.seed = seed
-        self.player: Player
-        if algorithm in ("random", "greedy"):
-            self.player = make_player(algorithm, game="rolit", seed=seed)
-        else:  # the default, MCTS, ends each game with an exact Max^n search (Engine's default evaluation)
-            evaluation = "default" if algorithm == "mcts" else "standard"
-            self.player = EnginePlayer(time=time_limit, evaluation=evaluation, algorithm=algorithm, seed=seed)
+        # the one player vocabulary (the handout's mcts: the engine's, ending with an exact Max^n search)
+        spec = _HANDOUT_SPECS.get(algorithm, algorithm)
+        self.player: Player = make_player(spec, game=Rolit.name, time=time_limit, seed=seed)
 
     def choose(self, position: Rolit) -> tuple[RolitMove, str]:
         legal = position.legal_moves()
@@ -109,21 +111,21 @@ class _Computer:
         result = getattr(self.player, "last_result", None)
         if result is None:
             return move, self.algorithm
-        if self.algorithm != "mcts":
-            return move, f"{self.algorithm}, depth {result.depth}, {result.elapsed:.1f} s"
-        if result.exact:
-            return move, f"mcts, the end solved exactly (Max^n), {result.elapsed:.1f} s"
-        reused = result.reused
-        note = f"mcts, {result.iterations:,} playouts" + (f" ({reused:,} kept from before)" if reused else "")
+        if not isinstance(self.player, MCTSPlayer) and getattr(self.player, "algorithm", None) != "mcts":
+            return move, f"{self.algorithm}, depth {result.depth}, {result.elapsed:.1f} s"  # a search by depth
+        if getattr(result, "exact", False):
+            return move, f"{self.algorithm}, the end solved exactly (Max^n), {result.elapsed:.1f} s"
+        reused = getattr(result, "reused", 0)
+        note = f"{self.algorithm}, {result.iterations:,} playouts" + (
+            f" ({reused:,} kept from before)" if reused else ""
+        )
         return move, f"{note}, {result.elapsed:.1f} s"
 
 
 def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> _Computer:
     """The computer player the terminal game uses for one colour (``choose(position)``); a bad
     option fails here, not at its first move."""
-    if algorithm not in ENGINE_ALGORITHMS:
-        raise InvalidOptionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ENGINE_ALGORITHMS)}")
-    return _Computer(algorithm, time, seed)
+    return _Computer(algorithm, time, seed)  # an unknown name or option: InvalidOptionError
 
 
 # -- the game --------------------------------------------------------------------------------
@@ -482,13 +484,24 @@ def add_options(p: argparse.ArgumentParser) -> None:
     _add_rule_options(p)
     p.add_argument(
         "--algorithm",
-        choices=ENGINE_ALGORITHMS,
+        type=_algorithm,
         default=DEFAULT_ALGORITHM,
-        help=f"the computer's algorithm (default {DEFAULT_ALGORITHM})",
+        metavar="SPEC",
+        help=f"the computer's player: {', '.join(ENGINE_ALGORITHMS)} or any player spec of Rolit, as "
+        f"'gamecore play rolit' takes them (engine:depth=3, mcts:iterations=500; default {DEFAULT_ALGORITHM})",
     )
     add_time(p, default=DEFAULT_TIME, what="a move of the computer")
     add_seed(p, of="the computer's random choices")
     add_backend(p)
+
+
+def _algorithm(text: str) -> str:
+    """An ``--algorithm`` the computer can play (checked now: an argparse error, not a traceback)."""
+    try:
+        make_engine(text, time=DEFAULT_TIME)
+    except GamecoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
