@@ -28,7 +28,7 @@ from gamecore.referee.play import play_game
 from gamecore.referee.report import markdown, write_reports
 from gamecore.referee.rules import DEFAULT_RULES, Rules, RulesDict
 from gamecore.referee.sandbox import BotProcess, SandboxError
-from gamecore.referee.scoring import elo_text
+from gamecore.referee.scoring import elo_text, standings
 from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import HONEST, stray_processes, write_bot
 
@@ -513,6 +513,25 @@ def test_row14_the_page_data_escapes_names_that_would_end_or_comment_out_its_scr
     payload = page.split('<script id="data" type="application/json">', 1)[1].split("</script>", 1)[0]
     assert not {"<", ">", "&"} & set(payload)  # the HTML parser sees no tag, comment or entity
     assert {"<!--<script>", "a<b>&amp;"} <= {p for g in json.loads(payload)["games"] for p in g["players"]}
+
+
+def test_issue31_folders_named_like_the_pages_placeholders_are_text_in_it(tmp_path):
+    # each name was expanded by the next placeholder's replace: %DATA% in a table cell became
+    # the whole replay data, %CROSS% the crosstable (a 120 KB page grew to 38 MB)
+    names = ["%TITLE%", "%STANDINGS%", "%CROSSHEAD%", "%CROSS%", "%DATA%", "x%DATA%%CROSS%y"]
+    config = _named(tmp_path, names)
+    records = run_tournament(config)
+    write_reports(config, records, str(tmp_path / "out"))
+    page = (tmp_path / "out" / "tournament.html").read_text()
+    standings_body = page.split('<table id="standings">', 1)[1].split("</tbody>", 1)[0]
+    shown = re.findall(r"<td class='player'>(.*?)</td>", standings_body)
+    assert sorted(shown) == sorted(["random", *names])  # one row a player, each name as itself
+    cross_head = page.split('<table id="crosstable"><thead><tr><th></th>', 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r"<th>(.*?)</th>", cross_head) == [row["player"] for row in standings(config, records)]
+    assert page.count('<script id="data"') == 1 and page.count('{"game":') == 1
+    payload = page.split('<script id="data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert len(json.loads(payload)["games"]) == len(records)
+    assert len(page) < 100_000
 
 
 CHROMIUM = next((n for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)

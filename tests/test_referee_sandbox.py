@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gamecore.errors import GamecoreError
-from gamecore.referee import cgroups
+from gamecore.referee import cgroups, sandbox
 from gamecore.referee.bots import resolve
 from gamecore.referee.play import play_game
 from gamecore.referee.report import standings
@@ -215,6 +216,71 @@ ATTACKS = {
                 raise RuntimeError("%s worked" % name)
             if ctypes.get_errno() not in (1, 38):  # EPERM (the filter) or ENOSYS
                 raise RuntimeError("%s failed with errno %d, not by the filter" % (name, ctypes.get_errno()))
+""",
+    # issue 31, point 1: the raw clone() system call making a user (and network, mount...)
+    # namespace of its own, where the child holds every capability and opens raw sockets
+    "userns": """
+    def setup(self):
+        import ctypes, os, platform, socket
+        number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
+        if number is None:
+            raise RuntimeError("no clone number for " + platform.machine())
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        new_user, new_net, new_ns, sigchld = 0x10000000, 0x40000000, 0x00020000, 17
+        for flags in (new_user | new_net, new_user, new_user | new_ns, new_user | new_net | new_ns | 0x20000000):
+            read, write = os.pipe()
+            pid = libc.syscall(number, ctypes.c_ulong(flags | sigchld), None, None, None, None)
+            if pid == 0:  # the child, in namespaces of its own: does it hold raw sockets?
+                try:
+                    socket.socket(17, socket.SOCK_RAW).close()  # AF_PACKET
+                    os.write(write, b"raw socket")
+                except OSError as exc:
+                    os.write(write, str(exc).encode())
+                os._exit(0)
+            errno = ctypes.get_errno()
+            os.close(write)
+            if pid > 0:
+                os.waitpid(pid, 0)
+                raise RuntimeError("clone(%#x) made namespaces: %s" % (flags, os.read(read, 200)))
+            os.close(read)
+            if errno != 1:
+                raise RuntimeError("clone(%#x) failed with errno %d, not by the filter" % (flags, errno))
+""",
+    # issue 31, point 2: every socket family but AF_UNIX and the namespace's own loopback
+    # (AF_VSOCK reaches the hypervisor; AF_NETLINK, AF_PACKET, AF_ALG... the kernel)
+    "families": """
+    def setup(self):
+        import ctypes, os, platform, socket
+        calls = {"x86_64": (41, 53), "aarch64": (198, 199)}.get(platform.machine())
+        if calls is None:
+            raise RuntimeError("no socket numbers for " + platform.machine())
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6):  # what a bot may use
+            socket.socket(family, socket.SOCK_STREAM).close()
+        opened = []
+        pair = (ctypes.c_int * 2)()
+        # every family number, and AF_NETLINK with high bits set (the kernel reads an int)
+        for family in list(range(64)) + [(1 << 32) | 16, (1 << 63) | 40]:
+            if family in (1, 2, 10):
+                continue
+            for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM, socket.SOCK_RAW, socket.SOCK_SEQPACKET):
+                fd = libc.syscall(calls[0], ctypes.c_ulong(family), kind, 0)
+                if fd >= 0:
+                    os.close(fd)
+                    opened.append("socket(%#x, %d)" % (family, kind))
+                if libc.syscall(calls[1], ctypes.c_ulong(family), kind, 0, pair) == 0:
+                    os.close(pair[0])
+                    os.close(pair[1])
+                    opened.append("socketpair(%#x, %d)" % (family, kind))
+        if opened:
+            raise RuntimeError("opened " + ", ".join(opened[:8]))
+        try:
+            socket.socket(socket.AF_NETLINK, socket.SOCK_RAW)
+        except OSError as exc:
+            if exc.errno != 97:  # EAFNOSUPPORT: the filter's answer (the kernel would open it)
+                raise RuntimeError("AF_NETLINK refused by %r, not by the filter" % exc)
 """,
     # pondering: a thread that keeps computing while the opponent thinks (it reports the
     # longest stretch it was stopped; frozen between its turns, that is the opponent's time)
@@ -622,6 +688,60 @@ def test_a_bot_that_kills_itself_forfeits_as_in_the_course_framework(tmp_path, c
     record = play_game(_task(resolve(write_attack(tmp_path, name)), resolve("random")))
     assert [(f["player"], f["reason"]) for f in record["forfeits"]] == [(name, "crash")]
     assert record["forfeits"][0]["detail"].endswith(f"died of signal {'SIGKILL' if name == 'selfkill' else 'SIGTERM'}")
+
+
+@needs_full
+@pytest.mark.parametrize("attack", ["userns", "families"])
+def test_issue31_no_namespace_and_no_socket_family_but_unix_and_loopback(tmp_path, clean, attack):
+    record = play_game(_task(resolve(write_attack(tmp_path, attack)), resolve("random")))
+    assert record["forfeits"] == [], _forfeits(record)
+
+
+# -- issue 31, point 3: one bubblewrap, found once; a sandbox that cannot start is the referee's ----------
+
+
+@pytest.fixture
+def own_bwrap(tmp_path, monkeypatch):
+    """A ``bwrap`` of the referee's own, on its ``PATH`` only (not in the launcher's
+    ``/usr/local/bin:/usr/bin:/bin``): it notes each run, then runs the real one."""
+    real = sandbox.bwrap_path()
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    log = tmp_path / "bwrap.log"
+    wrapper = folder / "bwrap"
+    wrapper.write_text(f'#!/bin/sh\necho run >> "{log}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    for cached in (sandbox.bwrap_path, sandbox.full_isolation_missing):
+        cached.cache_clear()
+    yield wrapper, log
+    for cached in (sandbox.bwrap_path, sandbox.full_isolation_missing):
+        cached.cache_clear()
+
+
+@needs_full
+def test_issue31_the_bwrap_the_check_found_is_the_one_that_runs(own_bwrap, tmp_path, clean):
+    wrapper, log = own_bwrap
+    assert sandbox.full_isolation_missing() == ""
+    assert sandbox.bwrap_path() == str(wrapper)
+    runs_of_the_check = log.read_text().count("run")
+    record = play_game(_task(resolve("random"), resolve("greedy"), isolation="full"))
+    assert record["forfeits"] == [] and record["termination"] == "normal"
+    assert log.read_text().count("run") == runs_of_the_check + 2  # both bots ran in this bwrap
+
+
+@needs_full
+def test_issue31_a_sandbox_that_cannot_start_is_the_referees_error_and_nothing_is_stored(own_bwrap, tmp_path):
+    wrapper, _ = own_bwrap
+    assert sandbox.full_isolation_missing() == ""
+    wrapper.unlink()  # bwrap gone after the check: no bot can start
+    db = tmp_path / "t.sqlite"
+    config = TournamentConfig(["random", write_attack(tmp_path, "honest")], db=str(db), isolation="full", **FAST)
+    with pytest.raises(GamecoreError, match="could not build a bot's sandbox.*did not start"):
+        run_tournament(config)
+    # the database holds no game: nothing was recorded as a forfeit
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
 
 
 # -- row 11: strays are known by pid, not by an environment they control -----------------------------

@@ -24,6 +24,7 @@ from gamecore.players import EnginePlayer, MCTSPlayer  # noqa: E402
 from gamecore.search.engine import SearchResult  # noqa: E402
 from gamecore.ui import GAME_UIS  # noqa: E402
 from gamecore.ui.play import MESSAGES, describe_score, evaluation_scale  # noqa: E402
+from gamecore.web import app as web_app  # noqa: E402
 from gamecore.web.app import create_app  # noqa: E402
 from web_helpers import played_record, running_server, write_database, write_games_json  # noqa: E402
 
@@ -319,16 +320,35 @@ def test_a_replay_uploaded_by_the_page(client):
     assert state["cells"] == [v for row in final.cells() for v in row]
 
 
-def test_sessions_are_independent_and_capped():
+def test_sessions_are_independent_and_capped(monkeypatch):
+    monkeypatch.setattr(web_app, "UNSHOWN_SECONDS", 0.0)  # a game no page shows may make room at once
     with TestClient(create_app(max_sessions=3), base_url=BASE) as client:
         ids = [new_session(client, game="othello", options={"size": 8}, seats=HUMANS)["id"] for _ in range(3)]
         act(client, ids[1], "move", move="d3")
         assert [state_of(client, sid)["ply"] for sid in ids] == [0, 1, 0]
-        client.get(f"/api/sessions/{ids[0]}")  # the first is used again: the second is the oldest idle one
+        client.get(f"/api/sessions/{ids[0]}")  # the first is used again: the second is the oldest
         client.get(f"/api/sessions/{ids[2]}")
         new_session(client)
-        assert client.get(f"/api/sessions/{ids[1]}").status_code == 404
+        gone = client.get(f"/api/sessions/{ids[1]}")
+        assert gone.status_code == 410 and gone.json()["error"] == web_app.EVICTED  # the page says why
         assert client.get(f"/api/sessions/{ids[0]}").status_code == 200
+
+
+def test_issue31_one_client_cannot_evict_a_game_a_person_is_playing():
+    # one client made 40 sessions and evicted another user's game that waited on a human move
+    app = create_app(max_sessions=8)
+    with TestClient(app, base_url=BASE, client=("10.0.0.1", 5000)) as player:
+        sid = new_session(player, game="othello", options={"size": 8}, seats=HUMANS)["id"]
+        before = act(player, sid, "move", move="d3")  # waiting on the other human's move
+        flood = TestClient(app, base_url=BASE, client=("10.0.0.2", 5000))
+        made = [flood.post("/api/sessions", json={}).status_code for _ in range(40)]
+        assert made == [201] * 4 + [429] * 36  # a quarter of the server a client, at least 4
+        for k in range(3, 6):  # more clients fill the server: the newcomer is refused, nobody is evicted
+            other = TestClient(app, base_url=BASE, client=(f"10.0.0.{k}", 5000))
+            made = [other.post("/api/sessions", json={}).status_code for _ in range(4)]
+            assert made == ([201] * 3 + [503] if k == 3 else [503] * 4)
+        assert stable(state_of(player, sid)) == stable(before)
+        assert act(player, sid, "move", move="c3")["ply"] == 2
 
 
 def test_the_event_stream_sends_each_change_and_is_capped():

@@ -13,6 +13,7 @@ import csv
 import html
 import json
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 from .games import start_position
@@ -178,13 +179,15 @@ def html_page(config: TournamentConfig, records: list[GameRecord]) -> str:
     }
     payload = _script_json(data)
     title = f"Tournament: {config.game}, sizes {', '.join(map(str, config.sizes or ()))}"
-    return (
-        _HTML.replace("%TITLE%", esc(title))
-        .replace("%STANDINGS%", standing_rows)
-        .replace("%CROSSHEAD%", "".join(f"<th>{esc(n)}</th>" for n in names))
-        .replace("%CROSS%", cross_rows)
-        .replace("%DATA%", payload)
-    )
+    parts = {
+        "TITLE": esc(title),
+        "STANDINGS": standing_rows,
+        "CROSSHEAD": "".join(f"<th>{esc(n)}</th>" for n in names),
+        "CROSS": cross_rows,
+        "DATA": payload,
+    }
+    # one pass over the template: what is put in (a bot named %DATA%...) is never read again
+    return _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _HTML)
 
 
 def write_reports(config: TournamentConfig, records: list[GameRecord], out: str) -> list[str]:
@@ -247,6 +250,7 @@ def write_reports(config: TournamentConfig, records: list[GameRecord], out: str)
     return written
 
 
+_PLACEHOLDER = re.compile(r"%(TITLE|STANDINGS|CROSSHEAD|CROSS|DATA)%")
 _HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>%TITLE%</title>
 <style>

@@ -70,6 +70,7 @@ __all__ = [
     "isolation_for",
     "full_isolation_missing",
     "namespaces_available",
+    "bwrap_path",
     "sweep_orphans",
     "sweep_stale",
     "become_subreaper",
@@ -143,13 +144,21 @@ class Limits:
 
 
 @functools.lru_cache(maxsize=1)
+def bwrap_path() -> str:
+    """bubblewrap's absolute path, found once on the referee's ``PATH`` ("" when it is not
+    there): the check and every launch run this same file, whatever ``PATH`` the launcher has."""
+    found = shutil.which("bwrap")
+    return os.path.abspath(found) if found else ""
+
+
+@functools.lru_cache(maxsize=1)
 def full_isolation_missing() -> str:
     """Why ``full`` isolation cannot run here ("" when it can; checked once)."""
     if not sys.platform.startswith("linux"):
         return "it needs Linux"
     if os.geteuid() != 0:
         return "it needs root"
-    if not shutil.which("bwrap"):
+    if not bwrap_path():
         return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     if not seccomp.seccomp_available():
         return "libseccomp is not installed (Debian/Ubuntu: apt-get install libseccomp2)"
@@ -160,7 +169,7 @@ def full_isolation_missing() -> str:
         return f"cannot make a cgroup with CPU, memory and process limits ({exc})"
     try:
         trial = subprocess.run(
-            ["bwrap", *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc", "true"],
+            [bwrap_path(), *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc", "true"],
             capture_output=True,
             timeout=30,
         )
@@ -288,7 +297,7 @@ def _view() -> tuple[str, ...]:
 
 def _bwrap(command: list[str], limits: Limits, hide: list[str], fds: dict[str, int]) -> list[str]:
     size = str(limits.disk_mb << 20)
-    args = ["bwrap", *_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
+    args = [bwrap_path(), *_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
     args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _BOT_DIR]
     runtime = _runtime_paths()
     made = {"/", "/tmp", _BOT_DIR}
@@ -426,8 +435,9 @@ class BotProcess:
                     stderr=stderr,
                 )
             else:
-                if shutil.which("setpriv"):  # the host dies with the referee's thread (until it drops root)
-                    host = ["setpriv", "--pdeathsig", "KILL"] + host
+                setpriv = shutil.which("setpriv")
+                if setpriv:  # the host dies with the referee's thread (until it drops root)
+                    host = [os.path.abspath(setpriv), "--pdeathsig", "KILL"] + host
                 self.proc = subprocess.Popen(
                     host,
                     stdin=subprocess.DEVNULL,
@@ -451,6 +461,9 @@ class BotProcess:
             for fd in to_close:
                 os.close(fd)
         self._buffer = b""
+        self._unsent = b""
+        self._lines = 0  # lines read from the host: only the first can be its control line
+        self.sandboxed = False
         self.printed = 0
 
     def _start_in_group(
@@ -507,7 +520,7 @@ class BotProcess:
         under the reply's deadline."""
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         os.set_blocking(self._req_write, False)
-        self._unsent = getattr(self, "_unsent", b"") + data
+        self._unsent += data
         self._write_some()
 
     def _write_some(self) -> None:
@@ -518,43 +531,57 @@ class BotProcess:
             pass
         except OSError as exc:  # BrokenPipeError included: the bot closed its input
             self._unsent = b""
+            if not self.sandboxed:  # no code of the bot has run yet: the host's first line (or
+                return  # its end) says what went wrong, in receive()
             raise ReplyError("crash", f"the bot closed its input ({exc})") from None
 
     def receive(self, timeout: float) -> Reply:
         """The next reply, waiting at most ``timeout`` seconds (while finishing the request's
-        write); a reply already in the pipe is taken even when ``timeout`` is 0. The host's
-        ``{"type": "sandboxed"}`` line is not a reply: it sets :attr:`sandboxed` (from then on
-        a ``setup`` error can only be the bot's own)."""
+        write); a reply already in the pipe is taken even when ``timeout`` is 0.
+
+        The host's first line is its own control line, written before any code of the bot
+        runs: ``{"type": "sandboxed"}`` sets :attr:`sandboxed` (from then on a ``setup`` error
+        can only be the bot's own). Only the first line can be it: a later ``sandboxed`` line
+        is a reply like any other (the bot's forgery, a protocol error for the caller), so
+        nothing the bot writes extends its deadline. A channel that closes before that line
+        means the sandbox never started: :class:`SandboxError`, the referee's failure."""
         deadline = time.monotonic() + timeout
         while True:
-            while b"\n" not in self._buffer:
-                left = max(0.0, deadline - time.monotonic())
-                unsent = bool(getattr(self, "_unsent", b""))
-                readable, writable, _ = select.select([self._rep_read], [self._req_write] if unsent else [], [], left)
-                if writable:
-                    self._write_some()
-                if readable:
-                    chunk = os.read(self._rep_read, 65536)
-                    if not chunk:
-                        raise ReplyError("crash", self._exit_detail())
-                    self._buffer += chunk
-                    if len(self._buffer) > _MAX_LINE:
-                        raise ReplyError("protocol", "a reply line over 64 KB")
-                if b"\n" not in self._buffer and time.monotonic() >= deadline:  # a trickle cannot extend it
-                    raise ReplyError("timeout", f"no reply within {timeout:.3f} s")
-            line, _, self._buffer = self._buffer.partition(b"\n")
-            try:
-                reply = json.loads(line)
-            except (ValueError, RecursionError):
-                raise ReplyError("protocol", f"not a JSON line: {line[:80]!r}") from None
-            if not isinstance(reply, dict):
-                raise ReplyError("protocol", f"not a JSON object: {line[:80]!r}")
-            if reply.get("type") != "sandboxed":
+            reply = self._next_line(deadline, timeout)
+            self._lines += 1
+            if self._lines > 1 or reply.get("type") != "sandboxed":
                 break
             self.sandboxed = True  # the host's set-up is done: the bot's code may run from now on
         printed = reply.get("printed")
         if isinstance(printed, int) and not isinstance(printed, bool):  # a bot's own field: trusted as far as its type
             self.printed = max(self.printed, printed)
+        return reply
+
+    def _next_line(self, deadline: float, timeout: float) -> Reply:
+        while b"\n" not in self._buffer:
+            left = max(0.0, deadline - time.monotonic())
+            unsent = bool(self._unsent)
+            readable, writable, _ = select.select([self._rep_read], [self._req_write] if unsent else [], [], left)
+            if writable:
+                self._write_some()
+            if readable:
+                chunk = os.read(self._rep_read, 65536)
+                if not chunk:
+                    if not self.sandboxed:
+                        raise SandboxError(f"the bot's sandbox did not start: {self._exit_detail()}")
+                    raise ReplyError("crash", self._exit_detail())
+                self._buffer += chunk
+                if len(self._buffer) > _MAX_LINE:
+                    raise ReplyError("protocol", "a reply line over 64 KB")
+            if b"\n" not in self._buffer and time.monotonic() >= deadline:  # a trickle cannot extend it
+                raise ReplyError("timeout", f"no reply within {timeout:.3f} s")
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ReplyError("protocol", f"not a JSON line: {line[:80]!r}") from None
+        if not isinstance(reply, dict):
+            raise ReplyError("protocol", f"not a JSON object: {line[:80]!r}")
         return reply
 
     def _exit_detail(self) -> str:

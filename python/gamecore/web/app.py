@@ -62,42 +62,77 @@ def _static(name: str) -> bytes:
     return resources.files("gamecore.web").joinpath("static").joinpath(name).read_bytes()
 
 
-class Sessions:
-    """The live sessions, at most ``limit``; the least recently used idle one makes room."""
+#: What the page shows for a game the server closed to make room (or after its idle time).
+EVICTED = (
+    "this game was closed to make room for other games on this server (it was finished, or no page "
+    "had shown it for a while); start a new game"
+)
+#: A game no page has shown for this long (no event stream, no request) may make room.
+UNSHOWN_SECONDS = 60.0
 
-    def __init__(self, limit: int, idle_seconds: float, executor: Any, backend: str | None) -> None:
+
+class Sessions:
+    """The live sessions, at most ``limit`` and at most ``per_client`` for one client address
+    (default a quarter of ``limit``, at least 4). A new one makes room only by closing a finished game or
+    one no page shows (the least recently used first), never a game a person is playing within
+    its idle time: when none can go, the new session is refused."""
+
+    def __init__(
+        self, limit: int, idle_seconds: float, executor: Any, backend: str | None, per_client: int | None = None
+    ) -> None:
         self.limit = limit
+        self.per_client = per_client or max(4, limit // 4)
         self.idle_seconds = idle_seconds
         self.executor = executor
         self.backend = backend
         self.items: OrderedDict[str, GameSession] = OrderedDict()
+        self.clients: dict[str, str] = {}  # session id -> the client address that made it
+        self.evicted: OrderedDict[str, None] = OrderedDict()  # the last ones, for the page to say so
 
-    def create(self) -> GameSession:
+    def create(self, client: str = "") -> GameSession:
         now = time.monotonic()
         for sid, old in list(self.items.items()):
             if now - old.touched > self.idle_seconds:
-                self.drop(sid)
+                self.drop(sid, evicted=True)
+        mine = [sid for sid in self.items if self.clients.get(sid) == client]
+        if len(mine) >= self.per_client:
+            self._make_room(mine, now, f"you already have {len(mine)} games open on this server; close a tab", 429)
         if len(self.items) >= self.limit:
-            idle = next((sid for sid, s in self.items.items() if s.task is None), None)
-            if idle is None:
-                raise BadRequest("too many games are running on this server; close a tab and try again", 503)
-            self.drop(idle)
+            self._make_room(list(self.items), now, "too many games are running on this server; try again later", 503)
         session = GameSession(self.executor, self.backend)
         self.items[session.id] = session
+        self.clients[session.id] = client
         return session
+
+    def _make_room(self, candidates: list[str], now: float, refusal: str, status: int) -> None:
+        """Close the least recently used of ``candidates`` that is finished or shown by no page."""
+        for sid in candidates:  # least recently used first
+            session = self.items[sid]
+            shown = session.streams > 0 or now - session.touched < UNSHOWN_SECONDS
+            if session.position.is_game_over() or not shown:
+                self.drop(sid, evicted=True)
+                return
+        raise BadRequest(refusal, status)
 
     def get(self, sid: str) -> GameSession:
         session = self.items.get(sid) if SESSION_ID.match(sid) else None
         if session is None:
+            if sid in self.evicted:
+                raise BadRequest(EVICTED, 410)
             raise BadRequest("no such game: it ended or the server restarted; reload the page", 404)
         session.touched = time.monotonic()
         self.items.move_to_end(sid)
         return session
 
-    def drop(self, sid: str) -> None:
+    def drop(self, sid: str, *, evicted: bool = False) -> None:
         session = self.items.pop(sid, None)
+        self.clients.pop(sid, None)
         if session is not None:
             session.close()
+            if evicted:
+                self.evicted[sid] = None
+                while len(self.evicted) > 4 * self.limit:
+                    self.evicted.popitem(last=False)
 
     def close(self) -> None:
         for sid in list(self.items):
@@ -156,7 +191,7 @@ def create_app(
 
     async def create(request: Request) -> Response:
         await _json_body(request)
-        session = sessions.create()
+        session = sessions.create(request.client.host if request.client else "")
         return answer(session.state(), 201)
 
     async def get_state(request: Request) -> Response:

@@ -279,8 +279,11 @@ function listen() {
   events?.close();
   events = new EventSource(`/api/sessions/${session.id}/events`);
   events.onmessage = (e) => show(JSON.parse(e.data));
-  events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) $("message").textContent = words().lost;
+  events.onerror = async () => {
+    if (events.readyState !== EventSource.CLOSED) return;
+    // the server's own words when it closed this game (to make room), else "lost the server"
+    const gone = await fetch(`/api/sessions/${session.id}`).then((r) => r.json()).catch(() => ({}));
+    $("message").textContent = gone.error || words().lost;
   };
 }
 
