@@ -21,6 +21,7 @@ __all__ = [
     "InvalidBoardError",
     "ConcurrentUseError",
     "CorruptDataError",
+    "ArchiveError",
 ]
 
 
@@ -94,3 +95,10 @@ class CorruptDataError(GamecoreError, OSError):
     """A data file shipped in the package (the learned Othello weights,
     ``gamecore/data/othello{size}.patterns``) is truncated, empty or of the wrong size for
     its board; the message names the file. Reinstall gamecore to repair it."""
+
+
+class ArchiveError(GamecoreError, ValueError):
+    """A game archive (WTHOR ``.wtb``/``.jou``/``.trn``, GGF, a transcript) that cannot be
+    read: a truncated or damaged file, a header whose count disagrees with the file, a byte
+    that is no square, or a recorded move the rules forbid. The message names the file and
+    the game (its 0-based index in the file); nothing is silently dropped or shortened."""
