@@ -22,8 +22,6 @@ from ..errors import ArchiveError, GamecoreError
 from ..games.othello import PASS, Othello, OthelloMove, parse_move_list
 from ._record import ArchiveGame, result_of
 
-__all__ = ["read_transcripts", "write_transcript", "read_ggf", "write_ggf"]
-
 TEXT_SOURCE = "<text>"
 _RESULT_RE = re.compile(r"^(.*?)\s+([-+]?\d+)$")
 _GGF_GAME_RE = re.compile(r"\(;(.*?);\)", re.S)

@@ -33,15 +33,6 @@ from pathlib import Path
 from ..errors import ArchiveError
 from ._record import ArchiveGame, result_of
 
-__all__ = [
-    "read_wthor",
-    "read_wthor_players",
-    "read_wthor_tournaments",
-    "write_wthor",
-    "write_wthor_players",
-    "write_wthor_tournaments",
-]
-
 HEADER = struct.Struct("<BBBBIHHBBBB")
 GAME = struct.Struct("<HHHBB60s")
 PLAYER_NAME_BYTES = 20
