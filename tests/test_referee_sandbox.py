@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -768,6 +769,73 @@ def test_row11_a_stray_with_an_empty_environment_is_swept():
     assert strays() and Path(f"/proc/{strays()[0]}/environ").read_bytes() == b""
     assert sweep_orphans() >= 1
     assert strays() == []
+
+
+def test_issue31_another_games_sweep_never_kills_a_basic_host_being_started(monkeypatch):
+    # The host's pid was registered only after Popen returned: another game's sweep, run in
+    # that window (widened here), killed the new host and its bot forfeited with "crash".
+    assert become_subreaper()
+    real_popen = subprocess.Popen
+    sweeps = []
+
+    def popen_then_sweep(*args, **kwargs):
+        proc = real_popen(*args, **kwargs)
+        sweep = threading.Thread(target=sweep_orphans)  # another game's thread ending its game
+        sweep.start()
+        sweep.join(0.5)  # the window, widened: the sweep runs now unless it must wait
+        sweeps.append(sweep)
+        return proc
+
+    monkeypatch.setattr(sandbox.subprocess, "Popen", popen_then_sweep)
+    bot = BotProcess(resolve("random"), isolation="basic")
+    try:
+        sweeps[0].join()
+        bot.send({"type": "start", "game": "othello", "size": 6, "seat": 0, "seats": 2, "time": 1.0, "seed": 0})
+        assert bot.receive(20)["type"] == "ready"
+    finally:
+        bot.close()
+
+
+FORK_BOMB = """
+import os, sys, time
+from gamecore.referee import jail, sandbox
+uid = int(sys.argv[2]) if sys.argv[2] else None
+config = {"work": sys.argv[1], "uid": uid, "mode": "basic", "limits": sandbox.Limits(nproc=8).as_dict(),
+          "archive_fd": sandbox.pack_files({}), "bot": {"kind": "ctu"}, "executable": None}
+jail.build(config)  # what the host does before any code of the bot runs
+started = 0
+try:
+    while started < 100:
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        started += 1
+except OSError:
+    pass
+print(started, flush=True)
+"""
+
+
+def test_issue31_basic_isolation_caps_a_bots_processes(tmp_path):
+    # Limits.nproc was documented as a cap but never applied in basic isolation
+    uid = str(bot_uids(os.getpid())[-1]) if ROOT else ""  # as root, a bot runs as a uid of its own
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    bomb = subprocess.Popen(
+        [sys.executable, "-c", FORK_BOMB, str(tmp_path / "work"), uid],
+        stdout=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+        text=True,
+    )
+    try:
+        started = int(bomb.stdout.readline())
+    finally:
+        os.killpg(bomb.pid, signal.SIGKILL)
+        bomb.wait()
+    if ROOT:
+        assert started == 7  # eight processes of its uid, itself included
+    else:  # sharing the referee's user: eight more than that user ran (others may end meanwhile)
+        assert 1 <= started <= 16
 
 
 # -- the soak ----------------------------------------------------------------------------------------

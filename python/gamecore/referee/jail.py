@@ -4,7 +4,8 @@
 the bot's files into its working folder (a private tmpfs, ``/bot``, in ``full`` isolation),
 creating every file itself (no path of the bot is followed), gives them to the bot's uid, sets
 ``PR_SET_NO_NEW_PRIVS``, drops to that uid (never root) and sets the per-process limits
-(``RLIMIT_AS``, an ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, no core files). A failure here is
+(``RLIMIT_AS``, an ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, no core files; in ``basic``
+isolation ``RLIMIT_NPROC`` too, where no cgroup caps the bot's processes). A failure here is
 the referee's (:class:`SetupError`), never the bot's. The referee's side is
 :mod:`gamecore.referee.sandbox`.
 """
@@ -81,7 +82,26 @@ def _give_to(work: bytes, uid: int) -> None:
     os.chown(work, uid, uid)
 
 
-def _set_limits(limits: dict[str, int]) -> None:
+def _threads_of(uid: int) -> int:
+    """Threads running as real uid ``uid`` now: what ``RLIMIT_NPROC`` counts."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="utf-8") as fh:
+                fields = dict(line.split(":", 1) for line in fh if ":" in line)
+        except OSError:
+            continue
+        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
+            count += int(fields.get("Threads", "1").strip())
+    return count
+
+
+def _set_limits(limits: dict[str, int], *, own_uid: bool = True) -> None:
+    """The per-process limits. ``nproc`` becomes ``RLIMIT_NPROC``, which counts every thread
+    of the bot's uid: with a uid of its own that is the bot alone; sharing the referee's user
+    (``basic`` isolation, not root) the bot may start ``nproc`` more than that user runs now."""
 
     def put(which: int, soft: int, hard: int | None = None) -> None:
         try:
@@ -95,6 +115,8 @@ def _set_limits(limits: dict[str, int]) -> None:
         put(resource.RLIMIT_CPU, int(limits["cpu"]), int(limits["cpu"]) + 2)
     if limits.get("fsize"):
         put(resource.RLIMIT_FSIZE, int(limits["fsize"]))
+    if limits.get("nproc"):
+        put(resource.RLIMIT_NPROC, int(limits["nproc"]) + (0 if own_uid else _threads_of(os.getuid())))
     put(resource.RLIMIT_CORE, 0)
 
 
@@ -154,5 +176,8 @@ def build(config: HostConfig) -> str:
         raise SetupError("a bot never runs as root: no uid was given")
     os.environ["HOME"] = os.fsdecode(work)
     os.environ["TMPDIR"] = "/tmp" if config.get("mode") == "full" else os.fsdecode(work)
-    _set_limits(config.get("limits") or {})
+    limits = dict(config.get("limits") or {})
+    if config.get("mode") == "full":
+        limits.pop("nproc", None)  # the bot's cgroup caps its processes (pids.max)
+    _set_limits(limits, own_uid=uid is not None)
     return os.fsdecode(work)

@@ -438,18 +438,18 @@ class BotProcess:
                 setpriv = shutil.which("setpriv")
                 if setpriv:  # the host dies with the referee's thread (until it drops root)
                     host = [os.path.abspath(setpriv), "--pdeathsig", "KILL"] + host
-                self.proc = subprocess.Popen(
-                    host,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=stderr,
-                    pass_fds=(req_read, rep_write, fds["archive"]),
-                    start_new_session=True,
-                    env=env,
-                    cwd=self.base,
-                    close_fds=True,
-                )
-                with _live_lock:
+                with _live_lock:  # registered before any sweep can see it (sweep_orphans holds the lock)
+                    self.proc = subprocess.Popen(
+                        host,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=stderr,
+                        pass_fds=(req_read, rep_write, fds["archive"]),
+                        start_new_session=True,
+                        env=env,
+                        cwd=self.base,
+                        close_fds=True,
+                    )
                     _live.add(self.proc.pid)
         except OSError as exc:
             self._release()
@@ -706,17 +706,17 @@ def sweep_orphans() -> int:
         return 0  # pragma: no cover
     killed = 0
     for _ in range(20):  # children of the orphans become orphans in turn
-        with _live_lock:
+        with _live_lock:  # a host is started and registered under this lock: never seen half-way
             keep = _live | _own_processes()
-        strays = [pid for pid in _children(os.getpid()) if pid not in keep]
+            strays = [pid for pid in _children(os.getpid()) if pid not in keep]
+            for pid in strays:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+                except ProcessLookupError:
+                    pass
         if not strays:
             break
-        for pid in strays:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except ProcessLookupError:
-                pass
         for pid in strays:
             try:
                 os.waitpid(pid, 0)

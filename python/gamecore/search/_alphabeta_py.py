@@ -152,6 +152,7 @@ class Searcher:
         self._mpc_level = 0
         self.tt_entries = size if entries else 0
         self._mask = self.tt_entries - 1
+        self._tt_mb = tt_mb
         self._reset_table()
 
     def __getstate__(self) -> dict[str, float]:
@@ -166,7 +167,10 @@ class Searcher:
         # packed in one signed 64-bit word (flag 0: an empty slot). Anonymous mappings are
         # zero pages until written: making even a large table costs nothing up front.
         n = self.tt_entries
-        memory = mmap.mmap(-1, 16 * n) if n else bytearray()
+        try:
+            memory = mmap.mmap(-1, 16 * n) if n else bytearray()
+        except OSError:  # no address space for it (ENOMEM): the compiled twin's error, word for word
+            raise MemoryError(f"cannot allocate a {self._tt_mb} MB transposition table") from None
         self._memory = memory
         self._tt_filled = 0  # entries not empty: stores into an empty slot since the table was made
         self._keys = memoryview(memory)[: 8 * n].cast("Q")

@@ -20,8 +20,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
 from .._cli_types import add_backend, add_seed, add_time, count
+from ..errors import GamecoreError
 from ..games import GAMES
 from ..games.base import Color, Outcome, Position, Termination
+from ..games.othello import MAX_RECORD_CHARS
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
 
 __all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "evaluation_scale", "result_line", "GAME_UIS"]
@@ -493,14 +495,23 @@ def build_players(
     return players
 
 
+def _read_record(path: str) -> str:
+    """A saved record's text, read no further than a record may be long (``--load /dev/zero``
+    ends at once, in one error line)."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read(MAX_RECORD_CHARS + 1)
+    if len(text) > MAX_RECORD_CHARS:
+        raise GamecoreError(f"{path} is longer than a game record may be ({MAX_RECORD_CHARS} characters)")
+    return text
+
+
 def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boards: bool = True) -> int:
     """``gamecore play <game>``: build the position and the players, play, return the exit status."""
     lang = getattr(args, "lang", "en")
     position = ui.position(args)
     session_out = out
     if args.load:
-        with open(args.load, encoding="utf-8") as fh:
-            count = ui.load_record(position, fh.read())
+        count = ui.load_record(position, _read_record(args.load))
         print(MESSAGES[lang]["loaded"].format(count=count, path=args.load), file=out)
     players = build_players(ui, position, args, stdin, session_out, lang)
     session = Session(ui, position, players, args, out=session_out, lang=lang, boards=boards)
