@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import ArchiveError, GamecoreError
-from ..games.othello import Othello, OthelloMove
+from ..games.othello import PASS, Othello, OthelloMove
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,8 @@ class ArchiveGame:
         :raises ArchiveError: a move the rules forbid (the message names the game and move).
         """
         game = self.start_position(backend)
-        for number, name in enumerate(self.moves, 1):
-            _pass_if_forced(game, name)
-            try:
-                move = game.parse_move(name)
-                before = game.copy()
-                game.push(move)
-            except GamecoreError as exc:
-                raise ArchiveError(f"{self.where()}: move {number} ({name}) cannot be played: {exc}") from exc
-            yield before, move
+        for move in self._play_each(game):
+            yield game.copy(), move
 
     def replay(self, backend: str | None = None) -> Othello:
         """The final position, every move checked by gamecore's rules (forced passes played).
@@ -81,20 +75,34 @@ class ArchiveGame:
         :raises ArchiveError: a move the rules forbid (the message names the game and move).
         """
         game = self.start_position(backend)
-        for number, name in enumerate(self.moves, 1):
-            _pass_if_forced(game, name)
-            try:
-                game.push(name)
-            except GamecoreError as exc:
-                raise ArchiveError(f"{self.where()}: move {number} ({name}) cannot be played: {exc}") from exc
+        for _ in self._play_each(game):
+            pass
         return game
 
+    def _play_each(self, game: Othello) -> Iterator[OthelloMove]:
+        """Yield each move just before it is played on ``game``, then play it (after a
+        forced pass where the archive left one out)."""
+        squares = _square_moves(game.size)
+        core = game.core
+        for number, name in enumerate(self.moves, 1):
+            if core.legal_moves() == [PASS]:
+                core.push(PASS)
+            move = squares.get(name)
+            if move is None:
+                raise ArchiveError(
+                    f"{self.where()}: move {number} ({name!r}) is no square of a {game.size}x{game.size} board"
+                )
+            yield move
+            try:
+                game.push(move)
+            except GamecoreError as exc:
+                raise ArchiveError(f"{self.where()}: move {number} ({name}) cannot be played: {exc}") from exc
 
-def _pass_if_forced(game: Othello, name: str) -> None:
-    """Archives leave forced passes out: play one when the side to move has no move."""
-    legal = game.legal_moves()
-    if len(legal) == 1 and legal[0].is_pass and not game.is_game_over():
-        game.push(legal[0])
+
+@functools.cache
+def _square_moves(size: int) -> dict[str, OthelloMove]:
+    """Every square's move on a board of ``size``, by name."""
+    return {move.name: move for move in (OthelloMove(index, size) for index in range(size * size))}
 
 
 def result_of(margin: int | None) -> int | None:
