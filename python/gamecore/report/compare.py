@@ -67,7 +67,7 @@ __all__ = [
     "HAS_CHARTS",
     "AlgorithmStats",
     "Budget",
-    "GameRecord",
+    "ComparisonGame",
     "MoveRecord",
     "compare_rolit",
     "pair_seatings",
@@ -139,7 +139,7 @@ class SeatRecord:
 
 
 @dataclass
-class GameRecord:
+class ComparisonGame:
     number: int
     seats: list[SeatRecord]
     winner: str  #: the colour that won by the tie rule
@@ -271,6 +271,10 @@ def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchRes
     return result, states, time.thread_time() - cpu, time.perf_counter() - wall
 
 
+#: The older name of :class:`ComparisonGame` (the referee's record is ``referee.rules.GameRecord``).
+GameRecord = ComparisonGame
+
+
 def play_game(
     number: int,
     seating: tuple[str, ...],
@@ -278,7 +282,7 @@ def play_game(
     seed: int = 0,
     backend: str | None = None,
     shadows: bool = True,
-) -> GameRecord:
+) -> ComparisonGame:
     """One four-player game, ``seating[i]`` at seat ``i``; with ``shadows``, every algorithm of
     ``SHADOWS`` searches each position of the algorithm it shadows, its move not played."""
     game = Rolit(backend=backend)
@@ -291,7 +295,7 @@ def play_game(
         seat: [(name, make_engine(name, 0, budget)) for name, shadowed in SHADOWS.items() if shadowed == algorithm]
         for seat, algorithm in enumerate(seating)
     }
-    record = GameRecord(number, seats, "", ())
+    record = ComparisonGame(number, seats, "", ())
 
     def search(algorithm: str, engine: Engine, played: bool) -> SearchResult[Any]:
         result, states, cpu, wall = timed_search(engine, game, budget)
@@ -356,7 +360,7 @@ def _rss_child(algorithm: str, played: list[int], seats: list[int], budget: Budg
     return (_rss_kib("VmHWM") - before) * 1024
 
 
-def peak_rss(record: GameRecord, budget: Budget, backend: str | None = None) -> dict[str, int | None]:
+def peak_rss(record: ComparisonGame, budget: Budget, backend: str | None = None) -> dict[str, int | None]:
     """Per algorithm: how much the peak resident set of a fresh (spawned) process grew while
     that algorithm alone searched its positions of ``record`` (a shadow: those of the algorithm
     it shadows), one process after another."""
@@ -371,7 +375,7 @@ def peak_rss(record: GameRecord, budget: Budget, backend: str | None = None) -> 
     return grown
 
 
-def summarise(records: list[GameRecord]) -> dict[str, AlgorithmStats]:
+def summarise(records: list[ComparisonGame]) -> dict[str, AlgorithmStats]:
     stats = {name: AlgorithmStats(name, seated=name not in SHADOWS) for name in MEASURED}
     for record in records:
         for seat in record.seats:
@@ -388,7 +392,7 @@ def summarise(records: list[GameRecord]) -> dict[str, AlgorithmStats]:
     return {name: entry for name, entry in stats.items() if entry.games}
 
 
-def head_to_head(records: list[GameRecord]) -> dict[tuple[str, str], tuple[int, int]]:
+def head_to_head(records: list[ComparisonGame]) -> dict[tuple[str, str], tuple[int, int]]:
     """Per ordered pair (a, b) of a 2-against-2 game: (games, games a's colours won)."""
     table: dict[tuple[str, str], tuple[int, int]] = {}
     for record in records:
@@ -411,7 +415,7 @@ class Run:
     seed: int
     backend: str
     stats: dict[str, AlgorithmStats]
-    records: list[GameRecord]
+    records: list[ComparisonGame]
     pairs: dict[tuple[str, str], tuple[int, int]]
     load: tuple[float, float]  #: 1-minute load average at the start and the end
     cpus: int
@@ -461,8 +465,8 @@ def compare_rolit(
     total = len(plan) + len(pair_plan)
     load_start = _load()
     started = time.perf_counter()
-    records: list[GameRecord] = []
-    pair_records: list[GameRecord] = []
+    records: list[ComparisonGame] = []
+    pair_records: list[ComparisonGame] = []
     for number, seating in enumerate(plan + pair_plan):
         if show:
             _progress(stream, number, total, started)
