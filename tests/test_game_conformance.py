@@ -187,6 +187,7 @@ LEFT = {
         "names, and the handouts' short commands (gamecore tetralath, gamecore rolit)",
     ),
     "_backend.py": (1, "the compiled module of each game's core (the backend loader's table)"),
+    "archive/text.py": (1, "a GGF record's GM tag says the game in the file format's own word (#34)"),
     "referee/bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
     "referee/course_bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
 }
