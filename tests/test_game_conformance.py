@@ -238,3 +238,14 @@ def test_the_counter_sees_a_branch(tmp_path):
     module = tmp_path / "front.py"
     module.write_text('def f(game, p):\n    assert isinstance(p, Othello)\n    return game == "rolit"\n')
     assert _name_branches(module) == ["3: comparison"]
+
+
+def test_every_compiled_module_has_its_pure_twin():
+    # docs/architecture.rst's twin rule: pybindings/gamecore/<dir>/_x_cy.pyx <-> python/gamecore/<dir>/_x_py.py
+    compiled = PACKAGE.parents[1] / "pybindings" / "gamecore"
+    if not compiled.is_dir():
+        pytest.skip("no pybindings/ here (an installed wheel): run from a source checkout")
+    twins = {
+        p.relative_to(compiled).with_name(p.name[: -len("_cy.pyx")] + "_py.py") for p in compiled.rglob("_*_cy.pyx")
+    }
+    assert twins and sorted(str(t) for t in twins if not (PACKAGE / t).exists()) == []
