@@ -15,6 +15,7 @@
     gamecore bench rl                              # random games through PettingZoo and OpenSpiel: plies/s
     gamecore export ufrj --out models/players/gamecore_player.py
     gamecore tournament ...                        # the tournament referee (gamecore tournament --help)
+    gamecore archive stats wthor/WTH_2004.wtb      # players, openings, results of archived games
 
 Players are given as ``human``, ``random``, ``engine``, ``mcts`` (every game) or ``greedy``,
 ``corner``, ``positional`` (Othello), with options after a colon: ``engine:depth=6,eval=positional``.
@@ -32,6 +33,7 @@ from typing import Any, TextIO
 from . import __version__, _backend, bench
 from ._cli_types import DEFAULT_GAME, add_backend, board_size, count, plies, seconds
 from .adapters import ctu, ufrj
+from .archive.cli import add_subparser as add_archive_parser
 from .bench import api as bench_api
 from .bench import multiplayer as bench_multiplayer
 from .bench import rl as bench_rl
@@ -382,6 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_parser(sub)  # gamecore compare rolit: the report's own parser (gamecore.report.cli)
     add_train_parser(sub, board_size)  # gamecore train othello (gamecore.train.othello)
     add_serve_parser(sub)  # gamecore serve: the web board (gamecore.web.cli)
+    add_archive_parser(sub)  # gamecore archive stats (gamecore.archive.cli)
     p = sub.add_parser(
         "rolit",
         help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue); also 'play rolit'",
@@ -458,6 +461,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return int(args.run(args, out))
         if args.command == "serve":
             return int(args.serve_handler(args, out))
+        if args.command == "archive":
+            return int(args.archive_handler(args, out))
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

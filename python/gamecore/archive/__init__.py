@@ -9,7 +9,7 @@ rules as it reads (``check=False`` skips that): a damaged file or an illegal mov
 >>> game.moves[:3], game.result
 (('f5', 'd6', 'c3'), 1)
 >>> game.replay().score()
-(3, 6)
+(6, 3)
 """
 
 from ..errors import ArchiveError
