@@ -205,7 +205,7 @@ def test_report_page_and_markdown(cycle_report):
 def test_a_timed_game_records_cpu_time_and_states():
     record = play_game(0, seatings()[5], Budget(seconds=0.002), seed=1)
     assert len([m for m in record.moves if m.played]) == 60
-    assert all(m.states > 0 and m.cpu_seconds > 0 and m.wall_seconds > 0 for m in record.moves)
+    assert all(m.nodes > 0 and m.cpu_seconds > 0 and m.wall_seconds > 0 for m in record.moves)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak RSS reset is Linux's")

@@ -43,7 +43,8 @@ from .._cli_types import at_least, count, seconds
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.rolit import Rolit
 from ..players import read_options
-from ..report.compare import Budget, seatings, timed_search, wilson
+from ..report.compare import Budget, budget_shares, engine_seat, seatings, wilson
+from ..runner import run_game
 from ..search.engine import Engine
 from ._parallel import run_games
 
@@ -121,7 +122,8 @@ class RolitGame:
 def play_rolit_game(
     number: int, options: dict[str, Any], budget: Budget, seed: int = 0, backend: str | None = None
 ) -> RolitGame:
-    """Game ``number``: seating ``number mod 24``, the tested engine in the seat of "mcts"."""
+    """Game ``number``: seating ``number mod 24``, the tested engine in the seat of "mcts", played
+    through :func:`gamecore.runner.run_game` (as ``gamecore compare`` plays)."""
     seating = seatings(ALGORITHMS)[number % len(seatings(ALGORITHMS))]
     game = Rolit(backend=backend)
     engines = [
@@ -130,22 +132,11 @@ def play_rolit_game(
         else Engine(algorithm=name, tt_mb=16, clock=budget.clock)
         for seat, name in enumerate(seating)
     ]
-    shares: list[float] = []
-    over = 0
-    while not game.is_game_over():
-        seat = game.player
-        result, states, cpu, wall = timed_search(engines[seat], game, budget)
-        if seating[seat] == "mcts" and not result.exact:
-            if budget.states is not None:
-                shares.append(states / budget.states)
-            else:
-                assert budget.seconds is not None
-                shares.append((cpu if budget.clock == "cpu" else wall) / budget.seconds)
-            over += shares[-1] > 1
-        assert result.move is not None  # the game is not over
-        game.push(result.move)
-    outcome = game.outcome()
-    assert outcome is not None
+    record = run_game(game, [engine_seat(engine, budget) for engine in engines], seating)
+    assert record.forfeit is None and record.outcome is not None  # the engines play legal moves to the end
+    shares = budget_shares([move for move in record.moves if move.player == "mcts"], budget)  # exact ones left out
+    over = sum(share > 1 for share in shares)
+    outcome = record.outcome
     order: list[Any] = list(game.colours)
     winner = seating[order.index(outcome.winner)] if outcome.winner is not None else ""
     return RolitGame(

@@ -43,6 +43,7 @@ from .._cli_types import count
 from ..errors import GamecoreError
 from ..games.othello import Othello
 from ..players import make_player
+from ..runner import player_seat, run_game
 from ..search.engine import Engine
 from ._parallel import run_games
 
@@ -172,16 +173,20 @@ def player_from_spec(spec: str) -> Any:
 
 
 def play_game(opening: str, black: Any, white: Any, size: int, backend: str | None = None) -> int:
-    """Black's final disc margin (empties to the winner) of a game from ``opening``."""
+    """Black's final disc margin (empties to the winner) of a game from ``opening``, played
+    through :func:`gamecore.runner.run_game`.
+
+    :raises GamecoreError: a player forfeited (an illegal move, an error)."""
     game = Othello.from_moves(opening, size=size, backend=backend)
     for player in (black, white):
         new_game = getattr(player, "new_game", None)
         if new_game is not None:
             new_game()
-    while not game.is_game_over():
-        mover = black if game.turn == 0 else white
-        game.push(mover.choose_move(game))
-    black_discs, white_discs = game.score()
+    record = run_game(game, [player_seat(black), player_seat(white)], ["black", "white"])
+    if record.forfeit is not None:
+        raise GamecoreError(f"the {record.forfeit[1]}")
+    final: Othello = record.final
+    black_discs, white_discs = final.score()
     empties = size * size - black_discs - white_discs
     diff = black_discs - white_discs
     return diff + (empties if diff > 0 else -empties if diff < 0 else 0)

@@ -42,12 +42,13 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TextIO
 
 from ..errors import InvalidLimitError, InvalidOptionError
 from ..games.rolit import Rolit
+from ..runner import MoveRecord, Seat, run_game
 from ..search.engine import Engine, SearchResult
 from .table import ALGORITHMS, MEASURED, SHADOWS, markdown
 
@@ -114,24 +115,6 @@ class Budget:
 
 
 @dataclass
-class MoveRecord:
-    """One search: who searched at which ply, what it counted and what it cost."""
-
-    game: int
-    ply: int
-    algorithm: str
-    colour: str
-    states: int
-    cpu_seconds: float
-    wall_seconds: float
-    memory: int  #: bytes its structures hold (``SearchResult.memory_used``)
-    depth: int
-    exact: bool  #: solved to the end of the game (it may stop before its budget)
-    played: bool  #: its move was played (False: a shadow search)
-    move: str  #: the move it chose
-
-
-@dataclass
 class SeatRecord:
     algorithm: str
     colour: str
@@ -162,7 +145,7 @@ class AlgorithmStats:
     def row(self, budget: Budget) -> dict[str, Any]:
         games, moves = max(self.games, 1), max(len(self.moves), 1)
         low, high = wilson(self.wins, self.games)
-        states = sum(m.states for m in self.moves)
+        states = sum(m.nodes for m in self.moves)
         cpu = sum(m.cpu_seconds for m in self.moves)
         wall = sum(m.wall_seconds for m in self.moves)
         shares = budget_shares(self.moves, budget)
@@ -210,7 +193,7 @@ def budget_shares(moves: list[MoveRecord], budget: Budget) -> list[float]:
         if move.exact:
             continue
         if budget.states is not None:
-            used.append(move.states / budget.states)
+            used.append(move.nodes / budget.states)
         else:
             assert budget.seconds is not None
             spent = move.cpu_seconds if budget.clock == "cpu" else move.wall_seconds
@@ -273,6 +256,38 @@ def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchRes
 
 #: The older name of :class:`ComparisonGame` (the referee's record is ``referee.rules.GameRecord``).
 GameRecord = ComparisonGame
+#: The columns of ``moves.csv``: a search each (the runner's :class:`~gamecore.runner.MoveRecord`,
+#: its ``player`` under the report's word ``algorithm``, its ``nodes`` as ``states``).
+MOVE_COLUMNS = ["game", "ply", "algorithm", "colour", "states", "cpu_seconds", "wall_seconds", "memory"]
+MOVE_COLUMNS += ["depth", "exact", "played", "move"]
+
+
+def _move_row(number: int, move: MoveRecord) -> dict[str, Any]:
+    return {
+        "game": number,
+        "ply": move.ply,
+        "algorithm": move.player,
+        "colour": move.colour,
+        "states": move.nodes,
+        "cpu_seconds": move.cpu_seconds,
+        "wall_seconds": move.wall_seconds,
+        "memory": move.memory,
+        "depth": move.depth,
+        "exact": int(move.exact),
+        "played": int(move.played),
+        "move": move.move,
+    }
+
+
+def engine_seat(engine: Engine, budget: Budget) -> Seat:
+    """An engine as a seat of :func:`~gamecore.runner.run_game`, searching within ``budget``
+    (:func:`timed_search`: its result's ``nodes`` are every state it searched)."""
+
+    def choose(position: Any) -> tuple[Any, Any]:
+        result = timed_search(engine, position, budget)[0]
+        return result.move, result
+
+    return choose
 
 
 def play_game(
@@ -283,57 +298,37 @@ def play_game(
     backend: str | None = None,
     shadows: bool = True,
 ) -> ComparisonGame:
-    """One four-player game, ``seating[i]`` at seat ``i``; with ``shadows``, every algorithm of
-    ``SHADOWS`` searches each position of the algorithm it shadows, its move not played."""
+    """One four-player game, ``seating[i]`` at seat ``i``, through :func:`~gamecore.runner.run_game`;
+    with ``shadows``, every algorithm of ``SHADOWS`` searches each position of the algorithm it
+    shadows, its move not played."""
     game = Rolit(backend=backend)
     colours = [str(colour.initial) for colour in game.colours]
     seats = [SeatRecord(algorithm, colours[seat]) for seat, algorithm in enumerate(seating)]
     engines = [
         make_engine(algorithm, seed * 1000 + number * SEATS + seat, budget) for seat, algorithm in enumerate(seating)
     ]
-    shadow_engines = {
-        seat: [(name, make_engine(name, 0, budget)) for name, shadowed in SHADOWS.items() if shadowed == algorithm]
+    shadow_seats = {
+        seat: [
+            (name, engine_seat(make_engine(name, 0, budget), budget))
+            for name, shadowed in SHADOWS.items()
+            if shadowed == algorithm
+        ]
         for seat, algorithm in enumerate(seating)
     }
-    record = ComparisonGame(number, seats, "", ())
-
-    def search(algorithm: str, engine: Engine, played: bool) -> SearchResult[Any]:
-        result, states, cpu, wall = timed_search(engine, game, budget)
-        record.moves.append(
-            MoveRecord(
-                number,
-                len(record.played),
-                algorithm,
-                colours[game.player],
-                states,
-                cpu,
-                wall,
-                result.memory_used,
-                result.depth,
-                result.exact,
-                played,
-                str(result.move),
-            )
-        )
-        return result
-
-    while not game.is_game_over():
-        seat = game.player
-        if shadows:
-            for name, engine in shadow_engines[seat]:
-                search(name, engine, played=False)
-        result = search(seating[seat], engines[seat], played=True)
-        assert result.move is not None  # the game is not over
-        record.played.append(result.move.index)
-        game.push(result.move)
-    outcome = game.outcome()
-    assert outcome is not None
+    played = run_game(
+        game,
+        [engine_seat(engine, budget) for engine in engines],
+        seating,
+        shadows=shadow_seats if shadows else None,
+    )
+    outcome = played.outcome
+    assert outcome is not None and played.forfeit is None  # the engines play legal moves to the end
     order: list[Any] = list(game.colours)
     for seat, colour in enumerate(order):
         seats[seat].balls = outcome.scores[colour]
-    record.winner = colours[order.index(outcome.winner)] if outcome.winner is not None else ""
-    record.tied = tuple(colours[order.index(c)] for c in outcome.tied)
-    return record
+    winner = colours[order.index(outcome.winner)] if outcome.winner is not None else ""
+    tied = tuple(colours[order.index(c)] for c in outcome.tied)
+    return ComparisonGame(number, seats, winner, tied, played.moves, played.codes)
 
 
 def _rss_kib(field: str) -> int:
@@ -385,10 +380,10 @@ def summarise(records: list[ComparisonGame]) -> dict[str, AlgorithmStats]:
             entry.wins += seat.colour == record.winner
             entry.ties += seat.colour in record.tied
             for name, shadowed in SHADOWS.items():
-                if shadowed == seat.algorithm and any(m.algorithm == name for m in record.moves):
+                if shadowed == seat.algorithm and any(m.player == name for m in record.moves):
                     stats[name].games += 1
         for move in record.moves:
-            stats[move.algorithm].moves.append(move)
+            stats[move.player].moves.append(move)
     return {name: entry for name, entry in stats.items() if entry.games}
 
 
@@ -528,18 +523,18 @@ def write_report(run: Run, out: str) -> list[str]:
                         int(sitting.colour == record.winner),
                         int(sitting.colour in record.tied),
                         len(mine),
-                        sum(m.states for m in mine),
+                        sum(m.nodes for m in mine),
                         round(sum(m.cpu_seconds for m in mine), 5),
                     ]
                 )
     paths.append(path)
     path = os.path.join(out, "moves.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
-        moves = csv.DictWriter(f, fieldnames=list(MoveRecord.__dataclass_fields__))
+        moves = csv.DictWriter(f, fieldnames=MOVE_COLUMNS)
         moves.writeheader()
         for record in run.records:
             for move in record.moves:
-                moves.writerow({**asdict(move), "exact": int(move.exact), "played": int(move.played)})
+                moves.writerow(_move_row(record.number, move))
     paths.append(path)
     if run.pairs:
         path = os.path.join(out, "head_to_head.csv")
