@@ -74,6 +74,7 @@ def test_core_position_and_outcome_agree(game_class, backend):
             assert [m.index for m in trial.legal_moves()] == trial.core.legal_moves()
             assert trial.player == trial.colors.index(trial.turn)
             assert move.index in trial.extra_moves() or 0 <= move.index < geometry.num_cells
+            assert move.is_pass is (move.index < 0)  # every game's moves say it (Othello's pass is -1)
             trial.push(move)
         assert len(line) <= trial.max_game_length()
         outcome = trial.outcome()

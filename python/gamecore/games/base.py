@@ -150,10 +150,13 @@ def strip_row_numbers(tokens: list[str]) -> list[str]:
 
 
 class _GameMove(Protocol):
-    """What every game's move type has: its core code."""
+    """What every game's move type has: its core code, and whether it is a pass."""
 
     @property
     def index(self) -> int: ...
+
+    @property
+    def is_pass(self) -> bool: ...
 
 
 class Core(Protocol):

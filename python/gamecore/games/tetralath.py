@@ -173,6 +173,9 @@ class TetralathMove:
     def is_swap(self) -> bool:
         return self.index == SWAP_CODE
 
+    #: Tetralath has no pass (every game's moves say whether they are one).
+    is_pass = False
+
     @property
     def row(self) -> int:
         """0-based row (0 is row ``a``, at the top)."""

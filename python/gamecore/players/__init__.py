@@ -408,7 +408,7 @@ class HumanPlayer(Player):
             message = self.explain(position, text, None) if self.explain else None
             if message:
                 self._say(message)
-            elif getattr(moves[0], "is_pass", False):
+            elif moves[0].is_pass:
                 self._say(t["must_pass"].format(move=move))
             else:
                 try:

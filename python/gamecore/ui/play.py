@@ -353,7 +353,7 @@ class Session:
         while not position.is_game_over():
             colour = position.turn
             legal = position.legal_moves()
-            if len(legal) == 1 and getattr(legal[0], "is_pass", False):
+            if len(legal) == 1 and legal[0].is_pass:
                 self.say(self.m["passes"].format(side=self.name(colour), player=self.player_name(colour)))
                 position.push(legal[0])
                 self.save()

@@ -46,7 +46,7 @@ def _push_record_move(position: Any, move: Any) -> None:
     """Push a recorded move; a pass the record leaves out is played when it is forced."""
     parsed = position.parse_move(move)
     legal = position.legal_moves()
-    if not getattr(parsed, "is_pass", False) and len(legal) == 1 and getattr(legal[0], "is_pass", False):
+    if not parsed.is_pass and len(legal) == 1 and legal[0].is_pass:
         position.push(legal[0])
     position.push(parsed)
 
@@ -183,7 +183,7 @@ class GameSession:
 
     def _forced_pass(self) -> bool:
         legal = self.position.legal_moves()
-        return len(legal) == 1 and getattr(legal[0], "is_pass", False)
+        return len(legal) == 1 and legal[0].is_pass
 
     def redo(self) -> None:
         if self.ply >= len(self.line):
