@@ -226,13 +226,15 @@ def test_the_page_says_the_engines_score_in_discs(client):
 def test_every_player_of_every_seat_plays(client, game):
     # Each player the game lists (its seat menus), in each game, plays a legal move from the start.
     options = {"players": 2} if game == "rolit" else {"size": 6} if game == "othello" else {}
-    assert new_session(client, game=game, options=options)["players"] == list(GAMES[game].players)
+    state = new_session(client, game=game, options=options)
+    assert state["players"] == list(GAMES[game].players)
+    sid = state["id"]  # one session, a new game for each player (a client may hold only a few sessions)
     for name in GAMES[game].players:
         if name == "human":
             continue
         seats = [{"player": name, "time": 0.05}, {"player": "human"}]
-        sid = new_session(client, game=game, options=options, seats=seats)["id"]
-        state = wait_for(client, sid, lambda s: s["ply"] == 1)
+        number = act(client, sid, "new", game=game, options=options, seats=seats)["game_number"]
+        state = wait_for(client, sid, lambda s, number=number: s["game_number"] == number and s["ply"] == 1)
         assert state["seats"][0]["player"] == name and state["message"] == ""
         start = {"othello": lambda: Othello(6), "rolit": lambda: Rolit(players=2), "tetralath": Tetralath}[game]()
         assert state["moves"][0]["text"] in {GAME_UIS[game].move_text(m) for m in start.legal_moves()}
