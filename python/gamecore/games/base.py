@@ -468,6 +468,17 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         """The board as rows of ``-1`` (empty) or the number of the colour on each square."""
         raise NotImplementedError
 
+    def svg(self, **options: Any) -> Any:
+        """The position as an SVG picture (:func:`gamecore.svg.board`: ``size``, ``last_move``,
+        ``legal_moves``, ``labels``, ``arrows``, ``coordinates``); Jupyter shows it."""
+        from ..svg import board  # noqa: PLC0415 - gamecore.svg imports the games package
+
+        return board(self, **options)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a position as its board, last move and legal moves marked."""
+        return str(self.svg())
+
     def to_text(self) -> str:
         """The position as one line of text, which ``from_text`` reads back."""
         raise NotImplementedError
