@@ -8,7 +8,10 @@ most 100 MB into one file, the fork bot starts three children, the memory hog as
 from __future__ import annotations
 
 import os
+import sys
 import textwrap
+
+import pytest
 
 # Legal moves of a CTU board, first in row-major order: the honest core every bot shares.
 HONEST = """
@@ -223,3 +226,20 @@ def stray_processes(referee: int | None = None) -> list[str]:
         if marker in environ:
             found.append(f"{entry}: {cmdline}")
     return found
+
+
+def sandbox_missing() -> str:
+    """Why submitted bots cannot run here ("" when they can): as root the referee runs them only
+    in its sandbox (bubblewrap, libseccomp, writable cgroups), never in ``basic`` isolation."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return ""
+    from gamecore.referee.sandbox import full_isolation_missing  # noqa: PLC0415 (Linux only)
+
+    return full_isolation_missing()
+
+
+#: For a test that runs submitted bots: skipped, in one line naming what to install, where the
+#: referee would refuse them (as root without its sandbox). CI installs bubblewrap: it runs them.
+needs_sandbox = pytest.mark.skipif(
+    bool(sandbox_missing()), reason=f"as root the referee runs submitted bots only in its sandbox: {sandbox_missing()}"
+)

@@ -27,10 +27,10 @@ from gamecore.referee.db import ResultsDB
 from gamecore.referee.play import play_game
 from gamecore.referee.report import markdown, write_reports
 from gamecore.referee.rules import DEFAULT_RULES, Rules, RulesDict
-from gamecore.referee.sandbox import BotProcess, SandboxError
+from gamecore.referee.sandbox import BASIC_WARNING, BotProcess, SandboxError
 from gamecore.referee.scoring import elo_text, standings
 from gamecore.referee.tournament import TournamentConfig, run_tournament
-from referee_bots import HONEST, stray_processes, write_bot
+from referee_bots import HONEST, needs_sandbox, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 
@@ -84,9 +84,12 @@ def _env() -> dict:
 
 
 def _referee(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    result = subprocess.run(
         [sys.executable, "-m", "gamecore.referee", *args], env=_env(), capture_output=True, text=True, timeout=300
     )
+    # built-in players run without the sandbox too, saying so first (as root without bubblewrap)
+    result.stderr = result.stderr.replace(BASIC_WARNING + "\n", "")
+    return result
 
 
 # -- rows 5, 6, 7, 16, 19: submissions are data ---------------------------------------------------
@@ -139,6 +142,7 @@ def test_row6_devices_fifos_and_proc_links_never_hang_the_referee(tmp_path):
     assert "is a FIFO" in _finishes(lambda: resolve(str(tmp_path / "lonely_player.py"))["refused"], 20)
 
 
+@needs_sandbox
 def test_row7_the_digest_is_stable_run_to_run(tmp_path):
     bot = Path(_bot(tmp_path, "statlink"))
     (bot / "stat").symlink_to("/proc/self/stat")  # its content changes with every read
@@ -159,6 +163,7 @@ def test_row7_the_digest_is_stable_run_to_run(tmp_path):
     assert again == first and {f["reason"] for r in first for f in r["forfeits"]} == {"refused"}
 
 
+@needs_sandbox
 def test_row16_file_count_and_byte_limits_with_options(tmp_path):
     many = Path(_bot(tmp_path, "many"))
     for i in range(MAX_FILES):  # with player.py: one more than the default limit
@@ -200,6 +205,7 @@ def test_row16_file_count_and_byte_limits_with_options(tmp_path):
     assert roomy.returncode == 0 and "forfeits" not in roomy.stdout, roomy.stdout + roomy.stderr
 
 
+@needs_sandbox
 def test_row19_a_folder_and_files_named_in_no_utf8_play_normally(tmp_path):
     root = os.fsencode(tmp_path)
     folder = os.path.join(root, b"\xe9l\xe8ve")  # Latin-1, as Windows zip tools write names
@@ -256,6 +262,7 @@ while True:
 """
 
 
+@needs_sandbox
 def test_row8_a_bot_that_never_reads_times_out_and_the_game_is_stored(tmp_path):
     shrinker = tmp_path / "shrinker"
     shrinker.write_text(PIPE_SHRINKER)
@@ -287,6 +294,7 @@ time.sleep(60)
 """
 
 
+@needs_sandbox
 def test_row18_a_silent_seat_0_cannot_make_seat_1_forfeit(tmp_path):
     silent = tmp_path / "silent"
     silent.mkdir()
@@ -345,6 +353,7 @@ echo '{"type":"error","reason":"setup","detail":"forged"}' >&3
 """
 
 
+@needs_sandbox
 def test_a_host_that_fails_its_set_up_is_the_referees_error_a_forged_one_a_forfeit(tmp_path):
     # The real host, handed a file it must not unpack (a path with ".."), fails before any
     # bot code runs (resolve never makes such a path: this stands in for a referee's bug).
@@ -482,6 +491,7 @@ def _named(tmp_path: Path, names: list[str]) -> TournamentConfig:
     )
 
 
+@needs_sandbox
 def test_row21_markdown_and_csv_escape_hostile_names(tmp_path):
     config = _named(tmp_path, HOSTILE_NAMES)
     records = run_tournament(config)
@@ -505,6 +515,7 @@ def test_row21_markdown_and_csv_escape_hostile_names(tmp_path):
     assert "\\<!--\\<script\\>" in text and "<!--" not in text.replace("\\<!--", "")
 
 
+@needs_sandbox
 def test_row14_the_page_data_escapes_names_that_would_end_or_comment_out_its_script(tmp_path):
     config = _named(tmp_path, ["<!--<script>", "a<b>&amp;"])
     records = run_tournament(config)
@@ -515,6 +526,7 @@ def test_row14_the_page_data_escapes_names_that_would_end_or_comment_out_its_scr
     assert {"<!--<script>", "a<b>&amp;"} <= {p for g in json.loads(payload)["games"] for p in g["players"]}
 
 
+@needs_sandbox
 def test_issue31_folders_named_like_the_pages_placeholders_are_text_in_it(tmp_path):
     # each name was expanded by the next placeholder's replace: %DATA% in a table cell became
     # the whole replay data, %CROSS% the crosstable (a 120 KB page grew to 38 MB)
@@ -537,6 +549,7 @@ def test_issue31_folders_named_like_the_pages_placeholders_are_text_in_it(tmp_pa
 CHROMIUM = next((n for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 
 
+@needs_sandbox
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)")
 def test_row14_a_player_named_like_a_comment_cannot_empty_the_html_page(tmp_path):
     config = _named(tmp_path, ["<!--<script>", "a<b>&amp;"])
@@ -573,6 +586,7 @@ OTHER_NAMES = HONEST.replace(
 )
 
 
+@needs_sandbox
 def test_row22_ctu_constructors_are_called_positionally(tmp_path):
     assert TWO_ARGUMENTS != HONEST and OTHER_NAMES != HONEST
     two = tmp_path / "two"
@@ -604,6 +618,7 @@ def _terminal_controls(text: str) -> set[str]:
     return {c for c in text if c != "\n" and unicodedata.category(c) in ("Cc", "Cf")}
 
 
+@needs_sandbox
 def test_a_bot_s_name_and_words_reach_the_terminal_as_text_never_as_escapes(tmp_path):
     evil = tmp_path / f"evil{ESCAPES}"
     evil.mkdir()

@@ -17,13 +17,13 @@ from gamecore.errors import GamecoreError
 from gamecore.referee.bots import resolve
 from gamecore.referee.play import play_game
 from gamecore.referee.report import matches, standings
-from gamecore.referee.sandbox import namespaces_available
+from gamecore.referee.sandbox import full_isolation_missing, namespaces_available
 from gamecore.referee.tournament import TournamentConfig, run_tournament
-from referee_bots import EXPECTED_REASON, NUISANCES, stray_processes, write_bot
+from referee_bots import EXPECTED_REASON, NUISANCES, needs_sandbox, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 needs_namespaces = pytest.mark.skipif(
-    not namespaces_available(), reason="needs root and unshare (network/mount namespaces)"
+    not namespaces_available(), reason=f"needs --isolation full: {full_isolation_missing() or 'root'}"
 )
 
 FAST = dict(time=0.5, grace=0.7, startup=20.0, sizes=[6], progress=False, workers=2)
@@ -37,6 +37,7 @@ def _replays_legally(record: dict) -> bool:
 
 
 # The default run plays one game a match (every pair still meets); the CTU two-game matches are slow.
+@needs_sandbox
 @pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_forfeits_are_attributed_with_their_reasons(tmp_path, games):
     bots = [write_bot(tmp_path / "bots", name) for name in EXPECTED_REASON]
@@ -139,7 +140,7 @@ def test_fork_bot_children_exist_during_the_game_and_die_with_it(tmp_path):
     assert stray_processes() == []
 
 
-@pytest.mark.parametrize("isolation", ["basic", "auto"])
+@pytest.mark.parametrize("isolation", ["basic", pytest.param("auto", marks=needs_sandbox)])
 def test_no_stray_process_in_either_isolation(tmp_path, isolation):
     bots = [write_bot(tmp_path, name) for name in ("forker", "hang", "crasher")]
     config = TournamentConfig(

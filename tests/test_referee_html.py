@@ -14,12 +14,13 @@ import pytest
 
 from gamecore.referee.report import write_reports
 from gamecore.referee.tournament import TournamentConfig, run_tournament
-from referee_bots import write_bot
+from referee_bots import needs_sandbox, write_bot
 
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only"),
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)"),
+    needs_sandbox,
 ]
 
 

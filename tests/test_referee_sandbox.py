@@ -283,6 +283,41 @@ ATTACKS = {
             if exc.errno != 97:  # EAFNOSUPPORT: the filter's answer (the kernel would open it)
                 raise RuntimeError("AF_NETLINK refused by %r, not by the filter" % exc)
 """,
+    # issue 31, point 5: the host's control line written by the bot on its own reply channel,
+    # a stream of them for 5 s, to keep its move's deadline open
+    "forger": """
+    def move(self, board):
+        import os, time
+        line = b'{"type":"sandboxed"}\\n'
+        for fd in map(int, os.listdir("/proc/self/fd")):
+            try:
+                pipe = os.readlink("/proc/self/fd/%d" % fd).startswith("pipe:")
+                with open("/proc/self/fdinfo/%d" % fd) as info:
+                    flags = next(line for line in info if line.startswith("flags:"))
+                writable = int(flags.split()[1], 8) & 3 == 1  # O_WRONLY
+            except OSError:
+                continue
+            if pipe and writable:  # the host's reply channel, a dup it keeps in this process
+                end = time.monotonic() + 5
+                while time.monotonic() < end:
+                    os.write(fd, line)
+                    time.sleep(0.01)
+        return self.honest(board)
+""",
+    # issue 31: bubblewrap's command line (the machine's paths, a hidden database's) read
+    # through /proc by the bot
+    "cmdline": """
+    def setup(self):
+        import glob
+        for path in glob.glob("/proc/*/cmdline"):
+            try:
+                with open(path, "rb") as fh:
+                    words = fh.read().split(b"\\0")
+            except OSError:
+                continue
+            if b"--ro-bind" in words or b"--seccomp" in words:
+                raise RuntimeError("read bubblewrap's options in %s: %r" % (path, words[:12]))
+""",
     # pondering: a thread that keeps computing while the opponent thinks (it reports the
     # longest stretch it was stopped; frozen between its turns, that is the opponent's time)
     "ponderer": """
@@ -692,10 +727,20 @@ def test_a_bot_that_kills_itself_forfeits_as_in_the_course_framework(tmp_path, c
 
 
 @needs_full
-@pytest.mark.parametrize("attack", ["userns", "families"])
+@pytest.mark.parametrize("attack", ["userns", "families", "cmdline"])
 def test_issue31_no_namespace_and_no_socket_family_but_unix_and_loopback(tmp_path, clean, attack):
     record = play_game(_task(resolve(write_attack(tmp_path, attack)), resolve("random")))
     assert record["forfeits"] == [], _forfeits(record)
+
+
+@needs_full
+def test_issue31_a_bot_cannot_extend_its_deadline_with_the_hosts_control_line(tmp_path, clean):
+    started = time.monotonic()
+    record = play_game(_task(resolve(write_attack(tmp_path, "forger")), resolve("random")))
+    took = time.monotonic() - started
+    (forfeit,) = record["forfeits"]
+    assert forfeit["player"] == "forger" and forfeit["reason"] == "protocol", forfeit  # a forged line is no move
+    assert took < 4.5, took  # the stream lasts 5 s: it never held the referee (0.5 s + 0.7 s grace a move)
 
 
 # -- issue 31, point 3: one bubblewrap, found once; a sandbox that cannot start is the referee's ----------
@@ -797,7 +842,7 @@ def test_issue31_another_games_sweep_never_kills_a_basic_host_being_started(monk
 
 
 FORK_BOMB = """
-import os, sys, time
+import os, resource, sys, time
 from gamecore.referee import jail, sandbox
 uid = int(sys.argv[2]) if sys.argv[2] else None
 config = {"work": sys.argv[1], "uid": uid, "mode": "basic", "limits": sandbox.Limits(nproc=8).as_dict(),
@@ -812,7 +857,7 @@ try:
         started += 1
 except OSError:
     pass
-print(started, flush=True)
+print(started, resource.getrlimit(resource.RLIMIT_NOFILE)[1], flush=True)
 """
 
 
@@ -828,10 +873,11 @@ def test_issue31_basic_isolation_caps_a_bots_processes(tmp_path):
         text=True,
     )
     try:
-        started = int(bomb.stdout.readline())
+        started, open_files = map(int, bomb.stdout.readline().split())
     finally:
         os.killpg(bomb.pid, signal.SIGKILL)
         bomb.wait()
+    assert open_files <= 1024  # and a bounded number of open files (the kernel's file table is shared)
     if ROOT:
         assert started == 7  # eight processes of its uid, itself included
     else:  # sharing the referee's user: eight more than that user ran (others may end meanwhile)

@@ -28,7 +28,7 @@ from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
 from gamecore.referee.scoring import Match, StandingsRow, matches
 from gamecore.referee.tournament import Progress, TournamentConfig, run_tournament
-from referee_bots import EXPECTED_REASON, stray_processes, write_bot
+from referee_bots import EXPECTED_REASON, needs_sandbox, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 
@@ -187,6 +187,7 @@ done
 """
 
 
+@needs_sandbox
 def test_course_framework_bots_exports_and_programs_take_part(tmp_path):
     ctu.export_player(str(tmp_path / "exported" / "player.py"), time=0.2, depth=2)
     ctu.export_player(str(tmp_path / "standalone" / "player.py"), time=0.2, depth=2, standalone=True)
@@ -247,6 +248,7 @@ def test_tetralath_tournament(tmp_path):
         ("[" * 60000, "protocol"),
     ],
 )
+@needs_sandbox
 def test_garbage_replies_forfeit_without_hurting_the_referee(tmp_path, reply, reason):
     bot = tmp_path / "garbage"
     bot.write_text(SHELL_BOT.replace("""printf '{"type":"move","move":"%s"}\\n' "$m" >&3""", f"echo '{reply}' >&3"))
@@ -263,6 +265,7 @@ def test_garbage_replies_forfeit_without_hurting_the_referee(tmp_path, reply, re
     assert [(f["player"], f["reason"]) for f in record["forfeits"]] == [("garbage", reason)]
 
 
+@needs_sandbox
 def test_rolit_four_seat_tables(tmp_path):
     corner = tmp_path / "cornerbot"
     corner.write_text(SHELL_BOT.replace("%s", "a1"))  # a1 is never legal early in Rolit
@@ -301,6 +304,7 @@ def test_rolit_four_seat_tables(tmp_path):
     assert '"boards":' in page and ".rolit .s3" in page
 
 
+@needs_sandbox
 def test_cli_reports(tmp_path):
     out = tmp_path / "out"
     bot = write_bot(tmp_path, "raiser")
@@ -346,6 +350,7 @@ def test_cli_reports(tmp_path):
     assert "<script" in html_text and "src=" not in html_text  # self-contained
 
 
+@needs_sandbox
 def test_compliance_check_flags_each_hostile_bot(tmp_path, capsys):
     for name, reason in EXPECTED_REASON.items():
         out = io.StringIO()

@@ -14,6 +14,7 @@ from gamecore import Rolit, cli
 from gamecore.referee.check import check_bot
 from gamecore.referee.report import html_page
 from gamecore.referee.tournament import TournamentConfig
+from referee_bots import needs_sandbox
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 
@@ -38,6 +39,7 @@ def _shell_bot(tmp_path, name, move):
     return str(path)
 
 
+@needs_sandbox
 def test_check_plays_the_bot_in_each_of_the_four_seats(tmp_path):
     out = io.StringIO()
     assert check_bot(_shell_bot(tmp_path, "firstmove", '"$m"'), game="rolit", time_limit=1.0, out=out) == 0
@@ -52,6 +54,7 @@ def test_check_plays_the_bot_in_each_of_the_four_seats(tmp_path):
     assert "OK: nothing would forfeit" in text
 
 
+@needs_sandbox
 def test_check_names_the_colour_a_rolit_bot_forfeits_as(tmp_path):
     out = io.StringIO()
     corner = _shell_bot(tmp_path, "cornerbot", "a1")  # a1 is never legal early in Rolit
@@ -60,6 +63,7 @@ def test_check_names_the_colour_a_rolit_bot_forfeits_as(tmp_path):
     assert "FORFEIT (illegal_move:" in text and "as red player" in text and "as blue player" in text
 
 
+@needs_sandbox
 def test_tournament_check_command_takes_game_rolit(tmp_path, capsys):
     bot = _shell_bot(tmp_path, "firstmove", '"$m"')
     out = io.StringIO()

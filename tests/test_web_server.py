@@ -344,7 +344,7 @@ def test_issue31_one_client_cannot_evict_a_game_a_person_is_playing():
         before = act(player, sid, "move", move="d3")  # waiting on the other human's move
         flood = TestClient(app, base_url=BASE, client=("10.0.0.2", 5000))
         made = [flood.post("/api/sessions", json={}).status_code for _ in range(40)]
-        assert made == [201] * 4 + [429] * 36  # a quarter of the server a client, at least 4
+        assert made == [201] * 4 + [429] * 36  # half of the server a client, at least 4
         for k in range(3, 6):  # more clients fill the server: the newcomer is refused, nobody is evicted
             other = TestClient(app, base_url=BASE, client=(f"10.0.0.{k}", 5000))
             made = [other.post("/api/sessions", json={}).status_code for _ in range(4)]

@@ -196,13 +196,18 @@ class BotGroup:
 
 
 def _rmdir(path: str) -> None:
-    for _ in range(50):  # a killed process leaves its group a moment after it is reaped
+    # A killed process leaves its group a moment after it is reaped: on a loaded machine that
+    # moment took more than half a second (a soak left groups behind), so wait up to 3 s.
+    deadline = time.monotonic() + 3.0
+    while True:
         try:
             os.rmdir(path)
             return
         except FileNotFoundError:
             return
         except OSError:
+            if time.monotonic() > deadline:
+                return
             time.sleep(0.01)
 
 

@@ -4,7 +4,7 @@
 the bot's files into its working folder (a private tmpfs, ``/bot``, in ``full`` isolation),
 creating every file itself (no path of the bot is followed), gives them to the bot's uid, sets
 ``PR_SET_NO_NEW_PRIVS``, drops to that uid (never root) and sets the per-process limits
-(``RLIMIT_AS``, an ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, no core files; in ``basic``
+(``RLIMIT_AS``, an ``RLIMIT_CPU`` backstop, ``RLIMIT_FSIZE``, ``RLIMIT_NOFILE``, no core files; in ``basic``
 isolation ``RLIMIT_NPROC`` too, where no cgroup caps the bot's processes). A failure here is
 the referee's (:class:`SetupError`), never the bot's. The referee's side is
 :mod:`gamecore.referee.sandbox`.
@@ -24,6 +24,7 @@ from .rules import HostConfig
 __all__ = ["SetupError", "prepare", "build", "ARCHIVE_MAGIC"]
 
 _PR_SET_NO_NEW_PRIVS = 38
+_MAX_OPEN_FILES = 1024  # a bot's file descriptors: the kernel's file table is the machine's
 #: The first bytes of the archive of a bot's files (``sandbox.pack_files`` writes it, :func:`build` checks it).
 ARCHIVE_MAGIC = b"GCBOT1\n"
 
@@ -117,6 +118,7 @@ def _set_limits(limits: dict[str, int], *, own_uid: bool = True) -> None:
         put(resource.RLIMIT_FSIZE, int(limits["fsize"]))
     if limits.get("nproc"):
         put(resource.RLIMIT_NPROC, int(limits["nproc"]) + (0 if own_uid else _threads_of(os.getuid())))
+    put(resource.RLIMIT_NOFILE, _MAX_OPEN_FILES)
     put(resource.RLIMIT_CORE, 0)
 
 

@@ -295,9 +295,11 @@ def _view() -> tuple[str, ...]:
     return tuple(args)
 
 
-def _bwrap(command: list[str], limits: Limits, hide: list[str], fds: dict[str, int]) -> list[str]:
+def _bwrap_options(limits: Limits, hide: list[str], seccomp_fd: int) -> list[str]:
+    """bubblewrap's options for one bot. They reach it in a memfd (``--args FD``), not on its
+    command line, which the bot could read as ``/proc/1/cmdline`` (the machine's paths)."""
     size = str(limits.disk_mb << 20)
-    args = [bwrap_path(), *_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
+    args = [*_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
     args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _BOT_DIR]
     runtime = _runtime_paths()
     made = {"/", "/tmp", _BOT_DIR}
@@ -317,8 +319,7 @@ def _bwrap(command: list[str], limits: Limits, hide: list[str], fds: dict[str, i
     args += ["--cap-drop", "ALL"]
     for cap in ("CAP_CHOWN", "CAP_SETUID", "CAP_SETGID"):
         args += ["--cap-add", cap]
-    args += ["--seccomp", str(fds["seccomp"]), "--chdir", _BOT_DIR, "--"]
-    return args + command
+    return args + ["--seccomp", str(seccomp_fd), "--chdir", _BOT_DIR]
 
 
 def bot_uids(referee: int) -> range:
@@ -332,8 +333,8 @@ def _bot_uid() -> int:
     return bot_uids(os.getpid())[next(_uids) % 4096]
 
 
-def _memfd_with(data: bytes) -> int:
-    fd = os.memfd_create("gamecore-seccomp", os.MFD_CLOEXEC)
+def _memfd_with(data: bytes, name: str) -> int:
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
     os.write(fd, data)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
@@ -378,7 +379,7 @@ class BotProcess:
             to_close.append(fds["archive"])
             if self.isolated:
                 work = _BOT_DIR
-                fds["seccomp"] = _memfd_with(seccomp.filter_program())
+                fds["seccomp"] = _memfd_with(seccomp.filter_program(), "gamecore-seccomp")
                 to_close.append(fds["seccomp"])
                 try:
                     self.group = cgroups.BotGroup(
@@ -428,8 +429,11 @@ class BotProcess:
             stderr = None if os.environ.get("GAMECORE_REFEREE_DEBUG") else subprocess.DEVNULL
             self.started = time.perf_counter()
             if self.isolated:
+                options = _bwrap_options(limits, hide or [], fds["seccomp"])
+                fds["options"] = _memfd_with(b"".join(os.fsencode(o) + b"\0" for o in options), "gamecore-bwrap")
+                to_close.append(fds["options"])
                 self.proc = self._start_in_group(
-                    ["/bin/sh", "-c", _TRAMPOLINE, "sh", *_bwrap(host, limits, hide or [], fds)],
+                    ["/bin/sh", "-c", _TRAMPOLINE, "sh", bwrap_path(), "--args", str(fds["options"]), "--", *host],
                     fds=(req_read, rep_write, *fds.values()),
                     env=env,
                     stderr=stderr,

@@ -73,7 +73,7 @@ UNSHOWN_SECONDS = 60.0
 
 class Sessions:
     """The live sessions, at most ``limit`` and at most ``per_client`` for one client address
-    (default a quarter of ``limit``, at least 4). A new one makes room only by closing a finished game or
+    (default half of ``limit``, at least 4). A new one makes room only by closing a finished game or
     one no page shows (the least recently used first), never a game a person is playing within
     its idle time: when none can go, the new session is refused."""
 
@@ -81,7 +81,7 @@ class Sessions:
         self, limit: int, idle_seconds: float, executor: Any, backend: str | None, per_client: int | None = None
     ) -> None:
         self.limit = limit
-        self.per_client = per_client or max(4, limit // 4)
+        self.per_client = per_client or max(4, limit // 2)
         self.idle_seconds = idle_seconds
         self.executor = executor
         self.backend = backend
