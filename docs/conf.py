@@ -12,8 +12,8 @@ project = "gamecore"
 version = release = gamecore.__version__
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 autodoc_member_order = "bysource"
-# The web board's framework (the optional extra `web`): its pages build without it.
-autodoc_mock_imports = ["starlette", "uvicorn"]
+# The optional extras' frameworks (`web`, `rl`): their pages build without them.
+autodoc_mock_imports = ["starlette", "uvicorn", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"]
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_typehints = "description"
 exclude_patterns = ["_build"]

@@ -39,7 +39,7 @@ __all__ = ["GamecoreGymEnv", "ENV_IDS", "register_envs"]
 ILLEGAL_ACTION_REWARD = -1.0
 
 
-class GamecoreGymEnv(gym.Env):
+class GamecoreGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]  # Any when Gymnasium is absent
     """One learner against built-in opponents in a gamecore game.
 
     :param game: ``"othello"``, ``"rolit"`` or ``"tetralath"``.
