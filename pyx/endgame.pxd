@@ -58,6 +58,13 @@ cdef enum:
     EG_ETC_EMPTIES = 10         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
     EG_SCALE = 100              # _othello_patterns.SCALE: evaluation units a disc
     EG_MAX_PATTERN_SCORE = 100000  # _othello_patterns.MAX_PATTERN_SCORE: the evaluation's bound
+    EG_STATS_FIELDS = 6         # STATS_FIELDS: the counters of one number of empty squares
+    EG_STAT_NODES = 0           # deep_search and shallow_search calls
+    EG_STAT_TABLE_HITS = 1      # deep_search: the position found in the table
+    EG_STAT_TABLE_CUTS = 2      # ... its bounds alone answered
+    EG_STAT_OTHER_CUTS = 3      # stability or enhanced transposition cut-offs
+    EG_STAT_FAIL_HIGHS = 4      # deep_search: a move reached beta
+    EG_STAT_FIRST_CUTS = 5      # ... the first move tried
 
 cdef extern from *:
     """
@@ -129,6 +136,8 @@ ctypedef struct Solver:
     int stop
     int interrupted               # a signal handler raised (Ctrl-C): its exception is set
     const unsigned char* stop_flag  # a caller's flag (Engine.stop): nonzero stops; NULL: none
+    uint64_t* progress            # NULL, or where the node count is written with each reading of the clock
+    uint64_t* stats               # NULL, or EG_STATS_FIELDS counters by empty squares (see count_stat)
     int root_move
 
 
@@ -380,6 +389,12 @@ cdef inline int stability_threshold(int empties) noexcept nogil:
     return 2 * empties - 2
 
 
+cdef inline void count_stat(Solver* s, int empties, int field) noexcept nogil:
+    """One more in a measurement's counter (`stats`, when asked for)."""
+    if s.stats != NULL:
+        s.stats[empties * EG_STATS_FIELDS + field] += 1
+
+
 cdef inline bint check_limits(Solver* s) noexcept nogil:
     """Set and return `stop` when the node or time limit is reached, or a signal handler
     raised (then `interrupted` too)."""
@@ -387,6 +402,8 @@ cdef inline bint check_limits(Solver* s) noexcept nogil:
         s.stop = 1
     elif s.nodes >= s.next_check:
         s.next_check = s.nodes + EG_TIME_CHECK_EVERY
+        if s.progress != NULL:
+            s.progress[0] = s.nodes
         if s.deadline != 0.0 and gc_monotonic_seconds() >= s.deadline:
             s.stop = 1
         elif s.stop_flag != NULL and s.stop_flag[0] != 0:
@@ -635,10 +652,12 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
     cdef bint moved = False
     cdef bb_t empty, odd, parity_group, group, bit, f
     s.nodes += 1
+    count_stat(s, empties, EG_STAT_NODES)
     if check_limits(s):
         return 0
     cut = stability_cutoff(s, player, opponent, alpha, empties)
     if cut != EG_NO_CUT:
+        count_stat(s, empties, EG_STAT_OTHER_CUTS)
         return cut
     empty = ~(player | opponent) & <bb_t>s.t.full
     odd = 0
@@ -854,6 +873,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     cdef bb_t flipped[100]
     cdef bint pv = beta - alpha > 1
     s.nodes += 1
+    count_stat(s, empties, EG_STAT_NODES)
     if check_limits(s):
         return 0
     if not root:
@@ -861,20 +881,25 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         tt_prefetch(s, h)  # loads while the stability bound and the moves are computed
         cut = stability_cutoff(s, player, opponent, alpha, empties)
         if cut != EG_NO_CUT:
+            count_stat(s, empties, EG_STAT_OTHER_CUTS)
             return cut
     moves = eg_moves(player, opponent, s.g)
     if not root:
         entry = tt_probe(s, h, empties)
         if entry != NULL:
+            count_stat(s, empties, EG_STAT_TABLE_HITS)
             if entry.lower >= beta:
+                count_stat(s, empties, EG_STAT_TABLE_CUTS)
                 return entry.lower
             if entry.upper <= alpha:
+                count_stat(s, empties, EG_STAT_TABLE_CUTS)
                 return entry.upper
             if entry.lower > alpha:
                 alpha = entry.lower
             if entry.upper < beta:
                 beta = entry.upper
             if alpha >= beta:
+                count_stat(s, empties, EG_STAT_TABLE_CUTS)
                 return alpha
             tt_move = entry.move
     if not moves:
@@ -886,6 +911,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     if not root and empties >= EG_ETC_EMPTIES:
         cut = etc_cutoff(s, player, opponent, moves, beta, empties)
         if cut != EG_NO_CUT:
+            count_stat(s, empties, EG_STAT_OTHER_CUTS)
             return cut
     alpha0 = alpha
     best = -s.t.nsq - 1
@@ -903,6 +929,9 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if best > alpha:
             alpha = best
         tried = 1
+        if best >= beta:
+            count_stat(s, empties, EG_STAT_FAIL_HIGHS)
+            count_stat(s, empties, EG_STAT_FIRST_CUTS)
     count = (order_moves(s, player, opponent, moves, empties - 1 > EG_SHALLOW_EMPTIES, sort_depth(s, empties, pv),
                          squares, flipped) if best < beta else 0)
     if s.stop:
@@ -922,6 +951,9 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
             best = score
             best_move = squares[i]
             if best >= beta:
+                count_stat(s, empties, EG_STAT_FAIL_HIGHS)
+                if i + tried == 0:
+                    count_stat(s, empties, EG_STAT_FIRST_CUTS)
                 break
             if best > alpha:
                 alpha = best

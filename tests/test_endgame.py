@@ -15,6 +15,7 @@ import math
 import random
 import threading
 import time
+from array import array
 from importlib import resources
 
 import pytest
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 from gamecore import _backend
 from gamecore.games import _othello_py as pure
+from gamecore.search._options import STATS_FIELDS
 
 # The FFO suite as gamecore ships it (the benchmark reads the same file).
 DATA = resources.files("gamecore").joinpath("data/ffo-40-59.obf")
@@ -445,3 +447,49 @@ def test_window_bound_is_the_board_size(backend):
     with pytest.raises(ValueError):
         solve_exact(core, alpha=-37)
     assert solve_exact(core, alpha=-36, beta=36) == solve_exact(core)
+
+
+# -- a table shared by solves, the measurement counters ------------------------------------------
+
+
+def test_twins_agree_with_a_shared_table_and_counters(backends):
+    """Solves sharing one EndgameTable (a narrow window, then the whole, then a child) visit
+    the same nodes in both twins, with the same counters by empty squares; the shared table
+    changes no score, and a cleared table is a fresh one."""
+    py, cy = backends
+    black, white, turn, _ = FFO[40]
+    start = random_endgame(py.othello, 8, 12, random.Random(7), start=(black, white, turn))
+    runs = []
+    for mod in (py, cy):
+        core = core_from(mod.othello, 8, *start.bitboards(), start.turn)
+        table = mod.endgame.EndgameTable(14)
+        stats, progress = array("Q", bytes(8 * STATS_FIELDS * 65)), array("Q", [0])
+        narrow = solve_exact(core, alpha=-1, beta=1, table=table, _stats=stats)
+        whole = solve_exact(core, table=table, _stats=stats, _progress=progress)
+        child = core.copy()
+        child.push(whole[0])
+        after = solve_exact(child, table=table)
+        runs.append((narrow, whole, after, list(stats)))
+        # The last node count written before the end (every 64 nodes pure, 4096 compiled).
+        assert whole[2] - (64 if mod is py else 4096) <= progress[0] <= whole[2]
+        alone = solve_exact(core_from(mod.othello, 8, *start.bitboards(), start.turn))
+        assert whole[1] == alone[1] and after[1] == -whole[1]
+        table.clear()
+        assert solve_exact(core, table=table) == solve_exact(core, table=mod.endgame.EndgameTable(14))
+    assert runs[0] == runs[1]
+    stats = runs[0][3]
+    nodes = [stats[e * STATS_FIELDS] for e in range(65)]
+    assert nodes[12] == 2 and sum(nodes) < runs[0][0][2] + runs[0][1][2]  # the roots; nodes <= 4 empties not counted
+
+
+def test_shared_table_arguments(backend):
+    core = random_endgame(backend.othello, 6, 8, random.Random(2))
+    for bits in (9, 29, 1.5, None):
+        with pytest.raises(ValueError):
+            backend.endgame.EndgameTable(bits)
+    with pytest.raises(ValueError):
+        solve_exact(core, table={})
+    with pytest.raises(ValueError):
+        solve_exact(core, _stats=array("Q", [0]))
+    with pytest.raises(ValueError):
+        solve_exact(core, _progress=array("d", [0.0]))

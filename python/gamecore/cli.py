@@ -47,6 +47,7 @@ from .players import player_names
 from .referee.cli import add_subparser as add_tournament_parser
 from .referee.cli import expand as expand_tournament
 from .report.cli import add_subparser as add_compare_parser
+from .search.perfect import add_subparser as add_solve_parser
 from .train.othello import add_subparser as add_train_parser
 from .ui import GAME_UIS
 from .ui import play as play_ui
@@ -385,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_parser(sub, board_size)  # gamecore train othello (gamecore.train.othello)
     add_serve_parser(sub)  # gamecore serve: the web board (gamecore.web.cli)
     add_archive_parser(sub)  # gamecore archive stats (gamecore.archive.cli)
+    add_solve_parser(sub)  # gamecore solve: exact values and perfect lines (gamecore.search.perfect)
     p = sub.add_parser(
         "rolit",
         help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue); also 'play rolit'",
@@ -463,6 +465,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return int(args.serve_handler(args, out))
         if args.command == "archive":
             return int(args.archive_handler(args, out))
+        if args.command == "solve":
+            return int(args.solve_handler(args, out))
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

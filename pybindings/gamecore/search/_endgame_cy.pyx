@@ -19,11 +19,13 @@ from interrupt cimport gc_raise_pending
 
 from gamecore.games._othello_cy cimport OthelloCore, load_patterns, has_patterns, _pattern_score
 
+from gamecore.errors import InvalidOptionError
 from gamecore.games import _othello_patterns as patterns
-from gamecore.search._options import ENDGAME_TT_BITS, SHALLOW_EMPTIES, check_eval_order, check_solve_args
+from gamecore.search._options import (ENDGAME_TT_BITS, SHALLOW_EMPTIES, STATS_FIELDS, check_eval_order,
+                                      check_solve_args, check_stats, check_table_bits)
 from gamecore.search._results import NO_MOVE
 
-__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
+__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "EndgameTable", "solve_exact"]
 
 cdef enum:
     C_MIN_SIZE = 4  # Othello's board sizes (games/_othello_rules.MIN_SIZE ...), bounding the tables below
@@ -63,6 +65,44 @@ cdef TTEntry* kept_table(uint32_t* generation):
     return KEPT_TT
 
 
+cdef class EndgameTable:
+    """A transposition table that successive solves share: ``solve_exact(core, table=t)``.
+
+    Every bound a solve stores is true of its position whatever the window, so a solve
+    with the table of earlier solves (narrower windows at the same root, the positions of
+    its principal variation, the jobs of a split tree) starts from all they proved.
+    ``2 ** bits`` entries of 16 bytes (``bits`` from 10 to 28); :meth:`clear` empties it.
+    One solve at a time uses it.
+
+    :raises InvalidOptionError: ``bits`` out of range.
+    :raises MemoryError: no memory for it.
+    """
+    cdef TTEntry* entries
+    cdef void* block
+    cdef readonly int bits
+    cdef uint32_t generation
+    cdef bint busy
+
+    def __cinit__(self, bits=ENDGAME_TT_BITS):
+        self.bits = check_table_bits(bits)
+        self.entries = <TTEntry*>gc_table_alloc(((<size_t>1) << self.bits) * sizeof(TTEntry), &self.block)
+        if self.entries == NULL:
+            raise MemoryError(f"no memory for an endgame table of 2**{self.bits} entries")
+        self.generation = 1
+
+    def __dealloc__(self):
+        free(self.block)
+
+    def clear(self):
+        """Forget every entry (a new generation: the old stamps count as empty slots)."""
+        if self.busy:
+            raise RuntimeError("the endgame table is in use by a solve")
+        self.generation += 1
+        if self.generation == 0:
+            memset(self.entries, 0, ((<size_t>1) << self.bits) * sizeof(TTEntry))
+            self.generation = 1
+
+
 def _init_endgame_tables():
     cdef int n
     for n in range(C_MIN_SIZE, C_MAX_SIZE + 1, 2):
@@ -77,14 +117,14 @@ _init_endgame_tables()
 # against them (tests/test_options.py).
 _C_COPIES = {"SHALLOW_EMPTIES": endgame.EG_SHALLOW_EMPTIES, "ENDGAME_TT_BITS": endgame.EG_TT_BITS,
              "NO_MOVE": endgame.EG_NO_MOVE, "ODD_BONUS": endgame.EG_ODD_BONUS,
-             "ETC_EMPTIES": endgame.EG_ETC_EMPTIES}
+             "ETC_EMPTIES": endgame.EG_ETC_EMPTIES, "STATS_FIELDS": endgame.EG_STATS_FIELDS}
 # The learned evaluation's units and bound, which the evaluated ordering's C code copies.
 if (endgame.EG_SCALE, endgame.EG_MAX_PATTERN_SCORE) != (patterns.SCALE, patterns.MAX_PATTERN_SCORE):
     raise ImportError("the endgame solver's copies of SCALE, MAX_PATTERN_SCORE differ from _othello_patterns")
 
 
-def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, _eval_order=None,
-                _stop=None):
+def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, table=None,
+                _eval_order=None, _stop=None, _progress=None, _stats=None):
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
     ``score`` is the final disc difference for the side to move under perfect play by
@@ -110,16 +150,28 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     move ordering (with many empty squares on boards with learned weights, helped by shallow
     searches with the learned evaluation: ``EVAL_ORDER``), parity ordering near the end,
     stability cut-offs and dedicated solvers for the last four empty squares.
-    ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``.
+    ``table`` (an :class:`EndgameTable`) is used instead, and kept: what earlier solves with
+    it stored counts. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``;
+    ``_progress`` (an ``array('Q')``) receives the node count with each reading of the clock;
+    ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)`` zeros) counts by empty
+    squares the nodes, table hits and cut-offs (see ``STATS_FIELDS``).
 
     :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
-        a bad ``_eval_order``.
+        a bad ``_eval_order``, a ``table`` that is not an EndgameTable, bad ``_stats``.
     :raises InvalidLimitError: a negative or non-int ``node_limit``, a negative or non-finite
         ``time_limit`` (``check_solve_args``, shared with the pure twin).
     """
     global KEPT_TT_BUSY
     cdef int nsq = core.g.nsq
+    cdef EndgameTable shared = None
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, nsq)
+    check_stats(_stats, _progress, nsq)
+    if table is not None:
+        if not isinstance(table, EndgameTable):
+            raise InvalidOptionError(f"table must be an EndgameTable of this backend, got {type(table).__name__}")
+        shared = table
+        if shared.busy:
+            raise InvalidOptionError("the endgame table is in use by another solve")
     eval_from, depth1_from, depth2_from, depth3_from, weight, pv_extra = check_eval_order(_eval_order)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
@@ -154,16 +206,30 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     if _stop is not None:  # a bytearray: Engine.stop sets its byte (read with the clock)
         stop_view = _stop
         s.stop_flag = &stop_view[0]
+    cdef uint64_t[::1] progress_view, stats_view
+    s.progress = s.stats = NULL
+    if _progress is not None:
+        progress_view = _progress
+        s.progress = &progress_view[0]
+    if _stats is not None:
+        stats_view = _stats
+        s.stats = &stats_view[0]
     s.root_move = endgame.EG_NO_MOVE
     # Zeroed pages mapped lazily, huge pages where the system has them (random probes into
     # 16 MiB of small pages miss the TLB on almost every probe).
     cdef void* tt_block = NULL
-    s.tt = kept_table(&s.generation)
-    if s.tt == NULL:
-        s.tt = <TTEntry*>gc_table_alloc((s.tt_mask + 1) * sizeof(TTEntry), &tt_block)
-        s.generation = 1
-    if s.tt == NULL:
-        raise MemoryError("no memory for the endgame transposition table")
+    if shared is not None:
+        s.tt = shared.entries
+        s.tt_mask = ((<uint64_t>1) << shared.bits) - 1
+        s.generation = shared.generation
+        shared.busy = True
+    else:
+        s.tt = kept_table(&s.generation)
+        if s.tt == NULL:
+            s.tt = <TTEntry*>gc_table_alloc((s.tt_mask + 1) * sizeof(TTEntry), &tt_block)
+            s.generation = 1
+        if s.tt == NULL:
+            raise MemoryError("no memory for the endgame transposition table")
     try:
         with nogil:
             s.deadline = endgame.gc_monotonic_seconds() + limit if limit > 0.0 else 0.0
@@ -172,7 +238,9 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
             else:
                 score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
     finally:
-        if tt_block != NULL:
+        if shared is not None:
+            shared.busy = False
+        elif tt_block != NULL:
             free(tt_block)
         else:
             KEPT_TT_BUSY = False

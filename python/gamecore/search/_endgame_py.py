@@ -37,6 +37,7 @@ from typing import Any
 
 from .._game_py import bit_indices
 from .._rng import GOLDEN, MASK64
+from ..errors import InvalidOptionError
 from ..games._othello_patterns import MAX_PATTERN_SCORE, SCALE
 from ..games._othello_py import (
     PASS,
@@ -53,12 +54,18 @@ from ._options import (
     ETC_EMPTIES,
     ODD_BONUS,
     SHALLOW_EMPTIES,
+    STATS_FIELDS,
     check_eval_order,
     check_solve_args,
+    check_stats,
+    check_table_bits,
 )
 from ._results import NO_MOVE
 
-__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "solve_exact"]
+__all__ = ["SHALLOW_EMPTIES", "ENDGAME_TT_BITS", "NO_MOVE", "EndgameTable", "solve_exact"]
+
+# The measurement counters of one number of empty squares (STATS_FIELDS in _options).
+STAT_NODES, STAT_TABLE_HITS, STAT_TABLE_CUTS, STAT_OTHER_CUTS, STAT_FAIL_HIGHS, STAT_FIRST_CUTS = range(STATS_FIELDS)
 
 # SHALLOW_EMPTIES (where ``shallow_search`` takes over from ``deep_search``), ENDGAME_TT_BITS,
 # ODD_BONUS (move_key) and ETC_EMPTIES (etc_cutoff) are in _options, NO_MOVE (game over at the
@@ -219,6 +226,30 @@ def stability_threshold(empties: int) -> int:
     return 2 * empties - 2
 
 
+class EndgameTable:
+    """A transposition table that successive solves share: ``solve_exact(core, table=t)``.
+
+    Every bound a solve stores is true of its position whatever the window, so a solve
+    with the table of earlier solves (narrower windows at the same root, the positions of
+    its principal variation, the jobs of a split tree) starts from all they proved.
+    ``2 ** bits`` entries (``bits`` from 10 to 28; the dict holds those in use); :meth:`clear`
+    empties it. One solve at a time uses it.
+
+    :raises InvalidOptionError: ``bits`` out of range.
+    """
+
+    def __init__(self, bits: Any = ENDGAME_TT_BITS) -> None:
+        self.bits = check_table_bits(bits)
+        self.entries: dict[int, list[int]] = {}
+        self.busy = False
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        if self.busy:
+            raise RuntimeError("the endgame table is in use by a solve")
+        self.entries.clear()
+
+
 class _SolverStopped(Exception):
     """A node or time limit was reached (the compiled kernel sets ``stop`` instead)."""
 
@@ -243,8 +274,13 @@ class EndgameSolver:
         eval_order: tuple[int, int, int, int, int, int] | None = None,
         empties: int = 0,
         stop_flag: bytearray | None = None,
+        table: EndgameTable | None = None,
+        progress: Any = None,
+        stats: Any = None,
     ) -> None:
         self.t = _endgame_tables(n)
+        self.progress = progress  # None, or where the node count goes with each clock reading
+        self.stats = stats  # None, or STATS_FIELDS counters by empty squares (count_stat)
         self.stop_flag = stop_flag  # a caller's flag (Engine.stop): nonzero stops
         self.n = n
         self.nsq = n * n
@@ -261,8 +297,8 @@ class EndgameSolver:
         self.eval_depth3_from = depth3_from
         self.eval_weight = weight
         self.eval_pv_extra = pv_extra
-        self.tt: dict[int, list[int]] = {}
-        self.tt_mask = (1 << ENDGAME_TT_BITS) - 1
+        self.tt: dict[int, list[int]] = {} if table is None else table.entries
+        self.tt_mask = (1 << (ENDGAME_TT_BITS if table is None else table.bits)) - 1
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
@@ -271,11 +307,18 @@ class EndgameSolver:
 
     # -- limits and table ---------------------------------------------------------------
 
+    def count_stat(self, empties: int, field: int) -> None:
+        """One more in a measurement's counter (``stats``, when asked for)."""
+        if self.stats is not None:
+            self.stats[empties * STATS_FIELDS + field] += 1
+
     def check_limits(self) -> None:
         if self.node_limit and self.nodes > self.node_limit:
             raise _SolverStopped
         if self.nodes >= self.next_check:
             self.next_check = self.nodes + _TIME_CHECK_EVERY
+            if self.progress is not None:
+                self.progress[0] = self.nodes
             if self.deadline and time.perf_counter() >= self.deadline:
                 raise _SolverStopped
             if self.stop_flag is not None and self.stop_flag[0]:
@@ -422,9 +465,11 @@ class EndgameSolver:
     def shallow_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int) -> int:
         """Alpha-beta without table; moves in odd quadrants first, presorted within."""
         self.nodes += 1
+        self.count_stat(empties, STAT_NODES)
         self.check_limits()
         cut = self.stability_cutoff(player, opponent, alpha, empties)
         if cut is not None:
+            self.count_stat(empties, STAT_OTHER_CUTS)
             return cut
         moves = legal_moves_mask(player, opponent, self.n)
         if not moves:
@@ -530,6 +575,7 @@ class EndgameSolver:
     def deep_search(self, player: int, opponent: int, alpha: int, beta: int, empties: int, root: bool) -> int:
         """PVS with the table and fastest-first ordering; at the root it also sets ``root_move``."""
         self.nodes += 1
+        self.count_stat(empties, STAT_NODES)
         self.check_limits()
         pv = beta - alpha > 1
         tt_move = NO_MOVE
@@ -537,10 +583,14 @@ class EndgameSolver:
         if not root:
             cut = self.stability_cutoff(player, opponent, alpha, empties)
             if cut is not None:
+                self.count_stat(empties, STAT_OTHER_CUTS)
                 return cut
             h = tt_hash(player, opponent)
             entry = self.tt_probe(h, empties)
             if entry is not None:
+                self.count_stat(empties, STAT_TABLE_HITS)
+                if entry[1] >= beta or entry[2] <= alpha or max(alpha, entry[1]) >= min(beta, entry[2]):
+                    self.count_stat(empties, STAT_TABLE_CUTS)
                 if entry[1] >= beta:
                     return entry[1]
                 if entry[2] <= alpha:
@@ -562,6 +612,7 @@ class EndgameSolver:
         if not root and empties >= ETC_EMPTIES:
             cut = self.etc_cutoff(player, opponent, moves, beta, empties)
             if cut is not None:
+                self.count_stat(empties, STAT_OTHER_CUTS)
                 return cut
         alpha0 = alpha
         best = -self.nsq - 1
@@ -575,6 +626,9 @@ class EndgameSolver:
             best_move = tt_move
             alpha = max(alpha, best)
             tried = 1
+            if best >= beta:
+                self.count_stat(empties, STAT_FAIL_HIGHS)
+                self.count_stat(empties, STAT_FIRST_CUTS)
         ordered = self.order_moves(player, opponent, moves, self.sort_depth(empties, pv)) if best < beta else []
         for i, (sq, f) in enumerate(ordered, start=tried):
             child_p, child_o = opponent ^ f, player | f | (1 << sq)
@@ -588,6 +642,9 @@ class EndgameSolver:
                 best = score
                 best_move = sq
                 if best >= beta:
+                    self.count_stat(empties, STAT_FAIL_HIGHS)
+                    if i == 0:
+                        self.count_stat(empties, STAT_FIRST_CUTS)
                     break
                 if best > alpha:
                     alpha = best
@@ -610,8 +667,11 @@ def solve_exact(
     node_limit: Any = 0,
     time_limit: Any = 0.0,
     *,
+    table: Any = None,
     _eval_order: Any = None,
     _stop: bytearray | None = None,
+    _progress: Any = None,
+    _stats: Any = None,
 ) -> tuple[int | None, int, int, bool]:  # the options are what a user passed, checked below
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
@@ -638,22 +698,39 @@ def solve_exact(
     call's generation), fastest-first move ordering (with many empty squares on boards with
     learned weights, helped by shallow searches with the learned evaluation: ``EVAL_ORDER``),
     parity ordering near the end, stability cut-offs and dedicated solvers for the last four
-    empty squares. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``.
+    empty squares. ``table`` (an :class:`EndgameTable`) is used instead, and kept: what
+    earlier solves with it stored counts. ``_eval_order`` (tests and measurements) replaces
+    ``EVAL_ORDER``; ``_progress`` (an ``array('Q')``) receives the node count with each
+    reading of the clock; ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)``
+    zeros) counts by empty squares the nodes, table hits and cut-offs (see ``STATS_FIELDS``).
 
     :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
         a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``, a bad
-        ``_eval_order``.
+        ``_eval_order``, a ``table`` that is not an EndgameTable, bad ``_stats``.
     """
     if not isinstance(core, OthelloCore):
         raise TypeError(f"solve_exact needs an OthelloCore of this backend, got {type(core).__name__}")
     alpha, beta, node_limit, time_limit = check_solve_args(alpha, beta, node_limit, time_limit, core.size * core.size)
+    check_stats(_stats, _progress, core.size * core.size)
+    if table is not None:
+        if not isinstance(table, EndgameTable):
+            raise InvalidOptionError(f"table must be an EndgameTable of this backend, got {type(table).__name__}")
+        if table.busy:
+            raise InvalidOptionError("the endgame table is in use by another solve")
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
-    solver = EndgameSolver(core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop)
+    solver = EndgameSolver(
+        core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop, table, _progress, _stats
+    )
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
+    if table is not None:
+        table.busy = True
     try:
         score = solver.deep_search(me, opp, alpha, beta, core.num_empty(), True)
     except _SolverStopped:
         return None, 0, solver.nodes, False
+    finally:
+        if table is not None:
+            table.busy = False
     move = solver.root_move
     return (None if move == NO_MOVE else move), score, solver.nodes, True

@@ -47,7 +47,12 @@ __all__ = [
     "ODD_BONUS",
     "ETC_EMPTIES",
     "EVAL_ORDER",
+    "MIN_TABLE_BITS",
+    "MAX_TABLE_BITS",
+    "STATS_FIELDS",
     "check_eval_order",
+    "check_table_bits",
+    "check_stats",
     "check_evaluation",
     "check_weights",
     "check_search_limits",
@@ -105,6 +110,14 @@ MULTIPLAYER_SALT_STEP = 0x3C6EF372FE94F82B
 SHALLOW_EMPTIES = 5
 #: The solver's transposition table holds ``2 ** ENDGAME_TT_BITS`` entries (16 bytes each compiled).
 ENDGAME_TT_BITS = 20
+#: An ``EndgameTable`` (a table successive solves share) holds 2**bits entries, bits in this range.
+MIN_TABLE_BITS = 10
+MAX_TABLE_BITS = 28
+#: The solver's measurement counters (``solve_exact(..., _stats=)``) for each number of empty
+#: squares, in this order: deep and shallow search nodes, table hits, the table's bounds
+#: answering alone, stability or enhanced transposition cut-offs, fail-highs, fail-highs on
+#: the first move tried.
+STATS_FIELDS = 6
 #: The solver's move_key bonus for a move in a quadrant with an odd number of empty squares.
 ODD_BONUS = 4
 #: The solver's enhanced transposition cut-offs, in nodes with this many empties or more.
@@ -252,6 +265,23 @@ def check_solve_args(alpha: Any, beta: Any, node_limit: Any, time_limit: Any, ns
     if type(time_limit) not in (int, float) or not 0.0 <= time_limit < math.inf:
         raise InvalidLimitError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit!r}")
     return alpha, beta, node_limit, float(time_limit)
+
+
+def check_table_bits(bits: Any) -> int:
+    """An ``EndgameTable``'s size checked: an int from MIN_TABLE_BITS to MAX_TABLE_BITS."""
+    if type(bits) is not int or not MIN_TABLE_BITS <= bits <= MAX_TABLE_BITS:
+        raise InvalidOptionError(
+            f"table bits must be an int from {MIN_TABLE_BITS} to {MAX_TABLE_BITS} (2**bits entries), got {bits!r}"
+        )
+    return bits
+
+
+def check_stats(stats: Any, progress: Any, nsq: int) -> None:
+    """``solve_exact``'s measurement arrays checked: None, or ``array('Q')`` of at least
+    ``STATS_FIELDS * (nsq + 1)`` counters (``_stats``) and at least one (``_progress``)."""
+    for name, value, length in (("_stats", stats, STATS_FIELDS * (nsq + 1)), ("_progress", progress, 1)):
+        if value is not None and (getattr(value, "typecode", None) != "Q" or len(value) < length):
+            raise InvalidOptionError(f"{name} must be None or an array('Q') of at least {length} counters")
 
 
 def check_eval_order(order: Any) -> tuple[int, int, int, int, int, int]:
