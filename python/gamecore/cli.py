@@ -16,6 +16,7 @@
     gamecore export ufrj --out models/players/gamecore_player.py
     gamecore tournament ...                        # the tournament referee (gamecore tournament --help)
     gamecore archive stats wthor/WTH_2004.wtb      # players, openings, results of archived games
+    gamecore nboard                                # an engine for the NBoard GUI (its protocol on stdin/stdout)
 
 Players are given as ``human``, ``random``, ``engine``, ``mcts`` (every game) or ``greedy``,
 ``corner``, ``positional`` (Othello), with options after a colon: ``engine:depth=6,eval=positional``.
@@ -30,7 +31,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from . import __version__, _backend, bench
+from . import __version__, _backend, bench, nboard
 from ._cli_types import DEFAULT_GAME, add_backend, board_size, count, plies, seconds
 from .adapters import ctu, ufrj
 from .archive.cli import add_subparser as add_archive_parser
@@ -388,6 +389,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_archive_parser(sub)  # gamecore archive stats (gamecore.archive.cli)
     add_solve_parser(sub)  # gamecore solve: exact values and perfect lines (gamecore.search.perfect)
     p = sub.add_parser(
+        "nboard",
+        help="be an Othello engine for the NBoard GUI (its protocol on standard input and output)",
+        description="Speak the NBoard protocol on standard input and output: add 'gamecore nboard' as an "
+        "engine in the NBoard GUI, or drive it from another program. The GUI's 'set depth' sets the depth; "
+        "every move and hint also stops at --time seconds.",
+    )
+    p.add_argument("--depth", type=count, default=12, metavar="N", help="search depth until the GUI sets one (12)")
+    p.add_argument("--time", type=seconds, default=5.0, metavar="S", help="most seconds a move or hint takes (5)")
+    p = sub.add_parser(
         "rolit",
         help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue); also 'play rolit'",
         **rolit_ui.PARSER_TEXTS,
@@ -467,6 +477,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return int(args.archive_handler(args, out))
         if args.command == "solve":
             return int(args.solve_handler(args, out))
+        if args.command == "nboard":
+            return nboard.serve(stdin, out, depth=args.depth, time_limit=args.time)
         parser.error(f"unknown command {args.command!r}")  # pragma: no cover
     except BrokenPipeError:
         # The reader went away (gamecore ... | head): say nothing more on stdout.

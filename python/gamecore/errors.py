@@ -22,6 +22,7 @@ __all__ = [
     "ConcurrentUseError",
     "CorruptDataError",
     "ArchiveError",
+    "NBoardError",
 ]
 
 
@@ -102,3 +103,9 @@ class ArchiveError(GamecoreError, ValueError):
     read: a truncated or damaged file, a header whose count disagrees with the file, a byte
     that is no square, or a recorded move the rules forbid. The message names the file and
     the game (its 0-based index in the file); nothing is silently dropped or shortened."""
+
+
+class NBoardError(GamecoreError, RuntimeError):
+    """An NBoard exchange that failed: a command ``gamecore nboard`` cannot read or carry
+    out, or an external engine (``nboard:CMD``) that could not start, exited, said nothing in
+    its time (it is then stopped) or answered with an illegal move."""

@@ -229,6 +229,8 @@ def write_ggf(game: ArchiveGame) -> str:
             position.push("pass")
         parts.append(f"{'BW'[before.turn]}[{move.name.upper()}]")
         position.push(move)
+    if not position.is_game_over() and position.legal_moves()[0].is_pass:  # a pass ends the record
+        parts.append(f"{'BW'[position.turn]}[PA]")
     parts.append(";)")
     return "".join(parts)
 

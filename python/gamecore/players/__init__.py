@@ -507,11 +507,21 @@ def read_options(text: str, accepted: Collection[str], owner: str) -> dict[str, 
     return options
 
 
+def _nboard_player(command: str, game: str | None, defaults: dict[str, Any]) -> Player:
+    from ..nboard import NBoardPlayer  # noqa: PLC0415 - gamecore.nboard imports the players
+
+    if game not in (None, "othello"):
+        raise InvalidOptionError(f"an NBoard engine plays Othello only, not {game}")
+    return NBoardPlayer(command, **{k: v for k, v in defaults.items() if k in ("depth", "time") and v is not None})
+
+
 def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
     """A player from a short spec: ``"random"``, ``"greedy"``, ``"corner"``, ``"positional"``,
     ``"engine"``, ``"mcts"``, ``"maxn"``, ``"paranoid"``, ``"brs"`` (an engine running that
     n-player search), ``"human"``, optionally with options after a colon:
     ``"engine:depth=6,time=2,eval=positional"``, ``"random:seed=3"``, ``"mcts:iterations=5000"``.
+    ``"nboard:CMD ARGS"`` (Othello) is an external NBoard engine run by that command line
+    (:class:`gamecore.nboard.NBoardPlayer`: ``"nboard:edax -nboard"``).
 
     ``defaults`` are keyword options given to the player's class when it takes them
     (the spec's own options win). ``game`` (``"tetralath"``) refuses players that do not
@@ -521,6 +531,8 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
         raise InvalidOptionError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    if name == "nboard":  # nboard:CMD ARGS, an external NBoard engine: the rest is its command line
+        return _nboard_player(rest, game, defaults)
     cls = PLAYERS.get(name)
     if cls is None or name not in player_names(game):
         known = ", ".join(player_names(game))
