@@ -7,7 +7,11 @@
 - :mod:`~gamecore.referee.host`: the process that loads one bot and speaks the protocol, after
   building the bot's side of the sandbox (:mod:`~gamecore.referee.jail`); the Python bots it
   loads (built-in, CTU, UFRJ) are :mod:`~gamecore.referee.course_bots`;
-- :mod:`~gamecore.referee.sandbox`: isolation (bubblewrap, cgroups, seccomp; the threat model is in docs/sandbox.rst);
+- :mod:`~gamecore.referee.sandbox`: a bot's process, its channel and its deadlines, in the isolation
+  :mod:`~gamecore.referee.isolation` chooses (the threat model is in docs/sandbox.rst): bubblewrap's
+  command line (:mod:`~gamecore.referee.bubblewrap`), the bot's cgroup (:mod:`~gamecore.referee.cgroups`),
+  its seccomp filter (:mod:`~gamecore.referee.seccomp`), ``basic`` isolation's sweeps
+  (:mod:`~gamecore.referee.basic`);
 - :mod:`~gamecore.referee.play`: one game of a table of bots, forfeits and their reasons;
 - :mod:`~gamecore.referee.tournament`: schedule, identity, workers, resume;
 - :mod:`~gamecore.referee.games`: the games it runs (every registered game class);

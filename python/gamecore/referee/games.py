@@ -10,19 +10,35 @@ from the game class too:
   ``is_game_over()`` it uses (the gamecore position protocol);
 - :meth:`~gamecore.games.Position.places`: the finishing place of every seat (0 best; equal
   places tie), and ``scores()``: the discs, stones or balls shown for a finished game;
-- how a move is written on the wire: its name (``d3``, ``e5``; ``pass``).
+- how a move is written on the wire: its name (``d3``, ``e5``; ``pass``);
+- the data files its code reads on first use (:data:`GAME_DATA`), which the bot host reads
+  before it drops to the bot's uid (:func:`preload_game_data`).
 
 A new game joins the referee by being a registered game class; nothing here changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import GamecoreError
-from ..games import GAMES, Position
+from ..games import GAMES, Position, _othello_patterns
 
-__all__ = ["game_class", "start_position", "seat_scores"]
+__all__ = ["game_class", "start_position", "seat_scores", "GAME_DATA", "preload_game_data"]
+
+#: What each game reads from gamecore's own files on first use, by board size (Othello: the
+#: evaluation's pattern weights).
+GAME_DATA: dict[str, Callable[[int], object]] = {"othello": _othello_patterns.load_table}
+
+
+def preload_game_data() -> None:
+    """Read every game's data files of every size now (the bot host does so before it drops
+    to the bot's uid, which may not read them: a package installed under a folder closed to
+    others, a venv under ``/tmp`` in ``full`` isolation)."""
+    for name, load in GAME_DATA.items():
+        for size in GAMES[name].sizes:
+            load(size)
 
 
 def game_class(name: str) -> type[Position[Any]]:

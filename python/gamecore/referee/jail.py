@@ -18,7 +18,7 @@ import resource
 import struct
 from typing import Any
 
-from ..games import _othello_patterns
+from .games import preload_game_data
 from .rules import HostConfig
 
 __all__ = ["SetupError", "prepare", "build", "ARCHIVE_MAGIC"]
@@ -122,14 +122,6 @@ def _set_limits(limits: dict[str, int], *, own_uid: bool = True) -> None:
     put(resource.RLIMIT_CORE, 0)
 
 
-def _read_package_data() -> None:
-    """Map gamecore's own data files (the Othello evaluation's weights, read when a board
-    size is first used) while the host may still read them: in ``basic`` isolation the bot's
-    uid cannot, when the package is installed under a folder closed to others."""
-    for size in range(4, 11, 2):
-        _othello_patterns.load_table(size)
-
-
 def _drop_privileges(uid: int) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
@@ -158,7 +150,9 @@ def build(config: HostConfig) -> str:
     """The bot's side of the sandbox, after :func:`prepare`: its files in its working folder
     (``/bot``, a private tmpfs, in ``full`` isolation), then its own uid, ``no_new_privs`` and
     the resource limits. Returns the working folder."""
-    _read_package_data()  # first: in full isolation /tmp (where a venv may live) goes to the bot below
+    # first: in full isolation /tmp (where a venv may live) goes to the bot below, and in basic
+    # isolation the bot's uid may not read a package installed under a folder closed to others
+    preload_game_data()
     work = os.fsencode(config["work"])
     uid = config.get("uid")
     os.makedirs(work, mode=0o700, exist_ok=True)

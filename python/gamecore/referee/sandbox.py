@@ -1,7 +1,12 @@
 """Starting, talking to and killing a bot host under the referee's isolation.
 
 Every bot of every game gets its own host process (:mod:`gamecore.referee.host`). The threat
-model, and what each isolation mode does and does not protect, are in ``docs/referee.rst``.
+model, and what each isolation mode does and does not protect, are in ``docs/sandbox.rst``.
+This module is the bot's process, its channel and its deadlines; the other jobs have their
+own modules: which isolation a run gets (:mod:`~gamecore.referee.isolation`), the bubblewrap
+command line (:mod:`~gamecore.referee.bubblewrap`), the bot's cgroup
+(:mod:`~gamecore.referee.cgroups`), ``basic`` isolation's sweeps
+(:mod:`~gamecore.referee.basic`), and the host's side (:mod:`~gamecore.referee.jail`).
 
 ``full`` (root, ``bwrap``, writable cgroups, libseccomp; what ``auto`` picks when it can):
 
@@ -36,27 +41,30 @@ and the caller then kills the bot with :meth:`BotProcess.kill`.
 
 from __future__ import annotations
 
-import ctypes
-import functools
-import itertools
 import json
-import multiprocessing
 import os
 import select
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from collections.abc import Mapping
 
-from ..errors import GamecoreError
 from . import cgroups, seccomp
-from .jail import ARCHIVE_MAGIC
+from .basic import become_subreaper, forget, start_registered, sweep_orphans, sweep_stale
+from .bubblewrap import BOT_DIR, BOT_UID_BASE, bot_uids, bwrap_options, memfd_with, next_bot_uid, pack_files
+from .isolation import (
+    BASIC_WARNING,
+    ISOLATION_MODES,
+    SandboxError,
+    bwrap_path,
+    full_isolation_missing,
+    isolation_for,
+    namespaces_available,
+    resolve_isolation,
+)
 from .rules import DEFAULT_RULES, BotSpec, HostConfig, Reply
 
 __all__ = [
@@ -79,32 +87,11 @@ __all__ = [
     "bot_uids",
 ]
 
-#: What ``--isolation`` accepts (``namespaces`` is the old name of ``full``).
-ISOLATION_MODES = ("auto", "full", "basic", "namespaces")
-#: The one line the referee prints when bots run without the sandbox.
-BASIC_WARNING = (
-    "gamecore referee: isolation 'basic' is NOT a security boundary: run trusted bots only "
-    "(untrusted submissions need --isolation full: root, bwrap, writable cgroups)"
-)
-#: Bots run as uids from here on (never root, never a uid of the machine's users).
-BOT_UID_BASE = 1_000_000
-
-_PR_SET_CHILD_SUBREAPER = 36
 _MAX_LINE = 1 << 16
-_BOT_DIR = "/bot"
 _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Waits for the referee's go (after it has moved this process into the bot's cgroups), then
 # becomes bubblewrap: every process of the bot is born inside the group.
 _TRAMPOLINE = 'read -r _ && exec "$@" </dev/null'
-_live_lock = threading.Lock()
-_live: set[int] = set()  # pids of the hosts this process started and has not reaped yet
-_own_children: set[int] = set()  # children this process had when it became a subreaper
-_uids = itertools.count()
-
-
-class SandboxError(RuntimeError):
-    """The referee could not build a bot's sandbox (a tool missing, a cgroup write refused, the
-    host failing before the bot's code ran): the referee's own failure, never the bot's forfeit."""
 
 
 class ReplyError(Exception):
@@ -140,206 +127,6 @@ class Limits:
         return {"memory": self.memory_mb << 20, "cpu": self.cpu_s, "fsize": self.file_mb << 20, "nproc": self.nproc}
 
 
-# -- which isolation -------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=1)
-def bwrap_path() -> str:
-    """bubblewrap's absolute path, found once on the referee's ``PATH`` ("" when it is not
-    there): the check and every launch run this same file, whatever ``PATH`` the launcher has."""
-    found = shutil.which("bwrap")
-    return os.path.abspath(found) if found else ""
-
-
-@functools.lru_cache(maxsize=1)
-def full_isolation_missing() -> str:
-    """Why ``full`` isolation cannot run here ("" when it can; checked once)."""
-    if not sys.platform.startswith("linux"):
-        return "it needs Linux"
-    if os.geteuid() != 0:
-        return "it needs root"
-    if not bwrap_path():
-        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    if not seccomp.seccomp_available():
-        return "libseccomp is not installed (Debian/Ubuntu: apt-get install libseccomp2)"
-    try:
-        seccomp.filter_program()
-        group = cgroups.BotGroup(memory_bytes=64 << 20, pids=8)
-    except OSError as exc:
-        return f"cannot make a cgroup with CPU, memory and process limits ({exc})"
-    try:
-        trial = subprocess.run(
-            [bwrap_path(), *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc", "true"],
-            capture_output=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"bwrap cannot run ({exc})"
-    finally:
-        group.kill()
-        group.remove()
-    if trial.returncode != 0:
-        return f"bwrap cannot make namespaces here: {trial.stderr.decode(errors='replace').strip()[:200]}"
-    return ""
-
-
-def namespaces_available() -> bool:
-    """Whether ``full`` isolation (namespaces, cgroups, seccomp) can run here."""
-    return not full_isolation_missing()
-
-
-def resolve_isolation(requested: str) -> str:
-    """``full`` or ``basic`` for an ``--isolation`` value; raises :class:`SandboxError` when
-    ``full`` (or its old name ``namespaces``) is asked for and cannot run."""
-    if requested not in ISOLATION_MODES:
-        raise SandboxError(f"unknown isolation {requested!r} (one of {', '.join(ISOLATION_MODES)})")
-    if requested == "basic":
-        return "basic"
-    missing = full_isolation_missing()
-    if not missing:
-        return "full"
-    if requested == "auto":
-        return "basic"
-    raise SandboxError(f"isolation 'full' is not available: {missing}")
-
-
-def isolation_for(requested: str, bots: Sequence[Mapping[str, Any]], stream: TextIO) -> str:
-    """The isolation a run of ``bots`` gets (``full`` or ``basic``), checked before any game:
-    ``basic`` says in one line on ``stream`` that it is no security boundary, and as root it
-    refuses anything but built-in players. Raises :class:`~gamecore.errors.GamecoreError`."""
-    try:
-        mode = resolve_isolation(requested)
-    except SandboxError as exc:
-        raise GamecoreError(str(exc)) from None
-    if mode == "basic":
-        untrusted = sorted(b["name"] for b in bots if b.get("kind") != "builtin")
-        if os.geteuid() == 0 and untrusted:
-            why = full_isolation_missing() if requested == "auto" else "--isolation basic was asked for"
-            raise GamecoreError(
-                f"refusing to run submitted bots ({', '.join(untrusted[:5])}) as root without the sandbox "
-                f"({why}): isolation 'basic' is not a security boundary"
-            )
-        print(BASIC_WARNING, file=stream)
-    return mode
-
-
-# -- staging: a bot's files travel in a memfd, never through a shared folder ------------------
-
-
-def pack_files(files: Mapping[str, bytes] | Mapping[bytes, bytes]) -> int:
-    """Write ``files`` (relative path -> bytes; paths as str or bytes) into a sealed memfd the
-    host unpacks; returns its fd (inheritable, the caller closes it)."""
-    fd = os.memfd_create("gamecore-bot-files", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-    try:
-        with os.fdopen(os.dup(fd), "wb") as out:
-            out.write(ARCHIVE_MAGIC)
-            for path, data in files.items():
-                name = os.fsencode(path)
-                out.write(struct.pack(">IQ", len(name), len(data)))
-                out.write(name)
-                out.write(data)
-        seals = 0x0001 | 0x0002 | 0x0004 | 0x0008  # F_SEAL_SEAL | SHRINK | GROW | WRITE
-        import fcntl  # noqa: PLC0415 (POSIX only, like the rest of the sandbox)
-
-        fcntl.fcntl(fd, 1033, seals)  # F_ADD_SEALS: the host reads exactly what the referee wrote
-        os.lseek(fd, 0, os.SEEK_SET)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-# -- full isolation: the bubblewrap command line ------------------------------------------------
-
-_NAMESPACES = [
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--unshare-net",
-    "--unshare-cgroup-try",
-    "--die-with-parent",
-    "--new-session",
-]
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _runtime_paths() -> list[str]:
-    """What the host needs to run, to be bound read-only: the Python installation (and a venv),
-    and the folder holding the gamecore package."""
-    found = {"/usr"}
-    for path in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, _PACKAGE_PARENT):
-        found.add(os.path.realpath(path))
-    found.add(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
-    ordered = sorted(p for p in found if os.path.isdir(p) and p != "/")
-    return [p for p in ordered if not any(q != p and _inside(p, q) for q in ordered)]
-
-
-@functools.lru_cache(maxsize=1)
-def _view() -> tuple[str, ...]:
-    """The bwrap arguments of the mount view (same for every bot)."""
-    args: list[str] = []
-    for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = "/" + top
-        if os.path.islink(path):
-            args += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
-            args += ["--ro-bind", path, path]
-    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    args += ["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]
-    args += ["--proc", "/proc", "--dir", "/dev"]
-    for device in ("null", "zero", "urandom"):
-        args += ["--dev-bind", f"/dev/{device}", f"/dev/{device}"]
-    return tuple(args)
-
-
-def _bwrap_options(limits: Limits, hide: list[str], seccomp_fd: int) -> list[str]:
-    """bubblewrap's options for one bot. They reach it in a memfd (``--args FD``), not on its
-    command line, which the bot could read as ``/proc/1/cmdline`` (the machine's paths)."""
-    size = str(limits.disk_mb << 20)
-    args = [*_NAMESPACES, "--hostname", "gamecore-bot", *_view()]
-    args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _BOT_DIR]
-    runtime = _runtime_paths()
-    made = {"/", "/tmp", _BOT_DIR}
-    for path in runtime:  # after the tmpfs: a venv under /tmp is bound into the private /tmp
-        # bwrap copies the modes of the folders above a bind (/root is 0700): open them to the bot
-        parts = path.split("/")
-        for i in range(2, len(parts)):
-            ancestor = "/".join(parts[:i])
-            if ancestor not in made and not any(_inside(ancestor, p) for p in runtime):
-                args += ["--perms", "0755", "--dir", ancestor]
-                made.add(ancestor)
-        args += ["--ro-bind", path, path]
-    for path in hide:  # what the referee hides that lies inside the runtime (a database in a venv)
-        real = os.path.realpath(path)
-        if os.path.lexists(real) and any(_inside(real, p) for p in runtime):
-            args += ["--tmpfs", real] if os.path.isdir(real) else ["--ro-bind", "/dev/null", real]
-    args += ["--cap-drop", "ALL"]
-    for cap in ("CAP_CHOWN", "CAP_SETUID", "CAP_SETGID"):
-        args += ["--cap-add", cap]
-    return args + ["--seccomp", str(seccomp_fd), "--chdir", _BOT_DIR]
-
-
-def bot_uids(referee: int) -> range:
-    """The uids the bots of referee process ``referee`` run as: none a user of the machine has,
-    4096 a referee, so that two referees' bots never share a uid (signals, files)."""
-    start = BOT_UID_BASE + (referee * 4096) % 2_000_000_000
-    return range(start, start + 4096)
-
-
-def _bot_uid() -> int:
-    return bot_uids(os.getpid())[next(_uids) % 4096]
-
-
-def _memfd_with(data: bytes, name: str) -> int:
-    fd = os.memfd_create(name, os.MFD_CLOEXEC)
-    os.write(fd, data)
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
-
-
 class BotProcess:
     """One running bot host and its channel (requests to the host's request fd, replies from
     the fd named in its configuration; an external program gets them on fds 0 and 3).
@@ -366,7 +153,7 @@ class BotProcess:
                 "isolation 'basic' as root runs built-in players only: untrusted bots need --isolation full"
             )
         if root:
-            uid = _bot_uid() if uid is None else uid
+            uid = next_bot_uid() if uid is None else uid
             if uid == 0:
                 raise SandboxError("a bot never runs as root")
         else:
@@ -378,8 +165,8 @@ class BotProcess:
             fds["archive"] = pack_files(bot.get("files") or {})
             to_close.append(fds["archive"])
             if self.isolated:
-                work = _BOT_DIR
-                fds["seccomp"] = _memfd_with(seccomp.filter_program(), "gamecore-seccomp")
+                work = BOT_DIR
+                fds["seccomp"] = memfd_with(seccomp.filter_program(), "gamecore-seccomp")
                 to_close.append(fds["seccomp"])
                 try:
                     self.group = cgroups.BotGroup(
@@ -429,8 +216,8 @@ class BotProcess:
             stderr = None if os.environ.get("GAMECORE_REFEREE_DEBUG") else subprocess.DEVNULL
             self.started = time.perf_counter()
             if self.isolated:
-                options = _bwrap_options(limits, hide or [], fds["seccomp"])
-                fds["options"] = _memfd_with(b"".join(os.fsencode(o) + b"\0" for o in options), "gamecore-bwrap")
+                options = bwrap_options(limits.disk_mb, hide or [], fds["seccomp"])
+                fds["options"] = memfd_with(b"".join(os.fsencode(o) + b"\0" for o in options), "gamecore-bwrap")
                 to_close.append(fds["options"])
                 self.proc = self._start_in_group(
                     ["/bin/sh", "-c", _TRAMPOLINE, "sh", bwrap_path(), "--args", str(fds["options"]), "--", *host],
@@ -442,19 +229,17 @@ class BotProcess:
                 setpriv = shutil.which("setpriv")
                 if setpriv:  # the host dies with the referee's thread (until it drops root)
                     host = [os.path.abspath(setpriv), "--pdeathsig", "KILL"] + host
-                with _live_lock:  # registered before any sweep can see it (sweep_orphans holds the lock)
-                    self.proc = subprocess.Popen(
-                        host,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL,
-                        stderr=stderr,
-                        pass_fds=(req_read, rep_write, fds["archive"]),
-                        start_new_session=True,
-                        env=env,
-                        cwd=self.base,
-                        close_fds=True,
-                    )
-                    _live.add(self.proc.pid)
+                self.proc = start_registered(  # known before any sweep can see it
+                    host,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    pass_fds=(req_read, rep_write, fds["archive"]),
+                    start_new_session=True,
+                    env=env,
+                    cwd=self.base,
+                    close_fds=True,
+                )
         except OSError as exc:
             self._release()
             raise SandboxError(f"cannot start the bot's sandbox: {exc}") from None
@@ -632,8 +417,7 @@ class BotProcess:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
             pass
-        with _live_lock:
-            _live.discard(self.proc.pid)
+        forget(self.proc.pid)
         if not self.isolated:
             sweep_orphans()
         self._release()
@@ -650,113 +434,3 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
-
-
-# -- basic isolation: orphans and leftovers --------------------------------------------------------
-
-
-def become_subreaper() -> bool:
-    """Make this process the child subreaper of its descendants (Linux); True on success. The
-    children it has now are its own (worker processes...), never swept as a bot's orphans."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-            return False
-    except (OSError, AttributeError):  # pragma: no cover
-        return False
-    with _live_lock:
-        _own_children.update(pid for pid in _children(os.getpid()) if pid not in _live)
-    return True
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
-def _own_processes() -> set[int]:
-    """Children this process started for itself, by pid: those it had when it became a
-    subreaper and those :mod:`multiprocessing` started (never something a bot can claim)."""
-    own = set(_own_children)
-    own.update(p.pid for p in multiprocessing.active_children() if p.pid)
-    watcher = cgroups.watcher_pid()
-    if watcher:
-        own.add(watcher)
-    tracker = getattr(getattr(multiprocessing, "resource_tracker", None), "_resource_tracker", None)
-    tracker_pid = getattr(tracker, "_pid", None)
-    if tracker_pid:
-        own.add(tracker_pid)
-    return own
-
-
-def sweep_orphans() -> int:
-    """Kill and reap every child of this process that is neither a live bot host it started
-    nor one of its own processes (:func:`_own_processes`): orphans of killed bots re-parented
-    to this subreaper, e.g. ``setsid`` children, whatever their environment. Returns how many."""
-    if not os.path.isdir("/proc"):
-        return 0  # pragma: no cover
-    killed = 0
-    for _ in range(20):  # children of the orphans become orphans in turn
-        with _live_lock:  # a host is started and registered under this lock: never seen half-way
-            keep = _live | _own_processes()
-            strays = [pid for pid in _children(os.getpid()) if pid not in keep]
-            for pid in strays:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-                except ProcessLookupError:
-                    pass
-        if not strays:
-            break
-        for pid in strays:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-    return killed
-
-
-_swept = False
-
-
-def sweep_stale() -> None:
-    """Once per referee process: remove what referees killed with -9 left behind, the bots'
-    cgroups (:func:`gamecore.referee.cgroups.sweep_stale`) and ``basic`` folders in the temporary
-    directory."""
-    global _swept
-    with _live_lock:
-        if _swept:
-            return
-        _swept = True
-    if os.geteuid() == 0 and cgroups.hierarchy():
-        try:
-            cgroups.sweep_stale()
-        except OSError:
-            pass
-    folder = tempfile.gettempdir()
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    for name in names:
-        if not name.startswith("gamecore-bot-"):
-            continue
-        owner = name[len("gamecore-bot-") :].partition("-")[0]
-        pid, _, started = owner.partition(".")
-        if not pid.isdigit() or not started:
-            continue
-        if cgroups.start_time(int(pid)) != started:  # its referee is gone
-            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
