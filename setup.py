@@ -8,9 +8,16 @@
 The extensions are plain ``setuptools.Extension`` objects with ``.pyx`` sources: setuptools
 hands them to Cython's ``build_ext`` itself, and ``optional=True`` is what makes a missing
 compiler a fallback instead of an error (``cythonize()`` would drop ``optional``).
+
+The build uses every core: Cython translates all the ``.pyx`` files at once in a process pool,
+then the C compiler runs one job per core (``build_ext --parallel``; ``-j N`` overrides it). A
+later ``pip install ".[extra]"`` from the same checkout compiles nothing again when neither the
+sources nor the compiler settings changed (``build/`` keeps the objects; a stamp there records
+the settings, and a change of them rebuilds everything).
 """
 
 import glob
+import json
 import os
 import platform
 import sys
@@ -63,23 +70,60 @@ else:
     print("gamecore: GAMECORE_BACKEND=python: pure-Python install, no extension built", file=sys.stderr)
 
 
+def build_settings():
+    """What decides the compiled code besides the sources: when it changes, compile afresh."""
+    names = ("CC", "CFLAGS", "CPPFLAGS", "LDSHARED", "LDFLAGS", "GAMECORE_CFLAGS", "GAMECORE_BACKEND")
+    return {
+        "env": {name: os.environ.get(name) for name in names},
+        "compile_args": compile_args(),
+        "python": sys.version,
+        "cython": _cython_version(),
+    }
+
+
+def _cython_version():
+    try:
+        import Cython  # noqa: PLC0415 (only a build with extensions needs it)
+    except ImportError:
+        return None
+    return Cython.__version__
+
+
 class build_ext_with_report(build_ext):
-    """setuptools' build_ext, plus one line afterwards saying what was built.
+    """setuptools' build_ext on every core, plus one line afterwards saying what was built.
 
     Errors are not caught here: ``optional=True`` alone decides whether a failed
     extension is fatal (``GAMECORE_BACKEND=cython``) or a fallback (``auto``).
     """
 
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:  # one C compiler job per core, unless -j says otherwise
+            self.parallel = os.cpu_count() or 1
+
     def run(self):
         if not self.inplace:
-            # pip builds in the same build/ directory every time: an extension compiled by an
-            # earlier install must not survive a build that cannot compile it (CC=false), or
-            # the "pure" wheel would ship the old .so. Remove it and compile afresh.
-            self.force = True
-            for ext in self.extensions:
-                stale = self.get_ext_fullpath(ext.name)
-                if os.path.exists(stale):
-                    os.remove(stale)
+            # pip builds in the same build/ directory every time. An extension compiled by an
+            # earlier install is reused only when the settings are the same: one compiled
+            # under other settings must not survive a build that cannot compile (CC=false),
+            # or the "pure" wheel would ship the old .so. Then remove it and compile afresh.
+            stamp = os.path.join(self.build_temp, "gamecore-build-settings.json")
+            settings = build_settings()
+            try:
+                with open(stamp) as f:
+                    same = json.load(f) == settings
+            except (OSError, ValueError):
+                same = False
+            if not same:
+                self.force = True
+                for ext in self.extensions:
+                    stale = self.get_ext_fullpath(ext.name)
+                    if os.path.exists(stale):
+                        os.remove(stale)
+                os.makedirs(self.build_temp, exist_ok=True)
+                with open(stamp, "w") as f:
+                    json.dump(settings, f)
+        self.cythonize_all()
         super().run()
         built = [ext.name for ext in self.extensions if os.path.exists(self.get_ext_fullpath(ext.name))]
         if self.extensions and not built:
@@ -95,6 +139,24 @@ class build_ext_with_report(build_ext):
             )
         elif built:
             print(f"gamecore: compiled {len(built)} Cython extensions", file=sys.stderr)
+
+    def cythonize_all(self):
+        """Translate every .pyx to C at once, one process per core (Cython is Python: the
+        compile threads of ``--parallel`` would run it one module at a time); the extensions
+        then list their .c files, and the C compiles run in parallel."""
+        if not self.extensions:
+            return
+        from Cython.Build import cythonize  # noqa: PLC0415 (only a build with extensions needs it)
+
+        translated = cythonize(
+            self.extensions,
+            nthreads=self.parallel if self.parallel is not True else (os.cpu_count() or 1),
+            force=self.force,
+            quiet=True,
+            include_path=["pyx", "pybindings"],
+        )
+        for ext, done in zip(self.extensions, translated):
+            ext.sources = done.sources
 
 
 setup(

@@ -106,14 +106,32 @@ def compiled_backend_missing() -> str | None:
     return None
 
 
+#: The quick run, ``pytest -m quick`` (about a minute on 2 cores; README "Running the tests"):
+#: each game's rules, perft and both backends' agreement, the searches, the command line.
+QUICK_FILES = {
+    "test_othello.py",
+    "test_perft.py",
+    "test_tetralath.py",
+    "test_rolit.py",
+    "test_agreement.py",
+    "test_search.py",
+    "test_count_legal_moves.py",
+    "test_progress.py",
+    "test_cli.py",
+}
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that take ``backends`` need the compiled backend too: mark them ``cython``,
     so that ``-m "not cython"`` runs the pure backend alone. Without the compiled backend
     (and unless it is required) those tests are deselected, with one line saying why
-    rather than one skip line per test."""
+    rather than one skip line per test. The tests of ``QUICK_FILES`` that are not ``slow``
+    are marked ``quick``."""
     for item in items:
         if "backends" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.cython)
+        if item.path.name in QUICK_FILES and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.quick)
     if cython_required():
         return
     missing = compiled_backend_missing()

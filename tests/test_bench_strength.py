@@ -4,6 +4,7 @@ games one process plays, in the same order; bad input is one error line."""
 from __future__ import annotations
 
 import io
+import math
 import os
 import signal
 import subprocess
@@ -148,3 +149,35 @@ def test_each_match_in_one_process_has_players_of_its_own():
     strength.play_match("engine:depth=1", "random:seed=1", size=6, games=1)
     second = strength._PLAYERS["engine:depth=1", "random:seed=1"]
     assert first[0] is not second[0] and first[1] is not second[1]
+
+
+def test_a_clean_sweep_has_a_finite_lower_bound():
+    # 4 wins of 4: the Wilson interval of a score of 1 over 4 games (z = 1.96) has its lower
+    # end at (1 + z^2/8 - z * sqrt(z^2/64)) / (1 + z^2/4) = 0.5101, Elo -400 log10(1/0.5101 - 1).
+    rating, low, high = strength.elo_interval([1.0] * 4)
+    z = 1.96
+    wilson_low = (1 + z * z / 8 - z * (z * z / 64) ** 0.5) / (1 + z * z / 4)
+    assert rating == high == float("inf")
+    assert low == pytest.approx(-400 * math.log10(1 / wilson_low - 1)) and 6 < low < 8
+    assert "Elo +inf (95 %: +7 .. +inf)" in strength.StrengthResult(margins=[3, 1, 64, 2]).summary()
+    assert strength.elo_interval([0.0] * 4)[1:] == (float("-inf"), pytest.approx(-low))
+    # More games of wins only: a higher lower bound.
+    assert strength.elo_interval([1.0] * 40)[1] > 300
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_match_shows_its_progress_and_is_silent_with_quiet(capsys):
+    shown = _Terminal()
+    result = strength.play_match("random:seed=1", "random:seed=2", size=6, games=2, progress=shown)
+    last = shown.getvalue().rstrip("\n").split("\r")[-1]
+    assert last.startswith("strength: 2/2 games (100 %) in ")
+    assert "random:seed=1 vs random:seed=2, W-D-L so far" in shown.getvalue()
+    assert len(result.margins) == 2
+    argv = ["bench", "othello", "strength", "--size", "6", "--games", "2", "--player", "random", "--opponent", "greedy"]
+    assert cli.main([*argv, "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("random against greedy, 6x6: W-D-L ")

@@ -141,3 +141,18 @@ def test_each_module_pxd_sits_beside_the_pyx_it_declares():
     assert cimported and cimported <= {module_of(p) for p in declared}, cimported
     # None is left in (or shipped with) the Python package: the .pxd files are build inputs.
     assert not sorted(Path(gamecore.__file__).resolve().parent.rglob("*.pxd"))
+
+
+def test_the_all_extra_installs_every_other_extra():
+    # README's quick start: pip install ".[all]" once, instead of one compile per extra.
+    tomllib = pytest.importorskip("tomllib", reason="tomllib comes with Python 3.11")
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if not pyproject.exists():
+        pytest.skip("the tests run outside the source tree: no pyproject.toml beside them")
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+
+    def name(requirement: str) -> str:
+        return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower()
+
+    others = {name(r) for extra, requirements in extras.items() if extra != "all" for r in requirements}
+    assert {name(r) for r in extras["all"]} == others

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import pytest
 
+from gamecore import bench, cli
 from gamecore._progress import Progress, format_duration
+from gamecore.train import mpc as train_mpc
+from gamecore.train import othello as train_othello
 
 
 class FakeClock:
@@ -153,3 +158,65 @@ def test_an_error_leaves_the_line_and_ends_it() -> None:
 def test_bad_total_is_refused() -> None:
     with pytest.raises(ValueError, match="total"):
         Progress(-1)
+
+
+def test_a_log_line_is_printed_above_the_terminal_line() -> None:
+    clock, stream = FakeClock(), Terminal()
+    progress = Progress(2, "stages", stream=stream, clock=clock)
+    progress.doing("stage 0")
+    progress.note("stage 0: fitted", stream)
+    assert screen(stream.getvalue()).split("\n") == ["stage 0: fitted", "0/2 stages (0 %) - stage 0"]
+    quiet_log = io.StringIO()
+    Progress(2, stream=io.StringIO(), clock=clock).note("a log line", quiet_log)  # not a terminal: just the line
+    assert quiet_log.getvalue() == "a log line\n"
+
+
+def test_what_comes_after_a_log_line_shows_at_once() -> None:
+    clock, stream = FakeClock(), Terminal()
+    progress = Progress(3, "positions", stream=stream, clock=clock)
+    progress.doing("FFO #40")
+    progress.advance()
+    progress.note("40 solved", stream)
+    progress.doing("FFO #41")  # no time has passed, yet it is drawn: a log line came between
+    assert screen(stream.getvalue()).split("\n")[-1].startswith("1/3 positions (33 %) about 0 s left - FFO #41")
+
+
+# -- the long commands draw it -------------------------------------------------------------
+
+
+def _last_lines(stream: io.StringIO) -> list[str]:
+    """Each finished progress line (the state each was left in)."""
+    return [line.split("\r")[-1].rstrip() for line in stream.getvalue().split("\n") if line]
+
+
+def test_training_shows_self_play_then_labelling(tmp_path: Path) -> None:
+    shown, log = Terminal(), io.StringIO()
+    options = train_othello.TrainOptions(size=6, games=4, per_stage=6, depth=2, exact=8, epochs=1, seed=1)
+    record = train_othello.train(options, str(tmp_path), log=log, progress=shown)
+    finished = _last_lines(shown)
+    assert finished[0].startswith("train: self-play: 4/4 games (100 %) in ")
+    labelled = sum(stage["positions"] for stage in record["stage_results"])
+    assert finished[-1].startswith(f"train: labelling: {labelled}/{labelled} positions (100 %) in ")
+    assert "stage 0 (of 0-7), " in shown.getvalue()  # what is being done
+    assert "stage 7:" in log.getvalue()  # the log still has its lines
+
+
+def test_the_mpc_fit_counts_its_searches(tmp_path: Path) -> None:
+    shown = Terminal()
+    options = train_mpc.shipped_mpc_options(6, games=2, per_stage=2, max_depth=6)
+    train_mpc.fit(options, str(tmp_path), progress=shown)
+    finished = _last_lines(shown)
+    assert finished[0].startswith("train othello-mpc: self-play: 2/2 games (100 %) in ")
+    assert re.match(r"train othello-mpc: (\d+)/\1 steps \(100 %\) in ", finished[-1])
+    assert "t = 2.5: Multi-ProbCut searches" in shown.getvalue()
+
+
+@pytest.mark.parametrize("backend", ["cython"], indirect=True)  # the pure solver takes minutes
+def test_the_endgame_bench_shows_each_position(backend, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "othello", "endgame", "--ffo", "40", "--backend", backend.name]) == 0
+    out, err = capsys.readouterr()
+    assert " 40    20   +38   +38   a2" in out and err == ""  # not a terminal and quick: no line
+    shown = Terminal()
+    assert bench.bench_endgame(io.StringIO(), "40", backend=backend.name, progress=shown) == 0
+    assert "bench endgame: 0/1 positions (0 %) - FFO #40, 20 empty squares" in shown.getvalue()
+    assert _last_lines(shown)[-1].startswith("bench endgame: 1/1 positions (100 %) in ")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from gamecore import _progress
+from gamecore._progress import Progress
 from gamecore.adapters import ctu, ufrj
 from gamecore.errors import GamecoreError
 from gamecore.referee.bots import resolve
@@ -27,7 +29,7 @@ from gamecore.referee.cluster import dask_available, local_cluster
 from gamecore.referee.play import play_game
 from gamecore.referee.report import ratings, standings, write_reports
 from gamecore.referee.scoring import Match, StandingsRow, matches
-from gamecore.referee.tournament import Progress, TournamentConfig, run_tournament
+from gamecore.referee.tournament import TournamentConfig, run_tournament
 from referee_bots import EXPECTED_REASON, needs_sandbox, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
@@ -415,16 +417,17 @@ def test_ratings_match_the_likelihood_equations():
     assert result["a"][1] == pytest.approx(result["b"][1]) and result["a"][1] > 0
 
 
-def test_progress_bar_shows_games_leader_and_time_left():
+def test_progress_bar_shows_games_leader_and_time_left(monkeypatch):
+    # the tournament's line is gamecore._progress's (its own tests: tests/test_progress.py)
+    monkeypatch.setattr(_progress, "REDRAW_SECONDS", 0.0)
     stream = io.StringIO()
-    bar = Progress(total=10, done=2, stream=stream, enabled=True)
-    bar.update(2, lambda: "nobody yet")
-    bar._shown = 0.0  # redraw now (it redraws at most twice a second)
-    bar.update(5, lambda: "greedy (4 pts)")
+    bar = Progress(10, "games", label="tournament", stream=stream, tty=True, done=2)
+    bar.update(2, lambda: "leader: nobody yet")
+    bar.update(5, lambda: "leader: greedy (4 pts)")
     bar.finish()
     text = stream.getvalue()
     assert "2/10 games" in text and "5/10 games" in text and "leader: greedy (4 pts)" in text
-    assert re.search(r"ETA \dh\d\dm\d\ds", text) and text.endswith("\n")
+    assert re.search(r"about \d+ s left", text) and text.endswith("\n")
     quiet = io.StringIO()
-    Progress(total=10, done=0, stream=quiet, enabled=None).update(1, lambda: "x")  # not a terminal
+    Progress(10, stream=quiet).update(1, lambda: "x")  # not a terminal, and no time has passed
     assert quiet.getvalue() == ""

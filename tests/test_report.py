@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import io
 import os
 import re
 from collections import Counter
 
 import pytest
 
-from gamecore import Rolit, cli
+from gamecore import Rolit, _progress, cli
+from gamecore.report import cli as report_cli
 from gamecore.report import compare
 from gamecore.report.compare import Budget, pair_seatings, peak_rss, play_game, seatings, wilson
 from gamecore.search.engine import Engine
@@ -225,3 +227,48 @@ def test_cli_rejects_bad_options():
     assert cli.main(["compare", "rolit", "--time", "0.1", "--states", "5"]) == 2
     assert cli.main(["compare", "rolit", "--time", "inf"]) == 2
     assert cli.main(["compare", "chess"]) == 2
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_cycle_shows_its_progress_on_a_terminal_and_nothing_when_quiet(tmp_path, monkeypatch):
+    real_game = compare.play_game
+
+    def two_games_then_stop(number, *args, **kwargs):
+        if number == 2:
+            raise KeyboardInterrupt  # the progress line is left on screen, ended by a newline
+        return real_game(number, *args, **kwargs)
+
+    monkeypatch.setattr(compare, "play_game", two_games_then_stop)
+    monkeypatch.setattr(_progress, "REDRAW_SECONDS", 0.0)  # draw every update, however fast the games
+    for quiet in (False, True):
+        shown = _Terminal()
+        with pytest.raises(KeyboardInterrupt):
+            compare.compare_rolit(Budget(states=2), str(tmp_path), rss=False, stream=shown, quiet=quiet)
+        if quiet:
+            assert shown.getvalue() == ""
+            continue
+        lines = shown.getvalue().split("\r")
+        assert lines[1].startswith("compare rolit: 0/24 games (0 %) - maxn vs paranoid vs brs vs mcts")
+        assert re.match(
+            r"compare rolit: 2/24 games \(8 %\) about \d+ s left - \w+ vs \w+ vs \w+ vs \w+\s*\n$", lines[-1]
+        )
+
+
+def test_the_old_games_option_still_works_with_a_warning(monkeypatch, capsys):
+    asked = []
+
+    def stop(budget, out, cycles, **_):
+        asked.append(cycles)
+        raise KeyboardInterrupt  # enough: the command stops here with status 130
+
+    monkeypatch.setattr(report_cli, "compare_rolit", stop)
+    assert cli.main(["compare", "rolit", "--games", "30"]) == 130
+    assert asked == [2]  # 30 games: two cycles of 24
+    err = capsys.readouterr().err
+    assert "--games is deprecated" in err and "--games 30 plays 48 games: use --cycles 2" in err
+    assert cli.main(["compare", "rolit", "--games", "24", "--cycles", "1"]) == 1
+    assert "give one of them" in capsys.readouterr().err

@@ -4,6 +4,7 @@ agreement move by move, values and their bounds, the tie rule, text, pickling, b
 from __future__ import annotations
 
 import copy
+import io
 import pickle
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import gamecore
 import rolit_oracle as oracle
 from gamecore import Othello, Rolit, _backend, search
 from gamecore.errors import (
@@ -756,3 +758,15 @@ def test_core_rejects_bad_boards(backend):
         core.heuristic([1, 2])
     with pytest.raises(ValueError):
         core.feature_values(4)
+
+
+def test_the_handouts_colour_names_run_its_line_as_written():
+    # The handout writes rolit(Y, B): the names come with gamecore (and with import *).
+    namespace: dict = {}
+    exec("from gamecore import *", namespace)
+    assert [namespace[name] for name in "RBYG"] == [Rolit.RED, Rolit.BLUE, Rolit.YELLOW, Rolit.GREEN]
+    out = io.StringIO()
+    gamecore.rolit(gamecore.Y, gamecore.B, input=io.StringIO("quit\n"), output=out, time=0.01)
+    assert out.getvalue().startswith(
+        "Rolit, 4 players: Red (computer), Blue (human), Yellow (human), Green (computer)."
+    )

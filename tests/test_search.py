@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamecore import Othello, errors, solve
+from gamecore import Othello, Rolit, Tetralath, errors, solve
 from gamecore.search import Engine, search
 
 
@@ -293,3 +293,16 @@ def test_search_hands_over_to_the_exact_solver_near_the_end(backend):
     assert result.proven == ("win" if exact.score > 0 else "loss" if exact.score < 0 else "draw")
     # A fixed depth keeps the plain search (comparable node counts across backends).
     assert not search(game, depth=2).exact
+
+
+def test_a_result_says_the_unit_of_its_score(backend):
+    game = Othello(8, backend=backend.name)
+    assert search(game, depth=2).score_unit == "hundredths of a disc (learned evaluation)"
+    assert search(game, depth=2, evaluation="standard").score_unit == "points of the standard evaluation"
+    assert search(game, depth=2, evaluation={"mobility": 1}).score_unit == "points of the given feature weights"
+    assert search(Othello(4, backend=backend.name), depth=2).score_unit == "points of the standard evaluation"
+    # 4x4 to the end: proven, so the score is the final margin in discs (as solve() gives it)
+    proven = search(Othello(4, backend=backend.name), depth=20)
+    assert proven.proven is not None and proven.score_unit == "discs: the final margin"
+    assert search(Rolit(backend=backend.name), nodes=50).score_unit == "per mille: the win rate"
+    assert search(Tetralath(backend=backend.name), depth=1).score_unit == "points of the standard evaluation"

@@ -38,6 +38,11 @@ cdef class GameCore:
         cdef int count = self.gen_moves(buf)
         return [table[buf[i]] for i in range(count)]
 
+    def count_legal_moves(self):
+        """``len(gen_moves())`` (a forced pass counts 1); a game may count without the list."""
+        cdef int buf[MOVE_BUFFER]
+        return self.gen_moves(buf)
+
     cdef int search_moves(self, int* moves, int depth) noexcept nogil:
         return self.gen_moves(moves)
 

@@ -26,6 +26,7 @@ from .errors import (
     InvalidSquareError,
 )
 from .games import GAMES, Color, Othello, Outcome, Position, Rolit, Termination, Tetralath
+from .games.rolit import B, G, R, Y  # the handout's colour names: rolit(Y, B)
 from .search.engine import Engine, SearchResult, SolveResult, search, solve
 from .ui.rolit import play as rolit  # gamecore.rolit("Y", "B"): the terminal game
 
@@ -41,6 +42,10 @@ __all__ = [
     "Termination",
     "perft",
     "rolit",
+    "R",
+    "B",
+    "Y",
+    "G",
     "search",
     "solve",
     "Engine",

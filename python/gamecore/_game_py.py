@@ -63,6 +63,10 @@ class GameCore:
         counts from the end of ``table``)."""
         return [table[move] for move in self.gen_moves()]
 
+    def count_legal_moves(self) -> int:
+        """``len(gen_moves())`` (a forced pass counts 1); a game may count without the list."""
+        return len(self.gen_moves())
+
     def search_moves(self, depth: int) -> list[int]:
         """The moves a search tries at a node with ``depth`` >= 1 plies left (the root excepted,
         which always gets ``gen_moves``): by default all the legal moves. A game may leave out

@@ -18,6 +18,7 @@ Output goes to ``stream`` (standard error by default), so standard output keeps 
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import time
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TextIO
 
-__all__ = ["Progress", "format_duration"]
+__all__ = ["Progress", "add_quiet_option", "format_duration"]
 
 #: How often a terminal line is redrawn, and a plain line printed when not on a terminal (s).
 REDRAW_SECONDS = 0.2
@@ -42,6 +43,11 @@ def format_duration(seconds: float) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def add_quiet_option(parser: argparse.ArgumentParser, what: str = "progress lines and log") -> None:
+    """The ``--quiet`` option every long command shares."""
+    parser.add_argument("--quiet", action="store_true", help=f"no {what}: only the results")
 
 
 class Progress:
@@ -82,7 +88,8 @@ class Progress:
         self._first = done
         self._started = clock()
         self._doing: str | Callable[[], str] = ""
-        self._drawn_at: float | None = None  # when the last line was written
+        self._drawn_at: float | None = None  # when the last line was written (None: draw the next at once)
+        self._drawn_any = False
         self._width = 0  # of the terminal line on screen, to blank what a shorter one leaves
         self._finished = False
 
@@ -104,6 +111,18 @@ class Progress:
             self._doing = doing
         self._show(force=self.total is not None and done >= self.total)
 
+    def note(self, text: str, file: TextIO) -> None:
+        """Print ``text`` to ``file`` (a log line) without mixing it into a terminal line:
+        the line is blanked first and drawn again below the text."""
+        drawn = self.tty and not self.quiet and self._width > 0
+        if drawn:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self._width = 0
+        print(text, file=file, flush=True)
+        if drawn and not self._finished:
+            self._write(self._line())
+            self._drawn_at = None  # and the next change shows at once (often: what comes next)
+
     def finish(self, message: str = "") -> None:
         """End the line (terminal) or write the last plain line when any was written before;
         ``message`` (if given) replaces the usual last line."""
@@ -112,9 +131,9 @@ class Progress:
             return
         self._finished = True
         if self.tty:
-            if self._drawn_at is not None or message:
+            if self._drawn_any or message:
                 self._write(self._line(final=True) if not message else message, final=True)
-        elif self._drawn_at is not None or message:
+        elif self._drawn_any or message:
             # a script that saw lines go by sees the end too; a short run stays silent
             self._write(message or self._line(final=True), final=True)
 
@@ -126,7 +145,7 @@ class Progress:
     ) -> None:
         if kind is None:
             self.finish()
-        elif self.tty and self._drawn_at is not None and not self.quiet:
+        elif self.tty and self._drawn_any and not self.quiet:
             self.stream.write("\n")  # leave the last drawn line on screen for the error below it
             self.stream.flush()
             self._finished = True
@@ -172,6 +191,7 @@ class Progress:
         elif now - (self._started if self._drawn_at is None else self._drawn_at) < self.every:
             return  # plain lines: the first after ``every`` seconds, so short runs say nothing
         self._drawn_at = now
+        self._drawn_any = True
         self._write(self._line())
 
     def _write(self, line: str, final: bool = False) -> None:

@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from . import __version__, _backend, bench, nboard
 from ._cli_types import DEFAULT_GAME, add_backend, board_size, count, plies, seconds
+from ._progress import add_quiet_option
 from .adapters import ctu, ufrj
 from .archive.cli import add_subparser as add_archive_parser
 from .bench import api as bench_api
@@ -121,16 +122,25 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     if kind == "mcts":
         bench.bench_mcts(out, runs=args.runs, iterations=args.iterations or 200, size=args.size, backend=args.backend)
         return 0
+    progress = None if args.quiet else sys.stderr  # search and endgame: their progress lines
     if kind == "endgame":
         if args.solve_limit is not None:
             return bench.bench_solve_limit(
-                out, args.solve_limit, args.ffo or "40-49", backend=args.backend or _backend.BACKEND
+                out, args.solve_limit, args.ffo or "40-49", backend=args.backend or _backend.BACKEND, progress=progress
             )
-        return bench.bench_endgame(out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND)
+        return bench.bench_endgame(
+            out, args.ffo or "40-49", backend=args.backend or _backend.BACKEND, progress=progress
+        )
     if kind == "api":
         return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
     return bench.bench_search(
-        out, runs=args.runs, depth=args.depth or 6, deep=args.deep, ffo=args.ffo or "40-49", backend=args.backend
+        out,
+        runs=args.runs,
+        depth=args.depth or 6,
+        deep=args.deep,
+        ffo=args.ffo or "40-49",
+        backend=args.backend,
+        progress=progress,
     )
 
 
@@ -242,6 +252,7 @@ def _add_bench_parser(sub: Any) -> None:
         "where a ref_perft module was built, or the module file), in turn",
     )
     o.add_argument("--iterations", type=count, help="mcts: iterations per search (default 200)")
+    add_quiet_option(o, "progress lines (search, endgame)")
     _add_bench_common(o, quick="perft: trees three plies shallower (--reference: perft(8))")
 
     r = games.add_parser(

@@ -550,6 +550,14 @@ cdef class OthelloCore(GameCore):
         cdef int count = self.gen_moves(buf)
         return [buf[i] for i in range(count)]
 
+    def count_legal_moves(self):
+        """``len(legal_moves())`` from the move bitboard's popcount: 1 for a forced pass, 0 at the end."""
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
+        cdef gc_u128 moves = moves_of(me, opp, self.g)
+        if moves:
+            return gc_popcount128(moves)
+        return 1 if moves_of(opp, me, self.g) else 0
+
     def push(self, move):
         """Play ``move`` after checking it is legal; raises and changes nothing otherwise."""
         if type(move) is not int:

@@ -106,6 +106,13 @@ cdef class PositionBase:
             PyList_SET_ITEM(out, i, move)
         return out
 
+    def count_legal_moves(self):
+        """``len(legal_moves())`` without building the list: a perft that counts its last ply
+        (a forced pass counts 1; 0 once the game is over)."""
+        if self.compiled_ is None:
+            return self.core_.count_legal_moves()
+        return self.compiled_.count_legal_moves()
+
     def push(self, move):
         """Play a move in place.
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import io
 import os
 import random
 import resource
@@ -37,6 +38,7 @@ from importlib import resources
 from typing import TextIO, TypeVar
 
 from .. import _backend
+from .._progress import Progress
 from ..games.othello import Othello
 from ..games.tetralath import Tetralath, TetralathMove
 from ..search.engine import Engine, SearchResult
@@ -251,35 +253,43 @@ def bench_search(
     deep: int = 10,
     ffo: str = "40-49",
     backend: str | None = None,
+    progress: TextIO | None = None,
 ) -> int:
-    """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving."""
+    """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving
+    (``progress``: where the progress of its steps goes; None: nowhere)."""
     names = _backends(backend)
-    # First, while the process's peak memory is still low: the peak only ever grows.
-    grown = _peak_memory_growth(names[0], tt_mb=64)
-    for name in names:
-        # A small table: allocating and touching 16 MB would cost more than these short searches.
-        rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
-        print(
-            f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)",
-            file=out,
-            flush=True,
-        )
-    if len(names) == 2:
-        works = {name: _search_work(name, depth, tt_mb=1) for name in names}
-        _print_ratio(out, f"at depth {depth}", alternated_medians(works, runs))
-    if "cython" in names and deep:
-        rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
-        print(
-            f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)",
-            file=out,
-            flush=True,
-        )
+    deep_run = "cython" in names and deep
+    steps = 1 + len(names) + (len(names) == 2) + bool(deep_run)
+    with Progress(steps, "steps", label="bench search", stream=progress, quiet=progress is None) as shown:
+        # First, while the process's peak memory is still low: the peak only ever grows.
+        shown.doing("peak memory of a search with a 64 MB table")
+        grown = _peak_memory_growth(names[0], tt_mb=64)
+        for name in names:
+            shown.advance(doing=f"{name}: alpha-beta depth {depth}, {runs} runs")
+            # A small table: allocating and touching 16 MB would cost more than these short searches.
+            rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
+            shown.note(
+                f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)", out
+            )
+        if len(names) == 2:
+            shown.advance(doing=f"cython/python ratio: alternated runs at depth {depth}")
+            works = {name: _search_work(name, depth, tt_mb=1) for name in names}
+            ratio = io.StringIO()  # printed through the progress helper, above its line
+            _print_ratio(ratio, f"at depth {depth}", alternated_medians(works, runs))
+            shown.note(ratio.getvalue().rstrip("\n"), out)
+        if deep_run:
+            shown.advance(doing=f"cython: alpha-beta depth {deep}, {runs} runs")
+            rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
+            shown.note(
+                f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", out
+            )
+        shown.advance()
     tt = Engine(tt_mb=16).tt_bytes(names[0])
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)
     if grown is not None:
         print(f"peak memory growth of a {names[0]} search with a 64 MB table: {grown / 2**20:.1f} MB", file=out)
     if ffo and ffo != "none":
-        return bench_endgame(out, ffo, backend="cython" if "cython" in names else "python")
+        return bench_endgame(out, ffo, backend="cython" if "cython" in names else "python", progress=progress)
     return 0
 
 
@@ -319,10 +329,11 @@ def bench_endgame(
     backend: str = "cython",
     node_limit: int = 0,
     time_limit: float = 0.0,
+    progress: TextIO | None = None,
 ) -> int:
     """Solve FFO positions exactly, one line each (seconds of the solving thread's CPU
     time, so that a loaded machine measures the same work); exit status 1 if any result
-    is wrong."""
+    is wrong. ``progress``: where the progress goes (None: nowhere)."""
     lines = ffo_positions()
     numbers = parse_range(positions)
     for number in numbers:
@@ -334,6 +345,7 @@ def bench_endgame(
         file=out,
     )
     total_nodes, total_seconds, wrong = 0, 0.0, 0
+    shown = Progress(len(numbers), "positions", label="bench endgame", stream=progress, quiet=progress is None)
     for number in numbers:
         line = lines[number - FFO_FIRST]
         board, rest = line.split(None, 1)
@@ -342,6 +354,7 @@ def bench_endgame(
         published = max(scores.values())
         game = Othello.from_text(f"{board} {fields[0]}", backend=backend)
         empties = 64 - sum(game.score())
+        shown.doing(f"FFO #{number}, {empties} empty squares")
         start = time.thread_time()
         move, score, nodes, completed = game.exact_solver()(game.core, node_limit=node_limit, time_limit=time_limit)
         seconds = time.thread_time() - start
@@ -355,12 +368,13 @@ def bench_endgame(
             wrong += 1
         else:
             flag = ""
-        print(
+        shown.advance()
+        shown.note(
             f"{number:>3} {empties:>5} {published:>+5} {score:>+5} {name:>4} {nodes:>14,} "
             f"{seconds:>9.2f} {nodes / max(seconds, 1e-9):>12,.0f}{flag}",
-            file=out,
-            flush=True,
+            out,
         )
+    shown.finish()
     print(
         f"total: {len(numbers)} positions, {total_nodes:,} nodes, {total_seconds:.1f} s CPU, "
         f"{total_nodes / max(total_seconds, 1e-9):,.0f} nodes/s, {wrong} wrong",
@@ -395,34 +409,45 @@ def _solve_limit_positions(numbers: list[int], backend: str, fewest: int) -> dic
 
 
 def bench_solve_limit(
-    out: TextIO, limit: float, positions: str = "40-49", backend: str = "cython", fewest: int = 14
+    out: TextIO,
+    limit: float,
+    positions: str = "40-49",
+    backend: str = "cython",
+    fewest: int = 14,
+    progress: TextIO | None = None,
 ) -> int:
     """The most empty squares the exact solver finishes within ``limit`` seconds (wall clock,
     as the engine's time budget) on every test position: the FFO positions and the
     positions played from them, one line per number of empty squares, from ``fewest`` up
-    until a number where some position is not solved in time."""
+    until a number where some position is not solved in time. ``progress``: where the
+    progress goes (None: nowhere; the total is every position, the run may stop before)."""
     by_empties = _solve_limit_positions(parse_range(positions), backend, fewest)
+    shown = Progress(
+        sum(map(len, by_empties.values())), "positions", label="bench endgame", stream=progress, quiet=progress is None
+    )
     print(f"exact solves within {limit:g} s, {backend} backend, positions from FFO {positions}", file=out)
     print(f"{'empty':>5} {'solved':>7} {'median s':>9} {'max s':>7} {'max cpu s':>9}", file=out)
     best = None
     for empties in sorted(by_empties):
         times, cpu_times, solved = [], [], 0
         for game in by_empties[empties]:
+            shown.advance(0, doing=f"{empties} empty squares: {solved} solved within {limit:g} s")
             start, cpu_start = time.perf_counter(), time.process_time()
             completed = game.exact_solver()(game.core, time_limit=limit)[3]
             times.append(time.perf_counter() - start)
             cpu_times.append(time.process_time() - cpu_start)  # below the wall time on a loaded machine
             solved += completed
+            shown.advance()
         total = len(by_empties[empties])
-        print(
+        shown.note(
             f"{empties:>5} {solved:>3}/{total:<3} {statistics.median(times):>9.3f} {max(times):>7.3f} "
             f"{max(cpu_times):>9.3f}",
-            file=out,
-            flush=True,
+            out,
         )
         if solved < total:
             break
         best = empties
+    shown.finish()
     print(
         f"solved within {limit:g} s on every position: {best if best is not None else 'none'} empty squares", file=out
     )

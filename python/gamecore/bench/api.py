@@ -61,6 +61,21 @@ def student_perft(position: Othello, depth: int) -> int:
     return total
 
 
+def student_perft_count(position: Othello, depth: int) -> int:
+    """The push/pop loop, the last ply counted by ``count_legal_moves()`` (no move objects)."""
+    if depth == 1:
+        return position.count_legal_moves() or 1  # 0: the game is over, one leaf
+    moves = position.legal_moves()
+    if not moves:
+        return 1
+    total = 0
+    for move in moves:
+        position.push(move)
+        total += student_perft_count(position, depth - 1)
+        position.pop()
+    return total
+
+
 def student_perft_play(position: Othello, depth: int) -> int:
     """The same count with ``play()``: a new position per move, nothing undone."""
     moves = position.legal_moves()
@@ -133,6 +148,24 @@ def _rust_clone(board: Any, depth: int) -> int:
     return total
 
 
+def _rust_popcount(board: Any, depth: int) -> int:
+    """rust-reversi's own idiom: the last ply counted as the popcount of its move bitboard."""
+    if board.is_game_over():
+        return 1
+    if board.is_pass():
+        child = board.clone()
+        child.do_pass()
+        return 1 if depth == 1 else _rust_popcount(child, depth - 1)
+    if depth == 1:
+        return int(board.get_legal_moves()).bit_count()
+    total = 0
+    for move in board.get_legal_moves_vec():
+        child = board.clone()
+        child.do_move(move)
+        total += _rust_popcount(child, depth - 1)
+    return total
+
+
 def _creversi(board: Any, depth: int) -> int:
     if board.is_game_over():
         return 1
@@ -166,6 +199,7 @@ def _peer_loops() -> dict[str, tuple[Callable[[int], int], tuple[bool, ...]]]:
     if rust is not None:
         loops["rust-reversi get_child_boards"] = (lambda d: _rust_children(rust.Board(), d), (False,))
         loops["rust-reversi clone+do_move"] = (lambda d: _rust_clone(rust.Board(), d), (False,))
+        loops["rust-reversi clone+do_move+popcount"] = (lambda d: _rust_popcount(rust.Board(), d), (False,))
     creversi = _optional("creversi")
     if creversi is not None:
         loops["creversi-python (pure)"] = (lambda d: _creversi(creversi.Board(), d), (True,))
@@ -179,7 +213,7 @@ def _peer_loops() -> dict[str, tuple[Callable[[int], int], tuple[bool, ...]]]:
 # -- the benchmark -----------------------------------------------------------------------
 
 
-_LOOPS = {"push/pop": student_perft, "play": student_perft_play}
+_LOOPS = {"push/pop": student_perft, "push/pop+count": student_perft_count, "play": student_perft_play}
 # The child runs the loop once untimed first: the loops timed in this process are warm from
 # their earlier runs (first-use tables built, the interpreter's specialised code in place).
 _CHILD = """

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .._cli_types import at_least, count, seconds
+from .._progress import Progress, add_quiet_option
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.rolit import Rolit
 from ..players import read_options
@@ -255,7 +256,7 @@ def main(argv: Sequence[str], out: TextIO) -> int:
     parser.add_argument("--jobs", type=count, default=1, help="games played at once (processes)")
     parser.add_argument("--wall", action="store_true", help="budgets of wall-clock time instead of CPU time")
     parser.add_argument("--backend", choices=("cython", "python"))
-    parser.add_argument("--quiet", action="store_true", help="no line per game")
+    add_quiet_option(parser, "line per game, no progress")
     parser.add_argument(
         "--tally",
         nargs="+",
@@ -282,12 +283,15 @@ def main(argv: Sequence[str], out: TextIO) -> int:
         )
         started = time.perf_counter()
         played = []
-        for record in play_rolit_match(
-            options, budget, args.games, first=args.first, seed=args.seed, jobs=args.jobs, backend=args.backend
-        ):
-            played.append(record)
-            if not args.quiet:
-                print(record.line(), file=out, flush=True)
+        shown = Progress(args.games, "games", label="rolit strength", quiet=args.quiet)
+        with shown:
+            for record in play_rolit_match(
+                options, budget, args.games, first=args.first, seed=args.seed, jobs=args.jobs, backend=args.backend
+            ):
+                played.append(record)
+                shown.advance()
+                if not args.quiet:
+                    shown.note(record.line(), out)
     except GamecoreError as exc:
         print(f"gamecore bench rolit strength: error: {exc}", file=sys.stderr)
         return 1

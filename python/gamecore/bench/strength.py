@@ -40,6 +40,7 @@ from importlib import resources
 from typing import Any, TextIO
 
 from .._cli_types import count
+from .._progress import Progress, add_quiet_option
 from ..errors import GamecoreError
 from ..games.othello import Othello
 from ..players import make_player
@@ -63,12 +64,22 @@ def elo(score: float) -> float:
 
 
 def elo_interval(scores: Sequence[float]) -> tuple[float, float, float]:
-    """``(elo, low, high)``: the Elo of the mean of the game ``scores`` and its 95 % interval."""
+    """``(elo, low, high)``: the Elo of the mean of the game ``scores`` and its 95 % interval.
+
+    The interval is the normal one of the mean score; when every game scored the same (4-0-0,
+    all draws) that one has no width, and the Wilson interval of the score takes its place: after
+    4 wins of 4 the Elo is +inf but its lower bound is finite (+7: 4 wins are still few)."""
     if not scores:
         raise ValueError("no games")
-    mean = sum(scores) / len(scores)
-    variance = sum((s - mean) ** 2 for s in scores) / len(scores)
-    half = 1.96 * math.sqrt(variance / len(scores))
+    n = len(scores)
+    mean = sum(scores) / n
+    variance = sum((s - mean) ** 2 for s in scores) / n
+    if variance == 0:
+        z2 = 1.96**2
+        centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return elo(mean), elo(centre - half), elo(centre + half)
+    half = 1.96 * math.sqrt(variance / n)
     return elo(mean), elo(mean - half), elo(mean + half)
 
 
@@ -201,10 +212,12 @@ def play_match(
     backend: str | None = None,
     out: TextIO | None = None,
     jobs: int = 1,
+    progress: TextIO | None = None,
 ) -> StrengthResult:
     """``games`` games from the shipped openings, each opening twice with colours swapped;
     ``jobs`` > 1 plays them in that many processes (each with its own two players), and the
-    games and their lines come out in the same order."""
+    games and their lines come out in the same order. ``progress``: where the progress of the
+    match goes (``gamecore._progress``; None: nowhere)."""
     openings = load_openings(size)
     if games > 2 * len(openings):
         raise ValueError(f"{len(openings)} openings are shipped for {size}x{size}: at most {2 * len(openings)} games")
@@ -216,8 +229,15 @@ def play_match(
     _PLAYERS[player, opponent] = (player_from_spec(player), player_from_spec(opponent))
     result = StrengthResult()
     arguments = [(number, player, opponent, size, backend) for number in range(games)]
-    _collect(result, run_games(_play_numbered, arguments, jobs), openings, out)
+    shown = Progress(games, "games", label="strength", stream=progress, quiet=progress is None)
+    with shown:
+        shown.doing(lambda: f"{player} vs {opponent}, {_running_score(result)}")
+        _collect(result, run_games(_play_numbered, arguments, jobs), openings, out, shown)
     return result
+
+
+def _running_score(result: StrengthResult) -> str:
+    return f"W-D-L so far {result.wins}-{result.draws}-{result.losses}"
 
 
 #: The two players of this process, by their specs (a worker of ``play_match(jobs=N)`` makes
@@ -238,14 +258,15 @@ def _play_numbered(number: int, player: str, opponent: str, size: int, backend: 
     return -play_game(opening, them, me, size, backend)
 
 
-def _collect(result: StrengthResult, margins: Iterable[int], openings: list[str], out: TextIO | None) -> None:
+def _collect(
+    result: StrengthResult, margins: Iterable[int], openings: list[str], out: TextIO | None, shown: Progress
+) -> None:
     for number, margin in enumerate(margins):
         result.margins.append(margin)
+        shown.advance()
         if out is not None:
             colour = "black" if number % 2 == 0 else "white"
-            print(
-                f"game {number + 1:3d}: {openings[number // 2]:<18} player {colour}: {margin:+d}", file=out, flush=True
-            )
+            shown.note(f"game {number + 1:3d}: {openings[number // 2]:<18} player {colour}: {margin:+d}", out)
 
 
 def main(argv: Sequence[str], out: TextIO) -> int:
@@ -260,7 +281,7 @@ def main(argv: Sequence[str], out: TextIO) -> int:
     parser.add_argument("--size", type=int, default=8, choices=(6, 8, 10))
     parser.add_argument("--games", type=count, default=40, help="games (two per opening; default 40)")
     parser.add_argument("--backend", choices=("cython", "python"))
-    parser.add_argument("--quiet", action="store_true", help="no line per game")
+    add_quiet_option(parser, "line per game, no progress")
     parser.add_argument(
         "--jobs", type=count, default=1, help="games played at once, each in its own process (default 1)"
     )
@@ -277,6 +298,7 @@ def main(argv: Sequence[str], out: TextIO) -> int:
             backend=args.backend,
             out=None if args.quiet else out,
             jobs=args.jobs,
+            progress=None if args.quiet else sys.stderr,
         )
     except (GamecoreError, ValueError) as exc:  # a bad spec, too many games: one line, no traceback
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)

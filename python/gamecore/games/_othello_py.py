@@ -590,6 +590,15 @@ class OthelloCore(GameCore):
         """The legal moves in ascending order; ``[PASS]`` for a forced pass, ``[]`` at the end."""
         return self.gen_moves()
 
+    def count_legal_moves(self) -> int:
+        """``len(legal_moves())`` from the move bitboard's popcount: 1 for a forced pass, 0 at the end."""
+        me, opp = self._discs[self.turn], self._discs[1 - self.turn]
+        g = self._geometry
+        moves = g.moves(me, opp)
+        if moves:
+            return moves.bit_count()
+        return 1 if g.moves(opp, me) else 0
+
     def legal_move_objects(self, table: tuple[Any, ...]) -> list[Any]:
         """``[table[move] for move in gen_moves()]``, straight from the move bitboard."""
         turn = self.turn

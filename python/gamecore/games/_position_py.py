@@ -69,6 +69,12 @@ class PositionBase:
         moves: list[Any] = self._core.legal_move_objects(table)
         return moves
 
+    def count_legal_moves(self) -> int:
+        """``len(legal_moves())`` without building the list: a perft that counts its last ply
+        (a forced pass counts 1; 0 once the game is over)."""
+        count: int = self._core.count_legal_moves()
+        return count
+
     def push(self, move: Any) -> None:
         """Play a move in place.
 

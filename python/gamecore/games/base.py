@@ -174,6 +174,10 @@ class Core(Protocol):
         """The legal move codes (``[-1]`` for Othello's forced pass, ``[]`` at the end)."""
         ...
 
+    def count_legal_moves(self) -> int:
+        """``len(legal_moves())``, counted without the list."""
+        ...
+
     def push(self, move: int) -> None:
         """Play a move code (:class:`~gamecore.IllegalMoveError` if it is not legal)."""
         ...

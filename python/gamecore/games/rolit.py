@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # checkers read the pure twin; the compiled core has the same
     from ._rolit_py import RolitCore
 from .othello import _PASS_WORDS, COLUMNS, parse_square
 
-__all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "render_rolit"]
+__all__ = ["Rolit", "RolitColor", "RolitMove", "RED", "BLUE", "YELLOW", "GREEN", "R", "B", "Y", "G", "render_rolit"]
 
 
 class RolitColor(Color):
@@ -73,6 +73,9 @@ class RolitColor(Color):
 
 
 RED, BLUE, YELLOW, GREEN = RolitColor
+#: The handout's names of the colours, so that its ``rolit(Y, B)`` runs as written
+#: (``from gamecore import rolit, R, B, Y, G``).
+R, B, Y, G = RolitColor
 #: Colour initials by colour number.
 INITIALS = "".join(c.initial for c in RolitColor)
 #: Default colours for each number of players, in play order (the handout's order).

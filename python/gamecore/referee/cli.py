@@ -151,7 +151,11 @@ def _add_run_parser(sub: Subparsers) -> None:
         "--progress", dest="progress", action="store_true", default=None, help="always show the progress bar"
     )
     bar.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show it (default: only on a terminal)"
+        "--no-progress",
+        "--quiet",
+        dest="progress",
+        action="store_false",
+        help="never show it (default: a line redrawn on a terminal, a plain line every 15 s elsewhere)",
     )
     p.set_defaults(referee_run=_tournament)
 

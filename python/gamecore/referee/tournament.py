@@ -31,12 +31,12 @@ import itertools
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from .._progress import Progress
 from ..errors import GamecoreError, InvalidLimitError
 from .bots import MAX_BYTES, MAX_FILES, resolve
 from .cluster import run_on_dask
@@ -178,45 +178,6 @@ def schedule(config: TournamentConfig) -> list[Task]:
     return tasks
 
 
-class Progress:
-    """A one-line progress bar on a terminal (games done/total, leader, time left); silent
-    when the stream is not a terminal unless forced."""
-
-    def __init__(self, total: int, done: int, stream: TextIO, enabled: bool | None) -> None:
-        self.total = total
-        self.done = done
-        self.first = done
-        self.stream = stream
-        self.enabled = stream.isatty() if enabled is None else enabled
-        self.start = time.monotonic()
-        self._shown = 0.0
-
-    def update(self, done: int, leader: Callable[[], str]) -> None:
-        """Redraw (at most a few times a second; ``leader()`` is only called then)."""
-        self.done = done
-        now = time.monotonic()
-        if not self.enabled or (now - self._shown < 0.5 and done < self.total):
-            return
-        self._shown = now
-        width = 24
-        filled = int(width * done / max(1, self.total))
-        rate_games = done - self.first
-        elapsed = time.monotonic() - self.start
-        eta = "?"
-        if rate_games:
-            left = elapsed / rate_games * (self.total - done)
-            eta = f"{int(left // 3600)}h{int(left % 3600 // 60):02d}m{int(left % 60):02d}s"
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games  leader: {leader()}  ETA {eta}   "
-        )
-        self.stream.flush()
-
-    def finish(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def _leader(config: TournamentConfig, records: list[GameRecord]) -> str:
     table = standings(config, records, rated=False)
     if not table:
@@ -290,8 +251,16 @@ def run_tournament(
         _check_stored(config, tasks, records, config.db)
         done = {r["key"] for r in records}
         todo = [t for t in tasks if t["key"] not in done]
-        progress = Progress(len(tasks), len(done), stream, config.progress)
-        progress.update(len(done), lambda: _leader(config, records))
+        progress = Progress(
+            len(tasks),
+            "games",
+            label="tournament",
+            stream=stream,
+            quiet=config.progress is False,
+            tty=config.progress or None,  # --progress: the terminal line even into a pipe
+            done=len(done),
+        )
+        progress.update(len(done), lambda: f"leader: {_leader(config, records)}")
         lock = threading.Lock()
         ordinals = {t["key"]: t["ordinal"] for t in tasks}
 
@@ -299,7 +268,7 @@ def run_tournament(
             with lock:
                 db.add(ordinals[record["key"]], record)
                 records.append(record)
-                progress.update(len(records), lambda: _leader(config, records))
+                progress.update(len(records), lambda: f"leader: {_leader(config, records)}")
                 if after_game:
                     after_game(record)
 

@@ -7,11 +7,15 @@ import sys
 from typing import Any, TextIO
 
 from .._cli_types import add_backend, add_seed, count, seconds
+from .._progress import add_quiet_option
+from ..errors import InvalidOptionError
 from . import compare
 from .compare import INSTALL_HINT, Budget, compare_rolit
 from .table import LABELS, fmt_bytes
 
 __all__ = ["add_subparser"]
+
+GAMES_PER_CYCLE = len(compare.seatings())
 
 
 def add_subparser(sub: Any) -> None:
@@ -24,7 +28,9 @@ def add_subparser(sub: Any) -> None:
         'the memory and the time they used (charts and PDF need matplotlib: pip install "gamecore[report]").',
     )
     p.add_argument("game", choices=("rolit",), help="the game (rolit)")
-    p.add_argument("--cycles", type=count, default=1, help="cycles of 24 games (default 1)")
+    p.add_argument("--cycles", type=count, help="cycles of 24 games (default 1)")
+    # the old spelling (before cycles of 24): still works, with a warning
+    p.add_argument("--games", type=count, help=argparse.SUPPRESS)
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--time", type=seconds, metavar="S", help="seconds a move for every algorithm (default 0.1)")
     budget.add_argument(
@@ -47,6 +53,7 @@ def add_subparser(sub: Any) -> None:
     p.add_argument("--out", default="rolit-report", help="folder for the files (default rolit-report)")
     add_seed(p, of="the MCTS generators")
     add_backend(p)
+    add_quiet_option(p, "progress lines")
     p.set_defaults(report_handler=run)
 
 
@@ -57,15 +64,26 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         budget = Budget(states=args.states)
     else:
         budget = Budget(seconds=args.time if args.time is not None else 0.1, clock=args.clock)
+    cycles = args.cycles or 1
+    if args.games is not None:
+        if args.cycles is not None:
+            raise InvalidOptionError("--games is the old spelling of --cycles: give one of them")
+        cycles = -(-args.games // GAMES_PER_CYCLE)
+        print(
+            f"gamecore compare: warning: --games is deprecated (games come in cycles of {GAMES_PER_CYCLE}, every "
+            f"seating once); --games {args.games} plays {cycles * GAMES_PER_CYCLE} games: use --cycles {cycles}",
+            file=sys.stderr,
+        )
     report = compare_rolit(
         budget,
         args.out,
-        cycles=args.cycles,
+        cycles=cycles,
         seed=args.seed,
         backend=args.backend,
         pairs=args.head_to_head,
         rss=not args.no_rss,
         stream=sys.stderr,
+        quiet=args.quiet,
     )
     print(f"{len(report.records)} games, {budget.describe()}", file=out)
     for entry in report.stats.values():

@@ -39,13 +39,13 @@ import csv
 import itertools
 import math
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TextIO
 
+from .._progress import Progress
 from ..errors import InvalidLimitError, InvalidOptionError
 from ..games.rolit import Rolit
 from ..runner import MoveRecord, Seat, run_game
@@ -423,15 +423,6 @@ def _load() -> float:
         return float("nan")
 
 
-def _progress(stream: TextIO, done: int, total: int, started: float) -> None:
-    width = 30
-    filled = width * done // total
-    elapsed = time.perf_counter() - started
-    left = elapsed / done * (total - done) if done else 0.0
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {left:.0f} s left ")
-    stream.flush()
-
-
 def compare_rolit(
     budget: Budget,
     out: str,
@@ -441,16 +432,16 @@ def compare_rolit(
     pairs: bool = False,
     rss: bool = True,
     stream: TextIO | None = None,
+    quiet: bool = False,
 ) -> Run:
     """Play ``cycles`` cycles of 24 seatings (and, with ``pairs``, of the 2-against-2 seatings
     of every pair), measure, write the report into ``out`` and return what it shows.
 
-    A progress bar goes to ``stream`` (default stderr) when it is a terminal.
+    Its progress goes to ``stream`` (default stderr; ``gamecore._progress``: a line redrawn on a
+    terminal, a plain line every 15 s elsewhere), none with ``quiet``.
     """
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
         raise InvalidLimitError(f"cycles must be an int >= 1, got {cycles!r}")
-    stream = sys.stderr if stream is None else stream
-    show = hasattr(stream, "isatty") and stream.isatty()
     plan = [seating for _ in range(cycles) for seating in seatings()]
     pair_plan = (
         [s for _ in range(cycles) for a, b in itertools.combinations(ALGORITHMS, 2) for s in pair_seatings(a, b)]
@@ -459,21 +450,18 @@ def compare_rolit(
     )
     total = len(plan) + len(pair_plan)
     load_start = _load()
-    started = time.perf_counter()
     records: list[ComparisonGame] = []
     pair_records: list[ComparisonGame] = []
-    for number, seating in enumerate(plan + pair_plan):
-        if show:
-            _progress(stream, number, total, started)
-        played = play_game(number, seating, budget, seed, backend, shadows=number < len(plan))
-        (records if number < len(plan) else pair_records).append(played)
-    if show:
-        _progress(stream, total, total, started)
-        stream.write("\n")
-    stats = summarise(records)
-    if rss:
-        for name, grown in peak_rss(records[0], budget, backend).items():
-            stats[name].peak_rss = grown
+    with Progress(total, "games", label="compare rolit", stream=stream, quiet=quiet) as progress:
+        for number, seating in enumerate(plan + pair_plan):
+            progress.update(number, " vs ".join(seating))
+            played = play_game(number, seating, budget, seed, backend, shadows=number < len(plan))
+            (records if number < len(plan) else pair_records).append(played)
+        progress.update(total, "peak-RSS cross-check: a fresh process per algorithm" if rss else "")
+        stats = summarise(records)
+        if rss:
+            for name, grown in peak_rss(records[0], budget, backend).items():
+                stats[name].peak_rss = grown
     run = Run(
         budget=budget,
         cycles=cycles,

@@ -110,6 +110,10 @@ class SearchResult(Generic[MoveT]):
     #: ``score`` is the final margin: exact when ``exact``, else at least that much), ``"draw"``
     #: for a solved draw; ``None`` when ``score`` is an evaluation
     proven: str | None = None
+    #: what ``score`` counts, in words: ``"hundredths of a disc (learned evaluation)"``,
+    #: ``"points of the standard evaluation"``, ``"discs: the final margin"`` (proven),
+    #: ``"per mille: the win rate"`` (MCTS); set by :meth:`Engine.search`
+    score_unit: str = ""
 
     @property
     def time_share(self) -> float:
@@ -355,6 +359,21 @@ class Engine:
         )
         self._searcher(_backend.selected())
 
+    def __repr__(self) -> str:
+        """``Engine('default', algorithm='alphabeta', tt_mb=16)``: the evaluation and the
+        options that differ from their defaults (the algorithm and table size always)."""
+        evaluation = self.evaluation
+        shown = (
+            repr(evaluation)
+            if isinstance(evaluation, (str, Mapping))
+            else getattr(evaluation, "__qualname__", type(evaluation).__name__)
+        )
+        parts = [shown, f"algorithm={self.algorithm!r}", f"tt_mb={self.tt_mb:g}"]
+        for name, default in (("aspiration", False), ("endgame_empties", None), ("clock", "wall"), ("mpc", None)):
+            if getattr(self, name) != default:
+                parts.append(f"{name}={getattr(self, name)!r}")
+        return f"Engine({', '.join(parts)})"
+
     def _searcher(self, backend: Any) -> Any:
         searcher = self._searchers.get(backend.name)
         if searcher is None:
@@ -483,7 +502,25 @@ class Engine:
                 report,
             )
         result.time_limit = time_limit
+        result.score_unit = self._score_unit(position, result)
         return result
+
+    def _score_unit(self, position: Any, result: SearchResult[Any]) -> str:
+        """What ``result.score`` counts (``SearchResult.score_unit``)."""
+        if self.algorithm == "mcts":
+            return "per mille: the win rate"
+        if result.proven is not None or (result.exact and self.algorithm in TWO_PLAYER_ALGORITHMS):
+            return "discs: the final margin" if position.name == "othello" else "the final result"
+        evaluation = self.evaluation
+        if isinstance(evaluation, str):
+            if evaluation == DEFAULT_EVALUATION:
+                evaluation = position.default_evaluation()
+            if position.name == "othello" and evaluation == "learned":
+                return "hundredths of a disc (learned evaluation)"
+            return f"points of the {evaluation} evaluation"
+        if isinstance(evaluation, Mapping):
+            return "points of the given feature weights"
+        return "the evaluation function's units"
 
     def _search_two(
         self,

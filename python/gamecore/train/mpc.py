@@ -35,12 +35,14 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from .. import _backend
+from .._progress import Progress, add_quiet_option
 from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
 from ..search import _mpc
@@ -139,13 +141,14 @@ def _values(position: Position, options: MPCOptions, engine: Engine, backend: st
 
 
 def _choose_t(
-    held: list[Position], options: MPCOptions, table_fits: dict[str, Any], backend: str, say: Any
+    held: list[Position], options: MPCOptions, table_fits: dict[str, Any], backend: str, say: Any, shown: Progress
 ) -> tuple[float, list[dict[str, Any]]]:
     """The candidate ``t`` whose node-limited Multi-ProbCut searches agree most often with the
     full-width ``max_depth`` search (module docstring), and every candidate's figures."""
     full = Engine("learned", tt_mb=8, mpc=False)
     cases = []
     for position in held:
+        shown.advance(doing="held-out positions: full-width searches")
         game = Othello(options.size, backend=backend)
         game.core.set_board(*position)
         if game.is_game_over():
@@ -170,6 +173,7 @@ def _choose_t(
     )
     best_t, best = T_CANDIDATES[-1], -1.0
     for t in T_CANDIDATES:
+        shown.advance(doing=f"t = {t}: Multi-ProbCut searches")
         table = _mpc.mpc_table(table_fits, t)
         agree = 0
         nodes = 0
@@ -189,22 +193,27 @@ def _choose_t(
     return best_t, figures
 
 
-def fit(options: MPCOptions, out_dir: str, log: TextIO | None = None) -> dict[str, Any]:
+def fit(options: MPCOptions, out_dir: str, log: TextIO | None = None, progress: TextIO | None = None) -> dict[str, Any]:
     """Run the pipeline (module docstring); write ``othello{size}.mpc.json`` to ``out_dir``
-    and return its record."""
+    and return its record. ``progress``: where the progress goes (None: nowhere)."""
     n = options.size
     if patterns.load_table(n) is None:
         raise ValueError(f"no learned weights are shipped for {n}x{n}: Multi-ProbCut is fitted for them")
     backend = options.backend or ("cython" if "cython" in _backend.available() else "python")
     started = time.perf_counter()
 
+    shown = Progress(
+        options.games, "games", label="train othello-mpc: self-play", stream=progress, quiet=progress is None
+    )
+
     def say(text: str) -> None:
         if log is not None:
-            print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=log, flush=True)
+            shown.note(f"[{time.perf_counter() - started:7.1f} s] {text}", log)
 
     rng = random.Random(options.seed)
     source = shipped_options(n, games=options.games, seed=options.seed)
-    positions = self_play_positions(source, rng, backend)
+    with shown:
+        positions = self_play_positions(source, rng, backend, shown)
     say(f"{len(positions)} positions from {options.games} self-play games")
     by_stage: dict[int, list[Position]] = {}
     for p in positions:
@@ -218,29 +227,35 @@ def fit(options: MPCOptions, out_dir: str, log: TextIO | None = None) -> dict[st
     learn = [p for i, p in enumerate(chosen) if i % 5]
     engine = Engine("learned", tt_mb=8, mpc=False)
     values = []
-    for i, p in enumerate(learn):
-        found, _ = _values(p, options, engine, backend)
-        values.append((empties_of(p, n), found))
-        if (i + 1) % 50 == 0:
-            say(f"values of {i + 1} of {len(learn)} positions")
-    fits = fit_pairs(values, n, options.max_depth)
-    record: dict[str, Any] = {
-        "size": n,
-        "model": "v_depth = a * v_shallow + b + e, e of standard deviation sigma, per stage of empties",
-        "units": f"1/{patterns.SCALE} disc (the learned evaluation's)",
-        "evaluation": "learned",
-        "weights_sha256": _weights_sha256(n),
-        "shallow_rule": "shallow = 2 * (depth // 4) + depth % 2 (depth - 2 when 0)",
-        "options": asdict(options),
-        "command": command_of(options),
-        "backend": backend,
-        "positions": len(learn),
-        "held_out": len(held),
-        "fits": fits,
-        "t": None,
-    }
-    say(f"{len(fits)} fits; choosing t on {len(held)} held-out positions")
-    t, figures = _choose_t(held, options, record, backend, say)
+    # every position: its searches to max_depth; then each held-out one and each candidate t
+    steps = len(learn) + len(held) + len(T_CANDIDATES)
+    shown = Progress(steps, "steps", label="train othello-mpc", stream=progress, quiet=progress is None)
+    with shown:
+        for i, p in enumerate(learn):
+            shown.doing(f"searches of position {i + 1} of {len(learn)} to depth {options.max_depth}")
+            found, _ = _values(p, options, engine, backend)
+            values.append((empties_of(p, n), found))
+            shown.advance()
+            if (i + 1) % 50 == 0:
+                say(f"values of {i + 1} of {len(learn)} positions")
+        fits = fit_pairs(values, n, options.max_depth)
+        record: dict[str, Any] = {
+            "size": n,
+            "model": "v_depth = a * v_shallow + b + e, e of standard deviation sigma, per stage of empties",
+            "units": f"1/{patterns.SCALE} disc (the learned evaluation's)",
+            "evaluation": "learned",
+            "weights_sha256": _weights_sha256(n),
+            "shallow_rule": "shallow = 2 * (depth // 4) + depth % 2 (depth - 2 when 0)",
+            "options": asdict(options),
+            "command": command_of(options),
+            "backend": backend,
+            "positions": len(learn),
+            "held_out": len(held),
+            "fits": fits,
+            "t": None,
+        }
+        say(f"{len(fits)} fits; choosing t on {len(held)} held-out positions")
+        t, figures = _choose_t(held, options, record, backend, say, shown)
     record["t"] = t
     record["t_choice"] = figures
     record["seconds"] = round(time.perf_counter() - started, 1)
@@ -280,12 +295,13 @@ def add_parser(games: Any, board_size: Any) -> None:
     ):
         p.add_argument(f"--{name.replace('_', '-')}", type=int, help=f"{text} (default {getattr(defaults, name)})")
     p.add_argument("--backend", choices=("cython", "python"), default="")
+    add_quiet_option(p)
     p.set_defaults(run=run_command)
 
 
 def run_command(args: Any, out: TextIO) -> int:
     given = {k: getattr(args, k) for k in ("games", "per_stage", "max_depth", "seed", "backend")}
     options = shipped_mpc_options(args.size, **{k: v for k, v in given.items() if v is not None})
-    record = fit(options, args.out, log=out)
+    record = fit(options, args.out, log=None if args.quiet else out, progress=None if args.quiet else sys.stderr)
     print(f"{len(record['fits'])} fits, t = {record['t']}; written to {args.out}", file=out)
     return 0

@@ -30,12 +30,14 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from .. import _backend
+from .._progress import Progress, add_quiet_option
 from ..errors import InvalidOptionError
 from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
@@ -124,12 +126,17 @@ def command_of(options: TrainOptions) -> str:
 Position = tuple[int, int, int]  # (black, white, side to move)
 
 
-def self_play_positions(options: TrainOptions, rng: random.Random, backend: str) -> list[Position]:
-    """Distinct positions (with a move to play) from ``options.games`` self-play games."""
+def self_play_positions(
+    options: TrainOptions, rng: random.Random, backend: str, progress: Progress | None = None
+) -> list[Position]:
+    """Distinct positions (with a move to play) from ``options.games`` self-play games
+    (``progress``, if given, counts the games)."""
     engine = Engine("standard", tt_mb=1)
     seen: set[Position] = set()
     positions: list[Position] = []
-    for _ in range(options.games):
+    for number in range(options.games):
+        if progress:
+            progress.update(number, f"self-play game {number + 1}, {len(positions)} positions so far")
         game = Othello(options.size, backend=backend)
         opening = rng.randint(0, options.random_plies)
         plies = 0
@@ -147,6 +154,8 @@ def self_play_positions(options: TrainOptions, rng: random.Random, backend: str)
                 seen.add(key)
                 positions.append(key)
         engine.clear()
+    if progress:
+        progress.update(options.games)
     return positions
 
 
@@ -270,10 +279,17 @@ def full_table(stages: dict[int, list[int]], n: int) -> tuple[list[int], dict[in
     return table, copied
 
 
-def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_after: float = 0.0) -> dict[str, Any]:
+def train(
+    options: TrainOptions,
+    out_dir: str,
+    log: TextIO | None = None,
+    stop_after: float = 0.0,
+    progress: TextIO | None = None,
+) -> dict[str, Any]:
     """Run the whole pipeline; write the weights, the record and the positions to
     ``out_dir``; return the record. ``stop_after`` (seconds, 0: none) ends the run after the
-    stage that passes it (the record says so)."""
+    stage that passes it (the record says so). ``progress``: where the progress of the
+    self-play games and of the labelling goes (``gamecore._progress``; None: nowhere)."""
     n = options.size
     if n not in (6, 8, 10):
         raise ValueError(f"learned evaluations are trained for 6x6, 8x8 and 10x10, not {n}x{n}")
@@ -286,12 +302,15 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
     rng = random.Random(options.seed)
     started = time.perf_counter()
 
+    shown = Progress(options.games, "games", label="train: self-play", stream=progress, quiet=progress is None)
+
     def say(text: str) -> None:
         if log is not None:
-            print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=log, flush=True)
+            shown.note(f"[{time.perf_counter() - started:7.1f} s] {text}", log)
 
     othello.set_pattern_weights(n, None)  # label with the weights of this run only
-    positions = self_play_positions(options, rng, backend_name)
+    with shown:
+        positions = self_play_positions(options, rng, backend_name, shown)
     say(f"{len(positions)} positions from {options.games} self-play games")
     by_stage: dict[int, list[Position]] = {}
     for p in positions:
@@ -318,7 +337,9 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
     fitted: dict[int, list[int]] = {}
     samples_by_stage: dict[int, list[Sample]] = {}
     labelled_path = os.path.join(out_dir, f"othello{n}-positions.txt")
-    with open(labelled_path, "w") as labelled:
+    to_label = sum(min(options.per_stage, len(by_stage.get(stage, []))) for stage in range(ps.stages))
+    shown = Progress(to_label, "positions", label="train: labelling", stream=progress, quiet=progress is None)
+    with shown, open(labelled_path, "w") as labelled:
         for stage in range(ps.stages):
             chosen = by_stage.get(stage, [])
             rng.shuffle(chosen)
@@ -327,7 +348,9 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
             stage_start = time.perf_counter()
             samples = []
             for p in chosen:
+                shown.doing(f"stage {stage} (of 0-{ps.stages - 1}), {empties_of(p, n)} empties")
                 value = label(p, options, engine, backend_name)
+                shown.advance()
                 labelled.write(f"{p[0]:x} {p[1]:x} {p[2]} {value}\n")
                 slots, extras = features(p, n, othello, canonical)
                 samples.append((slots, extras, value / patterns.SCALE))
@@ -338,6 +361,7 @@ def train(options: TrainOptions, out_dir: str, log: TextIO | None = None, stop_a
             if not data:
                 say(f"stage {stage}: no positions")
                 continue
+            shown.doing(f"stage {stage} (of 0-{ps.stages - 1}): fitting {len(data)} positions")
             weights, error = fit_stage(data, ps.stride, options, rng)
             fitted[stage] = expand(weights, n, canonical)
             table, copied = full_table(fitted, n)
@@ -413,6 +437,7 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     o.add_argument("--backend", choices=("cython", "python"), default="")
     o.epilog = f"The defaults are the options of the shipped weights ({shipped})."
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
+    add_quiet_option(o)
     o.set_defaults(run=run_command)
     from . import mpc  # noqa: PLC0415 (it imports this module)
 
@@ -422,7 +447,13 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
 def run_command(args: Any, out: TextIO) -> int:
     given = {k: getattr(args, k) for k in TrainOptions.__dataclass_fields__ if k != "size"}
     options = shipped_options(args.size, **{k: v for k, v in given.items() if v is not None})
-    record = train(options, args.out, log=out, stop_after=args.stop_after)
+    record = train(
+        options,
+        args.out,
+        log=None if args.quiet else out,
+        stop_after=args.stop_after,
+        progress=None if args.quiet else sys.stderr,
+    )
     done = len(record["stage_results"])
     print(f"{done} of {record['stages']} stages fitted; weights in {args.out}", file=out)
     return 0
