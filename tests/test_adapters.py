@@ -19,6 +19,7 @@ import copy
 import inspect
 import os
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -492,3 +493,14 @@ def test_export_refuses_bad_settings_with_a_gamecore_error_and_writes_nothing(ex
     assert not path.exists()
     # The same settings within range write a file.
     assert os.path.exists(export(str(tmp_path / "ok_player.py"), time=1, depth=2, evaluation="standard"))
+
+
+def test_the_readme_states_the_standalone_files_size(tmp_path):
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+    if not os.path.exists(readme):
+        pytest.skip("the tests run outside the source tree: no README.md beside them")
+    with open(readme, encoding="utf-8") as f:
+        stated = re.search(r"`--standalone` writes a single flat file of about (\d+) KB", f.read())
+    assert stated, "README's CTU section no longer states the standalone file's size"
+    size = os.path.getsize(ctu.export_player(str(tmp_path / "player.py"), standalone=True))
+    assert abs(size / 1000 - int(stated.group(1))) <= 0.15 * int(stated.group(1)), size

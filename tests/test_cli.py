@@ -368,3 +368,25 @@ def test_backend_setting_error_is_one_line(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         "gamecore: error: GAMECORE_BACKEND must be one of auto, cython, python; got 'nope'"
     ]
+
+
+def test_a_forced_pass_is_not_announced_as_your_turn(monkeypatch, capsys, tmp_path):
+    # 4x4 after b1 c1 d3 a1: black has no move. The loop passes for black at once: no "you to
+    # play" before it, and the input hint names a square (c4 after the pass), not "pass".
+    record = tmp_path / "pass.txt"
+    record.write_text("b1c1d3a1\n")
+    argv = ["play", "othello", "--size", "4", "--load", str(record), "--white", "engine:depth=2"]
+    code, out, err = run(monkeypatch, capsys, argv, "quit\n")
+    assert code == 0, err
+    assert "Type a move like c4; 'help' lists the commands." in out
+    before_pass = out.split("black (human) has no legal move and passes.")[0]
+    assert "to play" not in before_pass
+    assert "Move 7: black (you) to play." in out  # after white's reply, black's own turn
+
+
+def test_a_computer_game_says_its_result_once_and_no_input_hint(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["game", "--size", "6"])
+    assert code == 0, err
+    assert "Type a move" not in out
+    assert out.count("Game over: ") == 1 and "game over: " not in out  # not also under the board
+    assert out.rstrip().splitlines()[-2] == "  a b c d e f"  # the last board, then the one result line

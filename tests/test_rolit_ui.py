@@ -15,7 +15,7 @@ from gamecore.errors import InvalidOptionError
 from gamecore.players import EnginePlayer, make_player
 from gamecore.ui import rolit as ui
 
-ROW = re.compile(r"^([1-8])( [.RYGB]){8} ([1-8])$")
+ROW = re.compile(r"^([1-8])( [.RYGBrygb]){8} ([1-8])$")  # lower case: the last move's ball
 HEADER = "  1 2 3 4 5 6 7 8"
 
 
@@ -41,7 +41,7 @@ def boards(output: str) -> list[list[str]]:
 
 
 def cells_of(frame: list[str]) -> str:
-    return "".join(line[2:-2].replace(" ", "") for line in frame[1:9])
+    return "".join(line[2:-2].replace(" ", "") for line in frame[1:9]).upper()
 
 
 def test_automatic_game_shows_the_board_after_every_round(backend):
@@ -53,6 +53,8 @@ def test_automatic_game_shows_the_board_after_every_round(backend):
     assert cells_of(frames[0]) == "." * 27 + "RY......BG" + "." * 27
     for k, frame in enumerate(frames):
         assert cells_of(frame).count(".") == 60 - 4 * k
+        # the last move marked (README: every game marks it), none on the start board
+        assert sum(ch.islower() for line in frame[1:9] for ch in line[2:-2]) == (k > 0)
     assert output.count("(computer) plays") == 60
     assert "Game over: " in output
     # The same game replayed with the same players: the final board and the result agree.
@@ -105,8 +107,9 @@ def test_human_entries_are_checked_and_explained(backend):
     # blue is next in the handout's order.
     assert len(frames) == 2
     assert frames[0][4] == "4 . . . R Y . . . 4"
-    assert frames[1][4] == "4 . . . R R R . . 4"
+    assert frames[1][4] == "4 . . . R R r . . 4"  # red's f4 marked: its ball in lower case
     assert "Move 2: Blue (human) to play." in output
+    assert "Red, your move as row column (4 6, 6 4, 6 6; 'help'): " in output  # the legal moves asked from
 
 
 def test_undo_takes_back_the_computer_replies_too(backend):
@@ -387,3 +390,8 @@ def test_bench_rolit_prints_both_backends_and_the_ratio(backends):
     assert rows["cython"][1:3] == ["6", "42,157"] and rows["python"][1:3] == ["4", "1,332"]
     assert lines[-1].startswith("cython/python: perft ") and "per ply" in lines[-1]
     assert cli.main(["bench", "rolit", "--quick", "--runs", "1", "--backend", "python"]) == 0
+
+
+def test_the_help_fits_an_80_column_terminal():
+    for tie in ("", ",\na tie going to the colour that reached that score first"):
+        assert max(len(line) for line in ui.HELP.format(tie=tie).splitlines()) <= 80

@@ -22,6 +22,15 @@ COLOURS = {"maxn": "#c0392b", "maxn-plain": "#e6a09a", "paranoid": "#2471a3", "b
 MB = 2**20
 
 
+def typeset(text: str) -> str:
+    """``Max^n`` with a real superscript (matplotlib's mathtext), for any text drawn here."""
+    return text.replace("Max^n", "Max$^n$")
+
+
+def _short(name: str) -> str:
+    return typeset(SHORT[name])
+
+
 def short_number(value: float) -> str:
     """3 significant digits, thousands as k and millions as M: 0.0123, 4.25k, 1.3M."""
     for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
@@ -39,7 +48,7 @@ def _axes(ax: Any, title: str) -> None:
 
 
 def _bars(ax: Any, names: list[str], values: Sequence[float], title: str, log: bool = False) -> None:
-    bars = ax.bar([SHORT[n] for n in names], values, color=[COLOURS[n] for n in names])
+    bars = ax.bar([_short(n) for n in names], values, color=[COLOURS[n] for n in names])
     if log and min(values) > 0 and max(values) > 20 * min(values):
         ax.set_yscale("log")
         title += " (log)"
@@ -66,10 +75,11 @@ def _panels(figure: Any, run: Any) -> None:
         [x + width / 2 for x in xs], rss, width, color="white", edgecolor="grey", hatch="///", label="peak RSS growth"
     )
     ax.bar_label(bars, labels=[short_number(v) for v in rss], fontsize=5.5, padding=1)
-    ax.set_xticks(list(xs), [SHORT[n] for n in names])
+    ax.set_xticks(list(xs), [_short(n) for n in names])
     _axes(ax, "peak memory (MB)")
-    ax.legend(fontsize=5.5, loc="upper left", frameon=False)
-    ax.margins(y=0.3)
+    # one row above the tallest bar and its label, so that it covers no label
+    ax.legend(fontsize=5.5, loc="upper center", ncol=2, frameon=False)
+    ax.set_ylim(0, max([*used, *rss, 1e-9]) * 1.6)
 
     ax = axes[0][2]
     _bars(ax, names, [rows[n]["cpu_seconds_per_move"] for n in names], "CPU seconds per move")
@@ -82,7 +92,7 @@ def _panels(figure: Any, run: Any) -> None:
     ax = axes[1][1]
     means = [100 * (rows[n]["budget_share_mean"] or 0) for n in names]
     highs = [100 * (rows[n]["budget_share_max"] or 0) for n in names]
-    bars = ax.bar([SHORT[n] for n in names], means, color=[COLOURS[n] for n in names])
+    bars = ax.bar([_short(n) for n in names], means, color=[COLOURS[n] for n in names])
     ax.bar_label(bars, labels=[f"{v:.0f}" for v in means], fontsize=6, label_type="center", color="white")
     ax.plot(range(len(names)), highs, "_", color="black", markersize=9, markeredgewidth=1.5)
     _axes(ax, "budget used (%): mean, dash = largest")
@@ -95,7 +105,7 @@ def _panels(figure: Any, run: Any) -> None:
     below = [rate - 100 * rows[n]["win_low"] for n, rate in zip(seated, rates)]
     above = [100 * rows[n]["win_high"] - rate for n, rate in zip(seated, rates)]
     games = rows[seated[0]]["games"] if seated else 0
-    ax.bar([SHORT[n] for n in seated], rates, color=[COLOURS[n] for n in seated])
+    ax.bar([_short(n) for n in seated], rates, color=[COLOURS[n] for n in seated])
     ax.errorbar(range(len(seated)), rates, yerr=[below, above], fmt="none", ecolor="black", capsize=3, linewidth=0.8)
     for x, name in enumerate(seated):
         wins = f"{rows[name]['wins']}/{rows[name]['games']}"
@@ -119,7 +129,7 @@ def write_charts(run: Any, out: str) -> list[str]:
     page.text(
         0.5,
         0.975,
-        "Four-player Rolit: Max^n, paranoid, Best-Reply Search and MCTS",
+        typeset("Four-player Rolit: Max^n, paranoid, Best-Reply Search and MCTS"),
         ha="center",
         va="top",
         size=13,
@@ -140,7 +150,7 @@ def write_charts(run: Any, out: str) -> list[str]:
     table_ax = page.add_axes((0.03, 0.415, 0.94, 0.11))
     table_ax.axis("off")
     cells = [
-        [SHORT[name]] + [cell(key, entry.row(run.budget)) for key, _ in COLUMNS[1:]]
+        [_short(name)] + [cell(key, entry.row(run.budget)) for key, _ in COLUMNS[1:]]
         for name, entry in run.stats.items()
     ]
     table = table_ax.table(
@@ -170,20 +180,24 @@ def write_charts(run: Any, out: str) -> list[str]:
         pair_ax = page.add_axes((0.2, y - 0.088, 0.6, 0.075))
         pair_ax.axis("off")
         grid = [
-            [SHORT[a]] + [(lambda g: f"{g[1]}/{g[0]}" if g[0] else "")(run.pairs.get((a, b), (0, 0))) for b in names]
+            [_short(a)] + [(lambda g: f"{g[1]}/{g[0]}" if g[0] else "")(run.pairs.get((a, b), (0, 0))) for b in names]
             for a in names
         ]
-        pairs = pair_ax.table(cellText=grid, colLabels=[""] + [SHORT[n] for n in names], loc="center", cellLoc="center")
+        pairs = pair_ax.table(
+            cellText=grid, colLabels=[""] + [_short(n) for n in names], loc="center", cellLoc="center"
+        )
         pairs.auto_set_font_size(False)
         pairs.set_fontsize(6.5)
         y -= 0.1
 
     page.text(0.06, y, "Findings", size=10, va="top", weight="bold")
-    text = "\n".join(textwrap.fill(sentence, 120) for sentence in findings(run))
+    text = typeset("\n".join(textwrap.fill(sentence, 120) for sentence in findings(run)))
     page.text(0.06, y - 0.018, text, size=7.5, va="top")
     y -= 0.07
     page.text(0.06, y, "How each figure was measured", size=10, va="top", weight="bold")
-    text = "\n".join(textwrap.fill(line, 135, initial_indent="- ", subsequent_indent="  ") for line in method(run))
+    text = typeset(
+        "\n".join(textwrap.fill(line, 135, initial_indent="- ", subsequent_indent="  ") for line in method(run))
+    )
     page.text(0.06, y - 0.018, text, size=6.5, va="top", linespacing=1.3)
     path = os.path.join(out, "report.pdf")
     with PdfPages(path) as pdf:

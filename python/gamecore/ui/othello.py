@@ -69,7 +69,10 @@ class OthelloUI(GameUI):
 
     def draw(self, position: Position[Any], args: argparse.Namespace, last_move: Any = None) -> str:
         assert isinstance(position, Othello)
-        return position.render(style=args.style, last_move=last_move)
+        board = position.render(style=args.style, last_move=last_move)
+        if position.is_game_over():  # the loop says the result in its own line: once, not twice
+            return board.rsplit("\n", 1)[0]
+        return board
 
     def format_record(self, position: Position[Any]) -> str:
         assert isinstance(position, Othello)

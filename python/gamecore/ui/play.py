@@ -336,7 +336,7 @@ class Session:
 
     def show(self, last_move: Any = None) -> None:
         self.say(self.ui.draw(self.position, self.args, last_move))
-        if not self.position.is_game_over():
+        if not self.position.is_game_over() and not _must_pass(self.position):  # a pass is played at once
             colour = self.position.turn
             alone = self.humans[colour] and list(self.humans.values()).count(True) == 1
             who = self.m["you"] if alone else self.player_name(colour)
@@ -353,7 +353,7 @@ class Session:
         while not position.is_game_over():
             colour = position.turn
             legal = position.legal_moves()
-            if len(legal) == 1 and legal[0].is_pass:
+            if _must_pass(position):
                 self.say(self.m["passes"].format(side=self.name(colour), player=self.player_name(colour)))
                 position.push(legal[0])
                 self.save()
@@ -517,10 +517,21 @@ def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boa
     session = Session(ui, position, players, args, out=session_out, lang=lang, boards=boards)
     session.say(ui.title(position, args))
     versus = ", ".join(session.label(c) for c in playing_colours(position))
-    legal = position.legal_moves()
-    example = ui.move_text(legal[len(legal) // 2]) if legal else "-"
-    session.say(MESSAGES[lang]["players"].format(players=versus, example=example))
+    squares = [move for move in position.legal_moves() if not move.is_pass]
+    if not squares and _must_pass(position):  # the example is a square, as typed after the pass
+        squares = position.play(position.legal_moves()[0]).legal_moves()
+    example = ui.move_text(squares[len(squares) // 2]) if squares else "-"
+    introduction = MESSAGES[lang]["players"].format(players=versus, example=example)
+    if not any(session.humans.values()):  # nobody types: no input hint
+        introduction = introduction.split("\n", 1)[0]
+    session.say(introduction)
     return session.run()
+
+
+def _must_pass(position: Position[Any]) -> bool:
+    """The side to move has one legal move, a pass (Othello): the loop plays it at once."""
+    legal = position.legal_moves()
+    return len(legal) == 1 and bool(legal[0].is_pass)
 
 
 def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Sequence[Color]) -> None:

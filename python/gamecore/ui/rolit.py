@@ -79,12 +79,14 @@ ENGINE_ALGORITHMS = ("mcts", "maxn", "maxn-plain", "paranoid", "brs", "alphabeta
 #: engines running those searches.
 _HANDOUT_SPECS = {name: f"engine:algorithm={name}" for name in ("mcts", "maxn-plain", "alphabeta")}
 
-HELP = """Rolit: put a ball on an empty square. If you can capture -- bracket balls of other colours in a
-line (across, down or diagonally) between the new ball and one of your own -- you must, and every
-bracketed line turns your colour. If you cannot, put the ball on any empty square next to a ball.
-The game ends when the board is full; most balls wins{tie}.
-Type a move as row and column, e.g. 4 6 (row 4, column 6), or as a square name, e.g. f4.
-Commands: undo (take back your last move), help, quit."""
+# at most 78 columns a line: a terminal of 80 shows it without breaking a word
+HELP = """Rolit: put a ball on an empty square. If you can capture -- bracket balls of
+other colours in a line (across, down or diagonally) between the new ball and
+one of your own -- you must, and every bracketed line turns your colour. If you
+cannot, put the ball on any empty square next to a ball. The game ends when the
+board is full; most balls wins{tie}.
+Type a move as row and column, e.g. 4 6 (row 4, column 6), or as a square name,
+e.g. f4. Commands: undo (take back your last move), help, quit."""
 
 
 # -- the computer's players ----------------------------------------------------------------
@@ -198,7 +200,10 @@ class _Human(Player):
     def choose_move(self, position: Any, time_budget: float | None = None) -> RolitMove:
         game = position
         while True:
-            self.prompt(f"{_name(game.turn)}, your move (row column, e.g. 4 6; 'help'): ")
+            moves = game.legal_moves()
+            # a short list in the prompt; a free placement's dozens under 'help'
+            legal = ", ".join(m.row_col for m in moves) if len(moves) <= 8 else f"{len(moves)} moves, 'help' lists them"
+            self.prompt(f"{_name(game.turn)}, your move as row column ({legal}; 'help'): ")
             line = self.stdin.readline()
             if not line:
                 raise EOFError
@@ -212,7 +217,7 @@ class _Human(Player):
             if word in HUMAN_COMMANDS["undo"]:
                 raise UndoMove
             if word in HUMAN_COMMANDS["help"]:
-                tie = ", a tie going to the colour that reached that score first" if game.tie_rule else ""
+                tie = ",\na tie going to the colour that reached that score first" if game.tie_rule else ""
                 self.write(HELP.format(tie=tie))
                 self.write("Your legal moves: " + ", ".join(m.row_col for m in game.legal_moves()))
                 continue
@@ -361,14 +366,14 @@ class _Session(Session):
         if self.people:
             if over or self.humans[game.turn]:
                 self.say()
-                self.say(str(game))
+                self.say(game.render(last_move))  # the last move's ball in lower case
                 if not over:
                     number = len(game.move_stack) + 1
                     self.say(f"Move {number}: {_name(game.turn)} ({self.who(game.turn)}) to play.   {self.balls()}")
             return
         if last_move is None or over or game.turn == self.first:
             self.say()
-            self.say(str(game))
+            self.say(game.render(last_move))
             if last_move is not None:
                 self.say(f"After move {len(game.move_stack)}:   {self.balls()}")
 
