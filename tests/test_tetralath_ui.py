@@ -158,3 +158,19 @@ def test_old_option_names_still_work_and_say_they_are_deprecated(capsys):
     assert "\x1b[" in out.getvalue()  # --color always took effect
     assert "white (engine), black (human)." in ANSI.sub("", out.getvalue())  # and --first computer
     assert main(["tetralath", "--colour", "sometimes"], stdin=io.StringIO(""), out=io.StringIO()) == 2
+
+
+def test_portuguese_numbers_group_thousands_with_dots():
+    status, text = run(["--lang", "pt", "--white", "engine", "--black", "engine", "--depth", "4"], [])
+    assert status == 0
+    counts = re.findall(r", ([\d.,]+) nós\)", text)
+    assert counts and all("," not in count for count in counts)
+    assert any(re.fullmatch(r"\d{1,3}(\.\d{3})+", count) for count in counts)  # e.g. 9.183
+
+
+def test_the_eval_help_names_tetralaths_own_default():
+    help_text = subprocess.run(
+        [sys.executable, "-m", "gamecore", "play", "tetralath", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Othello" not in help_text
+    assert re.search(r"\(default: default,\s+standard\)", help_text)

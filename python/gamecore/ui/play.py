@@ -39,8 +39,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "plays": "{number}. {side} ({player}) plays {move}",
         "thinking_note": " in {seconds:.2f} s ({note})",
         "depth": "depth {depth}",
-        "nodes": "{nodes:,} nodes",
-        "iterations": "{iterations:,} iterations",
+        "nodes": "{nodes} nodes",
+        "iterations": "{iterations} iterations",
         "win_rate": "{rate:.0f}% wins expected for {side}",
         "ahead": "{score:+d} for {side}",
         "level": "level",
@@ -68,8 +68,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "plays": "{number}. {side} ({player}) jogam {move}",
         "thinking_note": " em {seconds:.2f} s ({note})",
         "depth": "profundidade {depth}",
-        "nodes": "{nodes:,} nós",
-        "iterations": "{iterations:,} iterações",
+        "nodes": "{nodes} nós",
+        "iterations": "{iterations} iterações",
         "win_rate": "{rate:.0f}% de vitórias esperadas para as {side}",
         "ahead": "{score:+d} para as {side}",
         "level": "equilíbrio",
@@ -397,7 +397,7 @@ class Session:
             return line
         parts = []
         if getattr(result, "iterations", None):
-            parts.append(self.m["iterations"].format(iterations=result.iterations))
+            parts.append(self.m["iterations"].format(iterations=self.grouped(result.iterations)))
         elif getattr(result, "depth", None) is not None:
             parts.append(self.m["depth"].format(depth=result.depth))
         scale = evaluation_scale(self.position, player)
@@ -405,8 +405,13 @@ class Session:
         if score:
             parts.append(score)
         if getattr(result, "nodes", None):
-            parts.append(self.m["nodes"].format(nodes=result.nodes))
+            parts.append(self.m["nodes"].format(nodes=self.grouped(result.nodes)))
         return line + self.m["thinking_note"].format(seconds=elapsed, note=", ".join(parts))
+
+    def grouped(self, number: int) -> str:
+        """``8,518,656``; in Portuguese ``8.518.656``."""
+        text = f"{number:,}"
+        return text.replace(",", ".") if self.lang == "pt" else text
 
     def result_text(self, outcome: Outcome) -> str:
         return result_line(self.ui, outcome, self.lang, self.label, counts=self.show_counts(outcome))
@@ -551,12 +556,16 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
         help="search depth of engine players (default: as deep as --time allows)",
     )
     evaluations = ["default", *sorted(ui.game.EVALUATIONS)]
+    default = (
+        "the learned one where Othello ships weights (6x6, 8x8, 10x10), else standard"
+        if ui.name == "othello"
+        else ui.game().default_evaluation()
+    )
     parser.add_argument(
         "--eval",
         choices=evaluations,
         metavar="NAME",
-        help=f"evaluation of engine players: {', '.join(evaluations)} (default: default, the learned one "
-        "where Othello ships weights, else standard)",
+        help=f"evaluation of engine players: {', '.join(evaluations)} (default: default, {default})",
     )
     parser.add_argument(
         "--iterations",
