@@ -267,3 +267,38 @@ def test_a_bad_transcript_line_is_one_clear_error():
 def test_a_transcript_cannot_record_a_non_standard_start():
     with pytest.raises(ArchiveError, match="non-standard starting position"):
         write_transcript([read_ggf(GGF)[2]])
+
+
+def test_random_damage_is_an_archive_error_or_a_clean_read(wtb_copy):
+    """Whatever bytes are changed or cut, the reader raises ArchiveError or reads every game."""
+    original = WTB.read_bytes()
+    rng = random.Random(34)
+    outcomes = {"error": 0, "read": 0}
+    for _ in range(150):
+        data = bytearray(original)
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        if rng.random() < 0.2:
+            del data[rng.randrange(len(data)) :]
+        wtb_copy.write_bytes(bytes(data))
+        try:
+            games = read_wthor(wtb_copy, players=[""] * 65536, tournaments=[""] * 65536)
+        except ArchiveError:
+            outcomes["error"] += 1
+        else:
+            assert len(games) == (len(data) - HEADER) // RECORD
+            outcomes["read"] += 1
+    assert outcomes["error"] > 50 and outcomes["read"] > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_text_is_an_archive_error_or_games(seed):
+    rng = random.Random(seed)
+    pieces = ["(;", ";)", "GM[Othello]", "BO[8 ", "-" * 27, "O*", "*O", " *]", "B[", "W[", "f5", "]", "PA", "\\", "\n"]
+    for _ in range(100):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+        for reader in (read_ggf, read_transcripts):
+            try:
+                reader(text)
+            except ArchiveError:
+                pass
