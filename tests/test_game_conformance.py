@@ -189,6 +189,11 @@ LEFT = {
     ),
     "_backend.py": (1, "the compiled module of each game's core (the backend loader's table)"),
     "archive/text.py": (1, "a GGF record's GM tag says the game in the file format's own word (#34)"),
+    "nboard.py": (1, "the NBoard protocol is Othello's: its player refuses another game (#34)"),
+    "players/__init__.py": (1, "the NBoard player of a spec plays Othello only (#34)"),
+    "search/perfect.py": (1, "the perfect-play solver solves Othello only (#36)"),
+    "search/engine.py": (2, "what a score counts: Othello's discs and learned hundredths (to move to the game class)"),
+    "ui/play.py": (1, "the help text of --eval names Othello's shipped weights (to move to the game class)"),
     "referee/bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
     "referee/course_bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
 }
