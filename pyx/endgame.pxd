@@ -26,7 +26,7 @@
 # side (one more node); each position the evaluated ordering evaluates is one node too. Limits
 # are checked on entry to deep_search and shallow_search, and after each move inside the
 # evaluated ordering's shallow searches.
-from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
 from bits cimport bb_t, gc_u128, gc_prefetch, popcount, gc_u128_hi, gc_u128_lo, gc_b10_step, gc_b10_to_plain
 from othello cimport Geometry, gc_board64, gc_board64_init, legal_moves_mask, flips, stable_edges, square_bit, first_square
 
@@ -136,7 +136,8 @@ ctypedef struct Solver:
     int stop
     int interrupted               # a signal handler raised (Ctrl-C): its exception is set
     const unsigned char* stop_flag  # a caller's flag (Engine.stop): nonzero stops; NULL: none
-    uint64_t* progress            # NULL, or where the node count is written with each reading of the clock
+    int64_t* progress             # NULL, or [nodes (written with each reading of the clock), root moves
+                                  # searched, the best score among them] (see root_progress)
     uint64_t* stats               # NULL, or EG_STATS_FIELDS counters by empty squares (see count_stat)
     int root_move
 
@@ -393,6 +394,14 @@ cdef inline void count_stat(Solver* s, int empties, int field) noexcept nogil:
     """One more in a measurement's counter (`stats`, when asked for)."""
     if s.stats != NULL:
         s.stats[empties * EG_STATS_FIELDS + field] += 1
+
+
+cdef inline void root_progress(Solver* s, int best) noexcept nogil:
+    """A root move searched: one more, and the best score so far (a proven lower bound of the
+    root's value once above the window's alpha), for a caller's progress report."""
+    if s.progress != NULL:
+        s.progress[1] += 1
+        s.progress[2] = best
 
 
 cdef inline bint check_limits(Solver* s) noexcept nogil:
@@ -925,6 +934,8 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         best = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
         if s.stop:
             return 0
+        if root:
+            root_progress(s, best)
         best_move = tt_move
         if best > alpha:
             alpha = best
@@ -947,6 +958,8 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
                 score = -search_child(s, child_p, child_o, -beta, -alpha, empties - 1)
         if s.stop:
             return 0
+        if root:
+            root_progress(s, score if score > best else best)
         if score > best:
             best = score
             best_move = squares[i]

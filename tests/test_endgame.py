@@ -463,15 +463,17 @@ def test_twins_agree_with_a_shared_table_and_counters(backends):
     for mod in (py, cy):
         core = core_from(mod.othello, 8, *start.bitboards(), start.turn)
         table = mod.endgame.EndgameTable(14)
-        stats, progress = array("Q", bytes(8 * STATS_FIELDS * 65)), array("Q", [0])
+        stats, progress = array("Q", bytes(8 * STATS_FIELDS * 65)), array("q", [0, 0, 0])
         narrow = solve_exact(core, alpha=-1, beta=1, table=table, _stats=stats)
         whole = solve_exact(core, table=table, _stats=stats, _progress=progress)
         child = core.copy()
         child.push(whole[0])
         after = solve_exact(child, table=table)
         runs.append((narrow, whole, after, list(stats)))
-        # The last node count written before the end (every 64 nodes pure, 4096 compiled).
+        # The last node count written before the end (every 64 nodes pure, 4096 compiled); the
+        # root's moves searched, the best of them (the whole window: the value).
         assert whole[2] - (64 if mod is py else 4096) <= progress[0] <= whole[2]
+        assert progress[1] == len(core.legal_moves()) and progress[2] == whole[1]
         alone = solve_exact(core_from(mod.othello, 8, *start.bitboards(), start.turn))
         assert whole[1] == alone[1] and after[1] == -whole[1]
         table.clear()
@@ -492,4 +494,4 @@ def test_shared_table_arguments(backend):
     with pytest.raises(ValueError):
         solve_exact(core, _stats=array("Q", [0]))
     with pytest.raises(ValueError):
-        solve_exact(core, _progress=array("d", [0.0]))
+        solve_exact(core, _progress=array("Q", [0, 0, 0]))

@@ -5,7 +5,7 @@ The search itself is the C-level kernel ``pyx/endgame.pxd``; this module validat
 arguments, sets up the per-size tables and the transposition table, and runs it without
 the GIL on the discs of a compiled :class:`~gamecore.games._othello_cy.OthelloCore`.
 """
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from libc.stdlib cimport free
@@ -152,7 +152,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     stability cut-offs and dedicated solvers for the last four empty squares.
     ``table`` (an :class:`EndgameTable`) is used instead, and kept: what earlier solves with
     it stored counts. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``;
-    ``_progress`` (an ``array('Q')``) receives the node count with each reading of the clock;
+    ``_progress`` (an ``array('q')`` of three) receives the node count with each reading of the
+    clock, and after each root move the moves searched and the best score among them;
     ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)`` zeros) counts by empty
     squares the nodes, table hits and cut-offs (see ``STATS_FIELDS``).
 
@@ -206,7 +207,8 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     if _stop is not None:  # a bytearray: Engine.stop sets its byte (read with the clock)
         stop_view = _stop
         s.stop_flag = &stop_view[0]
-    cdef uint64_t[::1] progress_view, stats_view
+    cdef uint64_t[::1] stats_view
+    cdef int64_t[::1] progress_view
     s.progress = s.stats = NULL
     if _progress is not None:
         progress_view = _progress

@@ -279,7 +279,7 @@ class EndgameSolver:
         stats: Any = None,
     ) -> None:
         self.t = _endgame_tables(n)
-        self.progress = progress  # None, or where the node count goes with each clock reading
+        self.progress = progress  # None, or [nodes, root moves searched, their best score] (root_progress)
         self.stats = stats  # None, or STATS_FIELDS counters by empty squares (count_stat)
         self.stop_flag = stop_flag  # a caller's flag (Engine.stop): nonzero stops
         self.n = n
@@ -311,6 +311,13 @@ class EndgameSolver:
         """One more in a measurement's counter (``stats``, when asked for)."""
         if self.stats is not None:
             self.stats[empties * STATS_FIELDS + field] += 1
+
+    def root_progress(self, best: int) -> None:
+        """A root move searched: one more, and the best score so far (a proven lower bound of
+        the root's value once above the window's alpha), for a caller's progress report."""
+        if self.progress is not None:
+            self.progress[1] += 1
+            self.progress[2] = best
 
     def check_limits(self) -> None:
         if self.node_limit and self.nodes > self.node_limit:
@@ -623,6 +630,8 @@ class EndgameSolver:
             moves ^= 1 << tt_move
             f = flips(player, opponent, tt_move, self.n)
             best = -self.search_child(opponent ^ f, player | f | (1 << tt_move), -beta, -alpha, empties - 1)
+            if root:
+                self.root_progress(best)
             best_move = tt_move
             alpha = max(alpha, best)
             tried = 1
@@ -638,6 +647,8 @@ class EndgameSolver:
                 score = -self.search_child(child_p, child_o, -alpha - 1, -alpha, empties - 1)
                 if alpha < score < beta:
                     score = -self.search_child(child_p, child_o, -beta, -alpha, empties - 1)
+            if root:
+                self.root_progress(max(score, best))
             if score > best:
                 best = score
                 best_move = sq
@@ -700,8 +711,9 @@ def solve_exact(
     parity ordering near the end, stability cut-offs and dedicated solvers for the last four
     empty squares. ``table`` (an :class:`EndgameTable`) is used instead, and kept: what
     earlier solves with it stored counts. ``_eval_order`` (tests and measurements) replaces
-    ``EVAL_ORDER``; ``_progress`` (an ``array('Q')``) receives the node count with each
-    reading of the clock; ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)``
+    ``EVAL_ORDER``; ``_progress`` (an ``array('q')`` of three) receives the node count with
+    each reading of the clock, and after each root move the moves searched and the best score
+    among them; ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)``
     zeros) counts by empty squares the nodes, table hits and cut-offs (see ``STATS_FIELDS``).
 
     :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),

@@ -278,10 +278,14 @@ def check_table_bits(bits: Any) -> int:
 
 def check_stats(stats: Any, progress: Any, nsq: int) -> None:
     """``solve_exact``'s measurement arrays checked: None, or ``array('Q')`` of at least
-    ``STATS_FIELDS * (nsq + 1)`` counters (``_stats``) and at least one (``_progress``)."""
-    for name, value, length in (("_stats", stats, STATS_FIELDS * (nsq + 1)), ("_progress", progress, 1)):
-        if value is not None and (getattr(value, "typecode", None) != "Q" or len(value) < length):
-            raise InvalidOptionError(f"{name} must be None or an array('Q') of at least {length} counters")
+    ``STATS_FIELDS * (nsq + 1)`` counters (``_stats``), ``array('q')`` of at least three
+    (``_progress``)."""
+    for name, value, code, length in (
+        ("_stats", stats, "Q", STATS_FIELDS * (nsq + 1)),
+        ("_progress", progress, "q", 3),
+    ):
+        if value is not None and (getattr(value, "typecode", None) != code or len(value) < length):
+            raise InvalidOptionError(f"{name} must be None or an array({code!r}) of at least {length} counters")
 
 
 def check_eval_order(order: Any) -> tuple[int, int, int, int, int, int]:
