@@ -91,6 +91,19 @@ def _cython_version():
     return Cython.__version__
 
 
+def c_file(source):
+    return os.path.splitext(source)[0] + ".c"
+
+
+def translations_current(extensions):
+    """Every extension's .c exists and is newer than every Cython source of the project."""
+    sources = glob.glob(os.path.join("pybindings", "**", "*.p[yx][xd]"), recursive=True)
+    sources += glob.glob(os.path.join("pyx", "*"))
+    newest = max(os.path.getmtime(path) for path in sources)
+    translated = [c_file(source) for ext in extensions for source in ext.sources]
+    return all(os.path.exists(path) and os.path.getmtime(path) > newest for path in translated)
+
+
 class build_ext_with_report(build_ext):
     """setuptools' build_ext on every core, plus one line afterwards saying what was built.
 
@@ -147,6 +160,13 @@ class build_ext_with_report(build_ext):
         compile threads of ``--parallel`` would run it one module at a time); the extensions
         then list their .c files, and the C compiles run in parallel."""
         if not self.extensions:
+            return
+        if not self.inplace and not self.force and translations_current(self.extensions):
+            # Same settings as the last build (the stamp) and no project source newer than the
+            # .c files: reuse them. Cython's own check would translate everything again under
+            # pip, whose fresh build environment gives Cython's bundled .pxd files new dates.
+            for ext in self.extensions:
+                ext.sources = [c_file(source) for source in ext.sources]
             return
         from Cython.Build import cythonize  # noqa: PLC0415 (only a build with extensions needs it)
 
