@@ -54,6 +54,8 @@ ctypedef struct Geometry:
     gc_board100 b100              # 10x10 only: masks and rays of gamecore_othello100.h
     uint64_t rays64[64][8]        # up to 8x8: the squares from each square to the edge in each
                                   # direction (gamecore_othello64.h)
+    const void* patterns          # the learned evaluation's table a core with weights of its
+                                  # own reads (_othello_cy.PatternTable); NULL: the size's shipped one
 
 
 cdef inline int square_weight(int row, int col, int size) noexcept nogil:
@@ -80,6 +82,7 @@ cdef inline void geometry_init(Geometry* g, int n) noexcept nogil:
     cdef gc_u128 one = 1, bit
     g.n = n
     g.nsq = n * n
+    g.patterns = NULL
     for i in range(128):
         g.bit_square[i] = -1
     for i in range(g.nsq):

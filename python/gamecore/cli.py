@@ -37,6 +37,7 @@ from ._progress import add_quiet_option
 from .adapters import ctu, ufrj
 from .archive.cli import add_subparser as add_archive_parser
 from .bench import api as bench_api
+from .bench import evaluation as bench_evaluation
 from .bench import multiplayer as bench_multiplayer
 from .bench import rl as bench_rl
 from .bench import rolit as bench_rolit
@@ -133,6 +134,18 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         )
     if kind == "api":
         return bench_api.bench_api(out, runs=args.runs, depth=args.depth, backend=args.backend)
+    if kind == "eval":
+        return bench_evaluation.bench_eval(
+            out,
+            size=args.size,
+            evaluation=args.eval,
+            weights=args.weights,
+            plies=args.plies_list,
+            gate=args.gate,
+            path=args.check,
+            backend=args.backend,
+            limit=args.limit,
+        )
     return bench.bench_search(
         out,
         runs=args.runs,
@@ -188,7 +201,7 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> No
 #: What ``gamecore bench GAME KIND`` measures of each game, the default first ("rl" is the
 #: learning adapters on every game, not a game).
 BENCH_KINDS = {
-    "othello": ("perft", "search", "endgame", "mcts", "api", "strength"),
+    "othello": ("perft", "search", "endgame", "mcts", "api", "strength", "eval"),
     "rolit": ("core", "search", "strength"),
     "tetralath": ("search",),
     "rl": (),
@@ -253,6 +266,23 @@ def _add_bench_parser(sub: Any) -> None:
     )
     o.add_argument("--iterations", type=count, help="mcts: iterations per search (default 200)")
     add_quiet_option(o, "progress lines (search, endgame)")
+    o.add_argument(
+        "--weights", metavar="PATH", help="eval: learned weights to check (gamecore train othello's .patterns file)"
+    )
+    o.add_argument("--eval", default="default", help="eval: the evaluation to check (default: the engine's)")
+    o.add_argument(
+        "--plies",
+        dest="plies_list",
+        type=ply_list,
+        default=(0, 1, 4),
+        metavar="D,D,...",
+        help="eval: search depths to check at (default 0,1,4)",
+    )
+    o.add_argument(
+        "--gate", action="store_true", help="eval: exit 1 when --weights are worse than the shipped ones in a stage"
+    )
+    o.add_argument("--check", metavar="FILE", help="eval: another check set (lines: BOARD SIDE EXACT SOURCE)")
+    o.add_argument("--limit", type=count, default=0, help="eval: only the first N positions of the check set")
     _add_bench_common(o, quick="perft: trees three plies shallower (--reference: perft(8))")
 
     r = games.add_parser(
@@ -291,6 +321,17 @@ def _add_bench_parser(sub: Any) -> None:
     )
     _add_bench_common(rl, quick="a tenth of the games")
     rl.set_defaults(kind=None)
+
+
+def ply_list(text: str) -> tuple[int, ...]:
+    """``"0,1,4"`` -> (0, 1, 4): search depths from 0 to 20."""
+    try:
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected depths like 0,1,4, got {text!r}") from None
+    if not values or any(not 0 <= v <= 20 for v in values):
+        raise argparse.ArgumentTypeError(f"depths from 0 to 20, got {text!r}")
+    return values
 
 
 def _kinds_text(game: str) -> str:

@@ -103,39 +103,85 @@ cdef bint has_patterns(int n) noexcept nogil:
 cdef int install_patterns(int n, weights) except -1:
     """Make ``weights`` (an int16 table checked by _othello_patterns; None: none) the
     pattern table of an n x n board, without copying it."""
-    cdef PatternTable* t = PATTERN_STORE[n]
-    cdef const short[::1] values
-    cdef int i, k
     PATTERNS_LOOKED[n] = True
     if weights is None:
         PATTERN_TABLES[n] = NULL
         return 0
+    if PATTERN_STORE[n] == NULL:
+        PATTERN_STORE[n] = new_pattern_table(n, patterns.STAGE_WIDTH[n])
+    point_table_at(PATTERN_STORE[n], weights, n, patterns.STAGE_WIDTH[n])
+    PATTERN_TABLES[n] = PATTERN_STORE[n]
+    return 0
+
+
+cdef PatternTable* new_pattern_table(int n, int width) except NULL:
+    """A table of the n x n pattern set in stages of ``width`` empties, weights not set."""
+    cdef PatternTable* t
+    cdef int i, k
     ps = patterns.pattern_set(n)
-    if len(weights) != ps.stride * ps.stages:
-        raise ValueError(f"an {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(weights)}")
+    if patterns.EXTRA_WEIGHTS != 4:
+        raise ValueError("the compiled pattern score reads four extra weights a stage")
+    if len(ps.instances) > MAX_INSTANCES or max(ps.lengths) > MAX_INSTANCE_SQUARES:
+        raise ValueError(f"the {n}x{n} pattern set does not fit the compiled table")
+    t = <PatternTable*>malloc(sizeof(PatternTable))
     if t == NULL:
-        if patterns.EXTRA_WEIGHTS != 4:
-            raise ValueError("the compiled pattern score reads four extra weights a stage")
-        if len(ps.instances) > MAX_INSTANCES or max(ps.lengths) > MAX_INSTANCE_SQUARES:
-            raise ValueError(f"the {n}x{n} pattern set does not fit the compiled table")
-        t = <PatternTable*>malloc(sizeof(PatternTable))
-        if t == NULL:
-            raise MemoryError("no memory for the pattern table")
-        t.instances = len(ps.instances)
-        t.stride = ps.stride
-        t.stage_width = patterns.STAGE_WIDTH[n]
-        t.last_stage = ps.stages - 1
-        for i, (shape, squares) in enumerate(ps.instances):
-            t.offset[i] = ps.offsets[shape]
-            t.length[i] = len(squares)
-            for k in range(len(squares)):
-                t.squares[i][k] = squares[k]
-        PATTERN_STORE[n] = t
+        raise MemoryError("no memory for the pattern table")
+    t.instances = len(ps.instances)
+    t.stride = ps.stride
+    t.stage_width = width
+    t.last_stage = patterns.stages_for(n, width) - 1
+    t.weights = NULL
+    for i, (shape, squares) in enumerate(ps.instances):
+        t.offset[i] = ps.offsets[shape]
+        t.length[i] = len(squares)
+        for k in range(len(squares)):
+            t.squares[i][k] = squares[k]
+    return t
+
+
+cdef int point_table_at(PatternTable* t, weights, int n, int width) except -1:
+    """Point ``t`` at ``weights`` (checked against the layout, kept alive for the process)."""
+    cdef const short[::1] values
+    ps = patterns.pattern_set(n)
+    if len(weights) != ps.stride * patterns.stages_for(n, width):
+        raise ValueError(f"an {n}x{n} pattern table has {ps.stride * patterns.stages_for(n, width)} weights, got {len(weights)}")
     values = weights
     PATTERN_BUFFERS.append(weights)
     t.weights = &values[0]
-    PATTERN_TABLES[n] = t
     return 0
+
+
+# The geometries of cores given weights of their own (OthelloCore.use_weights), one per
+# Weights object, kept for the life of the process like the buffers: id -> (weights, address).
+cdef dict WEIGHTED_GEOMETRIES = {}
+
+
+cdef const Geometry* weighted_geometry(weights) except NULL:
+    """A copy of the size's geometry whose pattern table reads ``weights``."""
+    cdef Geometry* g
+    cdef PatternTable* t
+    cdef size_t address
+    entry = WEIGHTED_GEOMETRIES.get(id(weights))
+    if entry is not None and entry[0] is weights:
+        address = entry[1]
+        return <const Geometry*>address
+    n = weights.size
+    geometry_of(n)
+    t = new_pattern_table(n, weights.stage_width)
+    g = <Geometry*>malloc(sizeof(Geometry))
+    if g == NULL:
+        free(t)
+        raise MemoryError("no memory for the pattern table")
+    memcpy(g, &GEOMETRIES[<int>n], sizeof(Geometry))
+    try:
+        point_table_at(t, weights.table, n, weights.stage_width)
+    except BaseException:
+        free(t)
+        free(g)
+        raise
+    g.patterns = t
+    WEIGHTED_GEOMETRIES[id(weights)] = (weights, <size_t>g)
+    return g
 
 
 def set_pattern_weights(size, weights):
@@ -179,7 +225,7 @@ cdef inline int instance_index(const unsigned char* cells, const PatternTable* t
 
 
 cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
-    cdef const PatternTable* t = PATTERN_TABLES[g.n]
+    cdef const PatternTable* t = <const PatternTable*>g.patterns if g.patterns != NULL else PATTERN_TABLES[g.n]
     cdef unsigned char cells[128]
     cdef int i, total, mobility, discs, empties, stage
     cdef const short* w
@@ -424,6 +470,17 @@ cdef class OthelloCore(GameCore):
     def bitboards(self):
         """``(black, white)`` bitboards."""
         return from_board(self.discs[0], self.g), from_board(self.discs[1], self.g)
+
+    def use_weights(self, weights):
+        """Evaluate with ``weights`` (:class:`_othello_patterns.Weights` of this board size)
+        instead of the shipped learned weights; None: the shipped ones again. Copies of the
+        core keep them."""
+        if weights is None:
+            self.g = &GEOMETRIES[self.size]
+            return
+        if not isinstance(weights, patterns.Weights) or weights.size != self.size:
+            raise InvalidSizeError(f"weights for a {self.size}x{self.size} board are needed, got {weights!r:.80}")
+        self.g = weighted_geometry(weights)
 
     def copy(self):
         """An independent copy, history included."""

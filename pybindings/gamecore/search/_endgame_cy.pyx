@@ -182,7 +182,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
         eval_from = nsq + 1
     else:
         load_patterns(core.size)
-        if not has_patterns(core.size):
+        if core.g.patterns == NULL and not has_patterns(core.size):  # weights of its own, or shipped
             eval_from = nsq + 1
     cdef double limit = time_limit
     cdef gc_u128 me = core.discs[core.turn], opp = core.discs[1 - core.turn]

@@ -179,6 +179,10 @@ def player_from_spec(spec: str) -> Any:
         options.remove("v1")
         options.append(f"eval={V1_EVALUATION}")
         spec = "engine:" + ",".join(options)
+    if name.strip().lower() == "engine" and "v2" in options:  # the learned weights of gamecore 3.x
+        options.remove("v2")
+        options.append("weights=v2")
+        spec = "engine:" + ",".join(options)
     player: Any = make_player(spec, game="othello")
     return player
 

@@ -41,6 +41,9 @@ __all__ = [
     "load_table",
     "table_bytes",
     "MAX_PATTERN_SCORE",
+    "Weights",
+    "load_weights",
+    "stages_for",
 ]
 
 #: Evaluation units per disc.
@@ -172,9 +175,16 @@ def pattern_set(n: int) -> PatternSet:
     )
 
 
-def stage_of(empties: int, n: int) -> int:
-    """The stage of a position with ``empties`` empty squares."""
-    return min(max(empties - 1, 0) // STAGE_WIDTH[n], (n * n - 5) // STAGE_WIDTH[n])
+def stages_for(n: int, width: int) -> int:
+    """How many stages of ``width`` empties an n x n board's tables have."""
+    return (n * n - 5) // width + 1
+
+
+def stage_of(empties: int, n: int, width: int = 0) -> int:
+    """The stage of a position with ``empties`` empty squares (stages of ``width`` empties,
+    the size's ``STAGE_WIDTH`` by default)."""
+    width = width or STAGE_WIDTH[n]
+    return min(max(empties - 1, 0) // width, (n * n - 5) // width)
 
 
 def data_name(n: int, suffix: str) -> str:
@@ -190,21 +200,22 @@ def table_bytes(weights: array[int] | list[int]) -> bytes:
     return raw.tobytes()
 
 
-def decode_table(blob: bytes, n: int) -> Table:
+def decode_table(blob: bytes, n: int, width: int = 0) -> Table:
     """The int16 table of a stored blob, checked against the size's pattern set."""
     raw = array("h")
     raw.frombytes(blob)
     if sys.byteorder != "little":
         raw.byteswap()
-    return checked_table(raw, n)
+    return checked_table(raw, n, width)
 
 
 Table: TypeAlias = "array[int] | memoryview"  # int16 values (a string: array is generic to checkers only)
 
 
-def checked_table(weights: object, n: int) -> Table:
-    """``weights`` as an int16 table of the n x n layout (an int16 array or memoryview is
-    taken as it is, anything else copied into one), or ValueError."""
+def checked_table(weights: object, n: int, width: int = 0) -> Table:
+    """``weights`` as an int16 table of the n x n layout in stages of ``width`` empties (the
+    size's ``STAGE_WIDTH`` by default; an int16 array or memoryview is taken as it is,
+    anything else copied into one), or ValueError."""
     table: Table
     try:
         if isinstance(weights, array) and weights.typecode == "h":
@@ -216,8 +227,9 @@ def checked_table(weights: object, n: int) -> Table:
     except (TypeError, OverflowError) as error:
         raise ValueError(f"pattern weights must be int16 values: {error}") from None
     ps = pattern_set(n)
-    if len(table) != ps.stride * ps.stages:
-        raise ValueError(f"a {n}x{n} pattern table has {ps.stride * ps.stages} weights, got {len(table)}")
+    stages = stages_for(n, width or STAGE_WIDTH[n])
+    if len(table) != ps.stride * stages:
+        raise ValueError(f"a {n}x{n} pattern table has {ps.stride * stages} weights, got {len(table)}")
     return table
 
 
@@ -256,3 +268,105 @@ def sha256(blob: bytes) -> str:
     import hashlib  # noqa: PLC0415 (training and tests only: OpenSSL takes milliseconds to load)
 
     return hashlib.sha256(blob).hexdigest()
+
+
+class Weights(NamedTuple):
+    """A learned evaluation's weights for one board size: what ``Engine(weights=...)`` and
+    ``OthelloCore.use_weights`` take. ``table`` is ``stages`` tables of the size's layout
+    (``pattern_set(size)``), ``stage_width`` empties each; ``source`` says where they came
+    from (a path, or ``"shipped"``)."""
+
+    size: int
+    stage_width: int
+    table: Table
+    source: str
+    #: the Multi-ProbCut fit made for these weights (``gamecore train othello-mpc``), if any
+    mpc: dict[str, object] | None = None
+
+    @property
+    def stages(self) -> int:
+        return stages_for(self.size, self.stage_width)
+
+
+def _record_beside(path: str) -> dict[str, object] | None:
+    """The training record written beside a weights file (``X.patterns`` -> ``X.json``)."""
+    import json  # noqa: PLC0415 (a custom weights file only)
+
+    record_path = os.path.splitext(path)[0] + ".json"
+    try:
+        with open(record_path, encoding="utf-8") as f:
+            record = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise CorruptDataError(f"the record beside the weights cannot be read ({error}): {record_path}") from None
+    if not isinstance(record, dict):
+        raise CorruptDataError(f"the record beside the weights is not a JSON object: {record_path}")
+    return record
+
+
+#: The largest weights file read (the largest layout, 10x10 in stages of one empty, is 24 MB).
+MAX_WEIGHTS_BYTES = 64 << 20
+
+
+def load_weights(path: str | os.PathLike[str], size: int | None = None) -> Weights:
+    """The weights of a file written by ``gamecore train othello`` (``othello{N}.patterns``,
+    with its record ``othello{N}.json`` beside it when there is one: the record gives the
+    board size and the stage width). Without a record, the size is ``size`` or the one whose
+    layout the file's length fits, and the stages have the size's ``STAGE_WIDTH``. A
+    Multi-ProbCut fit beside it (``othello{N}.mpc.json``) comes with them.
+
+    A file that does not fit (a wrong length for every size, a record naming another size
+    than ``size``, an odd number of bytes) is :class:`CorruptDataError` naming it; a missing
+    file is ``FileNotFoundError``."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        blob = f.read(MAX_WEIGHTS_BYTES + 1)
+    if len(blob) > MAX_WEIGHTS_BYTES:
+        raise CorruptDataError(f"not a weights file (over {MAX_WEIGHTS_BYTES >> 20} MB): {path}")
+    record = _record_beside(path)
+    sizes = [size] if size is not None else [8, 6, 10, 4]
+    width = 0
+    if record is not None:
+        recorded_size, recorded_width = record.get("size"), record.get("stage_width")
+        if not isinstance(recorded_size, int) or not isinstance(recorded_width, int) or recorded_width < 1:
+            raise CorruptDataError(f"the record beside the weights has no valid size and stage_width: {path}")
+        if size is not None and recorded_size != size:
+            raise CorruptDataError(
+                f"the weights are for {recorded_size}x{recorded_size} boards, not {size}x{size}: {path}"
+            )
+        sizes, width = [recorded_size], recorded_width
+    errors = []
+    for n in sizes:
+        try:
+            table = decode_table(blob, n, width)
+        except (ValueError, KeyError) as error:
+            errors.append(str(error))
+            continue
+        return Weights(n, width or STAGE_WIDTH[n], table, path, _mpc_beside(path))
+    raise CorruptDataError(f"not a learned Othello weights file ({'; '.join(errors)}): {path}")
+
+
+def _mpc_beside(path: str) -> dict[str, object] | None:
+    import json  # noqa: PLC0415 (a custom weights file only)
+
+    fit_path = os.path.splitext(path)[0] + ".mpc.json"
+    try:
+        with open(fit_path, encoding="utf-8") as f:
+            fit = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise CorruptDataError(
+            f"the Multi-ProbCut fit beside the weights cannot be read ({error}): {fit_path}"
+        ) from None
+    if not isinstance(fit, dict) or not isinstance(fit.get("fits"), list):
+        raise CorruptDataError(f"not a Multi-ProbCut fit: {fit_path}")
+    return fit
+
+
+@functools.cache
+def shipped_weights(n: int) -> Weights | None:
+    """The shipped weights of an n x n board as :class:`Weights` (None without a file)."""
+    table = load_table(n)
+    return None if table is None else Weights(n, STAGE_WIDTH[n], table, "shipped")

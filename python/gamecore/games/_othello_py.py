@@ -10,6 +10,7 @@ class in ``othello.py`` wraps a core with notation, text and ``Move`` objects.
 
 from __future__ import annotations
 
+import copy
 import functools
 import linecache
 import types
@@ -284,15 +285,34 @@ def stable_edges(own: int, g: _Geometry) -> int:
 
 
 #: ``(instances as (table offset, squares), stride, weights)``
-PatternTable = tuple[tuple[tuple[int, tuple[int, ...]], ...], int, patterns.Table]
+#: (instances as (offset, squares), stride, weights, stage width, last stage)
+PatternTable = tuple[tuple[tuple[int, tuple[int, ...]], ...], int, patterns.Table, int, int]
 
 
-def _pattern_table(n: int, weights: object) -> PatternTable | None:
+def _pattern_table(n: int, weights: object, width: int = 0) -> PatternTable | None:
     if weights is None:
         return None
+    width = width or patterns.STAGE_WIDTH[n]
     ps = patterns.pattern_set(n)
     instances = tuple((ps.offsets[shape], squares) for shape, squares in ps.instances)
-    return instances, ps.stride, weights  # type: ignore[return-value]
+    return instances, ps.stride, weights, width, patterns.stages_for(n, width) - 1  # type: ignore[return-value]
+
+
+# The geometries of cores given weights of their own (OthelloCore.use_weights), one per
+# Weights object, kept for the life of the process: id -> (weights, geometry).
+_WEIGHTED_GEOMETRIES: dict[int, tuple[patterns.Weights, _Geometry]] = {}
+
+
+def _weighted_geometry(weights: patterns.Weights) -> _Geometry:
+    """A copy of the size's geometry whose pattern table reads ``weights``."""
+    entry = _WEIGHTED_GEOMETRIES.get(id(weights))
+    if entry is not None and entry[0] is weights:
+        return entry[1]
+    table = patterns.checked_table(weights.table, weights.size, weights.stage_width)
+    geometry = copy.copy(geometry_of(weights.size))
+    geometry.__dict__["pattern_table"] = _pattern_table(weights.size, table, weights.stage_width)
+    _WEIGHTED_GEOMETRIES[id(weights)] = (weights, geometry)
+    return geometry
 
 
 def set_pattern_weights(size: int, weights: object) -> None:
@@ -330,9 +350,9 @@ def _pattern_score(player: int, opponent: int, g: _Geometry) -> int:
     table = g.pattern_table
     if table is None:
         return 0
-    instances, stride, weights = table
+    instances, stride, weights, width, last_stage = table
     empties = g.nsq - (player | opponent).bit_count()
-    base = patterns.stage_of(empties, g.n) * stride
+    base = min(max(empties - 1, 0) // width, last_stage) * stride
     mobility = g.moves(player, opponent).bit_count() - g.moves(opponent, player).bit_count()
     discs = player.bit_count() - opponent.bit_count()
     total = (
@@ -437,6 +457,17 @@ class OthelloCore(GameCore):
     def bitboards(self) -> tuple[int, int]:
         """``(black, white)`` bitboards."""
         return self._discs[0], self._discs[1]
+
+    def use_weights(self, weights: patterns.Weights | None) -> None:
+        """Evaluate with ``weights`` (:class:`_othello_patterns.Weights` of this board size)
+        instead of the shipped learned weights; None: the shipped ones again. Copies of the
+        core keep them."""
+        if weights is None:
+            self._geometry = geometry_of(self.size)
+            return
+        if not isinstance(weights, patterns.Weights) or weights.size != self.size:
+            raise InvalidSizeError(f"weights for a {self.size}x{self.size} board are needed, got {weights!r:.80}")
+        self._geometry = _weighted_geometry(weights)
 
     def copy(self) -> OthelloCore:
         """An independent copy, history included."""

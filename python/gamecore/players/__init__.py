@@ -99,6 +99,18 @@ def _check_margin(margin: Any) -> None:
         raise InvalidOptionError(f"margin must be a number in [0, 1), got {margin!r}")
 
 
+#: Names of weights gamecore shipped before, kept so that today's engine can be measured
+#: against them (``engine:weights=v2``): name -> file in the package's data folder.
+PREVIOUS_WEIGHTS = {"v2": "othello8-v2.patterns"}
+
+
+def previous_weights(name: str) -> Any:
+    """The loaded weights an earlier gamecore shipped under ``name`` (``PREVIOUS_WEIGHTS``)."""
+    from ..games import _othello_patterns as patterns  # noqa: PLC0415
+
+    return patterns.load_weights(patterns.data_path(PREVIOUS_WEIGHTS[name]))
+
+
 class EnginePlayer(Player):
     """Iterative-deepening alpha-beta (``gamecore.Engine``), its transposition table kept
     between moves; in a game of more than two players (Rolit) its n-player form, paranoid.
@@ -126,6 +138,10 @@ class EnginePlayer(Player):
     :param mpc: alpha-beta's Multi-ProbCut, as :class:`~gamecore.Engine`'s ``mpc``
         (``"engine:mpc=off"`` in a spec); ``None``: the engine's default.
     :param mpc_t: Multi-ProbCut's cut threshold, as :class:`~gamecore.Engine`'s ``mpc_t``.
+    :param weights: a learned-evaluation weights file (``gamecore train othello``'s
+        ``othello8.patterns``) used instead of the shipped weights, as
+        :class:`~gamecore.Engine`'s ``weights`` (``"engine:weights=PATH"`` in a spec; ``v2``
+        names the weights gamecore shipped before its archive-trained ones).
     """
 
     name = "engine"
@@ -144,6 +160,7 @@ class EnginePlayer(Player):
         seed: int = 0,
         mpc: bool | None = None,
         mpc_t: float | None = None,
+        weights: str | None = None,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -170,6 +187,9 @@ class EnginePlayer(Player):
         self.seed = seed
         self.mpc = mpc
         self.mpc_t = mpc_t
+        self.weights = (
+            previous_weights(weights) if isinstance(weights, str) and weights in PREVIOUS_WEIGHTS else weights
+        )
         self._engines: dict[str, Any] = {}
         self._engine_for(algorithm or "alphabeta")  # its table is made now, not inside the first timed move
         #: The SearchResult of the last move chosen (``None`` for a forced move).
@@ -189,6 +209,7 @@ class EnginePlayer(Player):
                 seed=self.seed,
                 mpc=self.mpc,
                 mpc_t=self.mpc_t,
+                weights=self.weights,
             )
         return engine
 

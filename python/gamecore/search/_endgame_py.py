@@ -277,6 +277,7 @@ class EndgameSolver:
         table: EndgameTable | None = None,
         progress: Any = None,
         stats: Any = None,
+        geometry: Any = None,
     ) -> None:
         self.t = _endgame_tables(n)
         self.progress = progress  # None, or [nodes, root moves searched, their best score] (root_progress)
@@ -284,7 +285,8 @@ class EndgameSolver:
         self.stop_flag = stop_flag  # a caller's flag (Engine.stop): nonzero stops
         self.n = n
         self.nsq = n * n
-        self.g = geometry_of(n)
+        # The core's geometry: a core given weights of its own (use_weights) orders by them.
+        self.g = geometry if geometry is not None else geometry_of(n)
         # The evaluated ordering (EVAL_ORDER in _options), only where the size has learned
         # weights (looked up only when the root has ``empties`` enough for it: a solve of
         # fewer never reads the weights): otherwise it starts above the board's empties.
@@ -731,7 +733,7 @@ def solve_exact(
             raise InvalidOptionError("the endgame table is in use by another solve")
     deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
     solver = EndgameSolver(
-        core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop, table, _progress, _stats
+        core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop, table, _progress, _stats, core._geometry
     )
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)

@@ -21,6 +21,7 @@ which), ``values`` the value of every player where the algorithm knows it.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from ..errors import (
     InvalidPositionError,
 )
 from ..games import GAMES
+from ..games import _othello_patterns as patterns
 from ..games.base import MoveT, Position
 from . import _mpc, _options
 from ._mcts_rules import check_implicit, check_mast
@@ -210,6 +212,18 @@ DEFAULT_EVALUATION = "default"
 MPC_DEFAULT = True
 
 
+def _load_weights(weights: Any) -> patterns.Weights | None:
+    """``Engine(weights=...)``: a path read and checked now, or a ``Weights`` as it is."""
+    if weights is None or isinstance(weights, patterns.Weights):
+        return weights
+    if not isinstance(weights, (str, os.PathLike)):
+        raise InvalidOptionError(f"weights must be the path of a weights file, got {weights!r:.80}")
+    try:
+        return patterns.load_weights(weights)
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as error:
+        raise InvalidOptionError(f"cannot read the weights file: {error}") from None
+
+
 class Engine:
     """A search engine (alpha-beta, the n-player searches or MCTS: ``algorithm``) that keeps its
     tables between the moves of a game.
@@ -262,6 +276,14 @@ class Engine:
         made by ``gamecore train othello-mpc``); ``True`` elsewhere raises
         :class:`~gamecore.errors.InvalidOptionError` at the search.
     :param mpc_t: Multi-ProbCut's cut threshold in standard deviations (``None``: the fit's).
+    :param weights: the learned Othello evaluation's weights to use instead of the shipped
+        ones: the path of a file written by ``gamecore train othello`` (``othello8.patterns``,
+        its record ``othello8.json`` and a Multi-ProbCut fit ``othello8.mpc.json`` read from
+        beside it when there) or a loaded ``_othello_patterns.Weights``. Read and checked
+        here: a damaged file is :class:`~gamecore.errors.CorruptDataError`, a missing one
+        :class:`~gamecore.errors.InvalidOptionError`; searching a board of another size than
+        the weights' is :class:`~gamecore.errors.InvalidOptionError`. Multi-ProbCut uses
+        the fit beside the file, and is off without one.
     :param clock: what ``time_limit`` measures: ``"wall"`` (the wall clock) or ``"cpu"``
         (the searching thread's CPU time: a budget then buys the same work on a loaded
         machine, and a search may take longer than its limit in wall time). Results'
@@ -300,8 +322,10 @@ class Engine:
         mast: bool | None = None,
         mpc: bool | None = None,
         mpc_t: float | None = None,
+        weights: str | os.PathLike[str] | patterns.Weights | None = None,
     ) -> None:
         self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
+        self.weights = _load_weights(weights)
         if mpc is not None and not isinstance(mpc, bool):
             raise InvalidOptionError(f"mpc must be True, False or None, got {mpc!r}")
         if mpc_t is not None and (
@@ -464,6 +488,8 @@ class Engine:
             raise InvalidLimitError(f"depth must be below {MAX_DEPTH}, got {depth}")
         if not isinstance(position, Position):
             raise InvalidPositionError(f"cannot search a {type(position).__name__}: pass a gamecore position")
+        if self.weights is not None:
+            position = self._weighted(position)
         if self.algorithm in TWO_PLAYER_ALGORITHMS and position.num_players != 2:
             raise InvalidPositionError(
                 f"{self.algorithm} is a two-player search and this {type(position).__name__} has "
@@ -585,6 +611,19 @@ class Engine:
             proven=proven,
         )
 
+    def _weighted(self, position: Any) -> Any:
+        """A copy of ``position`` whose core evaluates with this engine's weights."""
+        assert self.weights is not None
+        size = getattr(position, "size", None)
+        if "learned" not in getattr(type(position), "EVALUATIONS", {}) or size != self.weights.size:
+            raise InvalidOptionError(
+                f"this engine's weights are for {self.weights.size}x{self.weights.size} Othello, "
+                f"not for {type(position).__name__}{f' {size}x{size}' if isinstance(size, int) else ''}"
+            )
+        position = position.copy()
+        position.core.use_weights(self.weights)
+        return position
+
     def _mpc_table(self, position: Any, weights: list[int], evaluator: Any, timed_only: bool) -> Any:
         """The Multi-ProbCut table alpha-beta gets (``mpc``), or None; ``timed_only``: the
         search has no depth or node limit."""
@@ -598,7 +637,10 @@ class Engine:
         if evaluator is None and learned is not None and isinstance(size, int):
             features = position.features()
             if weights == [learned.get(name, 0) for name in features]:
-                table = _mpc.table_for(size, self.mpc_t)
+                if self.weights is None:
+                    table = _mpc.table_for(size, self.mpc_t)
+                elif self.weights.mpc is not None:  # a fit made for these weights, or none
+                    table = _mpc.mpc_table(self.weights.mpc, self.mpc_t)
         if table is None and self.mpc:
             raise InvalidOptionError(
                 "mpc=True: Multi-ProbCut is fitted only for the learned Othello evaluation, on "

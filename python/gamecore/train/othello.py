@@ -438,6 +438,28 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     o.epilog = f"The defaults are the options of the shipped weights ({shipped})."
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
     add_quiet_option(o)
+    recorded = o.add_argument_group(
+        "from recorded games",
+        "with --from, the weights are fitted to the positions of recorded games instead of self-play "
+        '(needs pip install ".[train]": numpy, scipy)',
+    )
+    recorded.add_argument(
+        "--from",
+        dest="game_files",
+        nargs="+",
+        metavar="FILE",
+        help="game files: WTHOR .wtb, GGF .ggf, or transcripts (one game a line: f5d6c3...)",
+    )
+    from .supervised import GameFitOptions  # noqa: PLC0415 (it imports this module)
+
+    fit_defaults = GameFitOptions()
+    recorded.add_argument("--ridge", type=float, help=f"the ridge regulariser (default {fit_defaults.ridge})")
+    recorded.add_argument("--stage-width", type=int, help="empties a stage (default: the size's)")
+    recorded.add_argument(
+        "--overlap", type=int, help=f"empties a stage also fits either side (default {fit_defaults.overlap})"
+    )
+    recorded.add_argument("--held-out", type=float, help=f"share of games held out (default {fit_defaults.held_out})")
+    recorded.add_argument("--iterations", type=int, help=f"LSQR iterations a stage (default {fit_defaults.iterations})")
     o.set_defaults(run=run_command)
     from . import mpc  # noqa: PLC0415 (it imports this module)
 
@@ -445,6 +467,17 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
 
 
 def run_command(args: Any, out: TextIO) -> int:
+    if args.game_files:
+        from .supervised import GameFitOptions, train_from_games  # noqa: PLC0415 (it imports this module)
+
+        given = {k: getattr(args, k, None) for k in GameFitOptions.__dataclass_fields__ if k != "size"}
+        fit_options = GameFitOptions(size=args.size, **{k: v for k, v in given.items() if v is not None})
+        fitted = train_from_games(args.game_files, fit_options, args.out, log=out)
+        print(
+            f"{fitted['stages']} stages fitted on {fitted['positions']['fitted_rows']:,} positions; weights in {args.out}",
+            file=out,
+        )
+        return 0
     given = {k: getattr(args, k) for k in TrainOptions.__dataclass_fields__ if k != "size"}
     options = shipped_options(args.size, **{k: v for k, v in given.items() if v is not None})
     record = train(

@@ -496,6 +496,7 @@ def build_players(
             iterations=args.iterations,
             backend=args.backend,
             tt_mb=ui.tt_mb,
+            weights=getattr(args, "weights", None),
         )
     return players
 
@@ -567,6 +568,13 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
         metavar="NAME",
         help=f"evaluation of engine players: {', '.join(evaluations)} (default: default, {default})",
     )
+    if "learned" in ui.game.EVALUATIONS:  # a game with learned weights takes a file of one's own
+        parser.add_argument(
+            "--weights",
+            metavar="PATH",
+            help="learned weights of engine players (a .patterns file from gamecore train othello; "
+            "default: the shipped ones)",
+        )
     parser.add_argument(
         "--iterations",
         type=count,
