@@ -23,17 +23,22 @@ from array import array
 import pytest
 
 from gamecore import Engine, Othello
+from gamecore.bench import evaluation
 from gamecore.cli import main
 from gamecore.errors import CorruptDataError, InvalidOptionError, InvalidSizeError
 from gamecore.games import _othello_patterns as patterns
 from gamecore.players import make_player
 from gamecore.search.engine import solve
 
-np = pytest.importorskip("numpy", reason='the training needs numpy and scipy: pip install ".[train]"')
-pytest.importorskip("scipy", reason='the training needs numpy and scipy: pip install ".[train]"')
 
-from gamecore.bench import evaluation  # noqa: E402
-from gamecore.train import dataset, fit  # noqa: E402
+@pytest.fixture(scope="module")
+def training():
+    """``(dataset, fit)``: the training modules, whose extra (numpy, scipy) may be missing."""
+    for name in ("numpy", "scipy"):
+        pytest.importorskip(name, reason='the training needs numpy and scipy: pip install ".[train]"')
+    from gamecore.train import dataset, fit  # noqa: PLC0415
+
+    return dataset, fit
 
 
 def random_weights(n: int, width: int, seed: int = 0) -> patterns.Weights:
@@ -159,7 +164,8 @@ def test_engine_v2_is_the_previous_weights():
 GAME = "f5f4e3d2e2f6d3c5d6c3e6c6b3c4b4f3b5c2b6f1b2a5a4a6e1d1g4f2g3a3e7d7b1g5f7e8c1h5h3a1a2g6c7d8b7h4b8h2h6h7c8g7h8g8h1a7a8f8g1g2"
 
 
-def test_positions_from_a_record_carry_the_mover_side_and_final_margin():
+def test_positions_from_a_record_carry_the_mover_side_and_final_margin(training):
+    dataset, _ = training
     positions = dataset.positions_from_records([GAME])
     replay = Othello.from_moves(GAME)
     black, white = replay.score()
@@ -171,13 +177,22 @@ def test_positions_from_a_record_carry_the_mover_side_and_final_margin():
     # The start position from black's side: d4 and e5 the opponent's (2), e4 and d5 black's (1).
     assert positions.cells[0].reshape(8, 8)[3].tolist() == [0, 0, 0, 2, 1, 0, 0, 0]
     assert positions.mobility[0] == 0
-    # With a theoretical value from 24 empties on: the rows before it take it, the others not.
+    # With a theoretical value from 24 empties on: the rows up to it take it, the later ones
+    # the final margin (row i has 60 - i empties).
+    movers = []
+    game = Othello()
+    for name in (GAME[i : i + 2] for i in range(0, len(GAME), 2)):
+        if game.legal_moves()[0].is_pass:
+            game.push(game.legal_moves()[0])
+        movers.append(1 if game.turn == 0 else -1)
+        game.push(name)
     valued = dataset.positions_from_records([GAME], values=[(10, 24)])
-    assert valued.label[0] == 10 and valued.label[59] == -margin
-    assert all(valued.label[i] * (1 if i % 2 == 0 else -1) == 10 for i in range(0, 37))
+    assert all(valued.label[i] * movers[i] == 10 for i in range(0, 37))
+    assert all(valued.label[i] * movers[i] == margin for i in range(37, 60))
 
 
-def test_symmetric_positions_merge_with_the_mean_label():
+def test_symmetric_positions_merge_with_the_mean_label(training):
+    dataset, _ = training
     # The four first moves lead to one position up to symmetry; f5-f6 and f5-d6 do not.
     records = ["f5d6", "d3c3", "c4e3", "e6f6"]
     merged = dataset.merge_symmetric(dataset.positions_from_records(records))
@@ -190,7 +205,8 @@ def test_symmetric_positions_merge_with_the_mean_label():
     assert sorted(dataset.merge_symmetric(labels).label.tolist()) == [2.0, 3.0]
 
 
-def test_the_numpy_score_is_the_engine_pattern_score(backend):
+def test_the_numpy_score_is_the_engine_pattern_score(backend, training):
+    dataset, fit = training
     weights = random_weights(8, 6, seed=9)
     positions = dataset.positions_from_records([GAME], backend=backend.name)
     scores = fit.table_score(weights.table, positions, 6)
@@ -206,7 +222,7 @@ def test_the_numpy_score_is_the_engine_pattern_score(backend):
         game.push(name)
 
 
-def test_a_tiny_training_from_transcripts_writes_weights_that_load_and_predict(tmp_path):
+def test_a_tiny_training_from_transcripts_writes_weights_that_load_and_predict(tmp_path, training):
     rng = random.Random(4)
     lines = []
     for _ in range(120):
@@ -255,7 +271,8 @@ def test_a_tiny_training_from_transcripts_writes_weights_that_load_and_predict(t
 def test_the_check_set_values_are_exact(backend):
     positions = evaluation.check_positions(8)
     assert len(positions) >= 100
-    for position in [p for p in positions if p.empties <= 16][:3]:
+    # A few of the smallest (the pure twin solves 14 empty squares in seconds).
+    for position in [p for p in positions if p.empties <= 14][: 3 if backend.name == "cython" else 1]:
         game = Othello.from_text(position.text, backend=backend.name)
         assert solve(game).score == position.exact
 

@@ -36,12 +36,13 @@ LEARNED = [0, 0, 0, 0, 0, 0, 1]
 #: The shipped weights' SHA-256 per size, and the start position's value with them (for black).
 SHIPPED_SHA256 = {
     6: "15cca2c6ec4bd4dfe967f25ff829c7cde9cd69ec1c7e56a0aee1e17f6000f027",
-    8: "2d684bad37d9db17914a388a1a0486b5b2377bbc5c25eb5c9d62916053bd389e",
+    8: "ca98d78e2358b8d8a605ff12b66bd04b77af9c6a8a7a242b80ec85ca6e1cf341",
     10: "aaf6cff2e036d35483a83950c3e01f9e5df1e7f1f61c80e8e3774e7bd75162ae",
 }
-START_VALUE = {6: 261, 8: 236, 10: 6}
-#: The sizes whose shipped weights are a whole run of the documented command.
-COMPLETE = {6, 8, 10}
+START_VALUE = {6: 261, 8: 176, 10: 6}
+#: The sizes whose shipped weights are a whole run of the self-play command (8x8's are
+#: fitted to recorded games: test_eval_training.py).
+COMPLETE = {6, 10}
 
 
 def random_board(n: int, rng: random.Random) -> tuple[int, int]:
@@ -271,13 +272,18 @@ def test_the_shipped_weights_are_the_recorded_ones(n):
     ps = patterns.pattern_set(n)
     assert patterns.sha256(blob) == record["sha256"] == SHIPPED_SHA256[n]
     assert record["stride"] == ps.stride
+    assert len(blob) == 2 * ps.stride * ps.stages < 6_000_000
+    if "sources" in record and isinstance(record["sources"], list):  # fitted to recorded games
+        assert record["stage_width"] == patterns.STAGE_WIDTH[n] and record["stages"] == ps.stages
+        assert record["command"].startswith(f"gamecore train othello --size {n} ") and "--from" in record["command"]
+        assert len(record["held_out"]) == ps.stages
+        return
     fitted = [s["stage"] for s in record["stage_results"]]
     copied = sorted(int(s) for s in record.get("copied_stages", {}))
     assert sorted(fitted + copied) == list(range(ps.stages)) and record["complete"] == (not copied)
     if n in COMPLETE:
         assert record["command"] == f"gamecore train othello --size {n} --out DIR"
         assert train.shipped_options(n) == train.TrainOptions(**record["options"])
-    assert len(blob) == 2 * ps.stride * ps.stages < 4_000_000
 
 
 @pytest.mark.parametrize("n", sorted(SHIPPED_SHA256))

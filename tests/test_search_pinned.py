@@ -17,7 +17,8 @@ CASES = {
     "othello6": ("othello", 6, "", 6, "standard", "alphabeta"),
     "othello10": ("othello", 10, "", 4, "mobility", "alphabeta"),
     "tetralath": ("tetralath", None, "e5 d4 c3", 4, "standard", "alphabeta"),
-    # the learned evaluation, full width (Multi-ProbCut off); values computed at 381c7c3
+    # the learned evaluation, full width (Multi-ProbCut off); values computed at 381c7c3, the
+    # 8x8 ones again with the weights fitted to recorded games (gamecore 0.2)
     "othello8-learned": ("othello", 8, "f5 d6 c3 d3 c4 f4", 6, "learned", "alphabeta"),
     "othello6-learned": ("othello", 6, "c2 b4", 6, "learned", "alphabeta"),
 }
@@ -28,7 +29,7 @@ PINNED = {
     "othello6": ("c2", -15, "c2 b4 d5 c1 a4 e3", 674),
     "othello10": ("e4", -1, "e4 d6 g7 g6", 158),
     "tetralath": ("d5", -38, "d5 e6 d7 d6", 9554),
-    "othello8-learned": ("f6", 231, "f6 g5 e3 f3 e6", 5516),
+    "othello8-learned": ("f6", -111, "f6 g5 e3", 7867),
     "othello6-learned": ("c5", -128, "c5 d2 e3 c1 b3 e4", 1260),
 }
 

@@ -214,3 +214,52 @@ def bench_eval(
         return 1
     print(f"gate: at least as good as the shipped weights in every stage at {depth} ply", file=out)
     return 0
+
+
+#: The check set's stages and how many positions each gets (``make_check_set``).
+CHECK_COUNTS: dict[tuple[int, int], int] = {(14, 16): 30, (17, 19): 30, (20, 22): 40, (23, 26): 40, (27, 30): 12}
+
+
+def make_check_set(
+    wthor_path: str, seed: int = 2021, counts: dict[tuple[int, int], int] | None = None
+) -> list[tuple[str, int, str]]:
+    """The check set's positions and exact values, as shipped: the games of a WTHOR file in
+    an order shuffled by ``random.Random(seed)``, one position from each game, at a number
+    of empty squares drawn from the stage that lacks most positions (``CHECK_COUNTS``),
+    each solved exactly. Returns ``(Othello.to_text(), exact value, source)`` sorted by
+    empty squares. Solving the 27-30-empty positions takes minutes each."""
+    import random  # noqa: PLC0415
+
+    from ..archive import read_wthor  # noqa: PLC0415
+    from ..search.engine import solve  # noqa: PLC0415
+
+    counts = dict(counts or CHECK_COUNTS)
+    games = read_wthor(wthor_path)
+    rng = random.Random(seed)
+    order = list(range(len(games)))
+    rng.shuffle(order)
+    taken = {stage: 0 for stage in counts}
+    picked: list[tuple[int, int, Othello]] = []
+    for index in order:
+        stage = max(counts, key=lambda k: counts[k] - taken[k])
+        if taken[stage] >= counts[stage]:
+            break
+        empties = rng.randint(*stage)
+        game = Othello()
+        found = None
+        for name in games[index].moves:
+            if not game.legal_moves():
+                break
+            if game.legal_moves()[0].is_pass:
+                game.push(game.legal_moves()[0])
+            if game.size**2 - sum(game.score()) == empties:
+                found = game.copy()
+                break
+            game.push(name)
+        if found is None or found.is_game_over() or found.legal_moves()[0].is_pass:
+            continue
+        taken[stage] += 1
+        picked.append((empties, index, found))
+    picked.sort(key=lambda item: item[0])
+    name = os.path.basename(wthor_path)
+    return [(position.to_text(), solve(position).score, f"{name}#{index}") for _, index, position in picked]

@@ -49,7 +49,7 @@ __all__ = [
 #: Evaluation units per disc.
 SCALE = 100
 #: Empty squares per stage.
-STAGE_WIDTH = {4: 4, 6: 4, 8: 6, 10: 12}
+STAGE_WIDTH = {4: 4, 6: 4, 8: 4, 10: 12}
 #: The pattern score is clamped to +-this (a weighted sum of features stays inside a C int).
 MAX_PATTERN_SCORE = 100_000
 #: Extra weights after the patterns, per stage: a bias, and the weights of the mobility

@@ -159,6 +159,8 @@ def positions_from_records(
         for row, turn in enumerate(movers):
             value = margin
             if known is not None and empties_at[row] >= known[1]:
+                # Later positions keep the result the players reached: blending the known
+                # value into them measured worse against exact values (docs/learned-evaluation.md).
                 value = known[0]
             labels.append(value if turn == 0 else -value)
         empties_at.clear()

@@ -100,9 +100,7 @@ def fit_stage(matrix: Any, label: Any, weight: Any, lam: float, iterations: int 
     scale = np.sqrt(weight).astype(np.float64)
     weighted = diags(scale) @ matrix
     # lsqr's damp is relative to the columns' scale; an unweighted row counts 1.
-    solution = lsqr(
-        weighted, label * scale, damp=math.sqrt(lam), atol=1e-6, btol=1e-6, iter_lim=iterations, x0=start
-    )
+    solution = lsqr(weighted, label * scale, damp=math.sqrt(lam), atol=1e-6, btol=1e-6, iter_lim=iterations, x0=start)
     return solution[0]
 
 

@@ -67,6 +67,8 @@ class TrainOptions:
 #: The options the shipped weights were trained with, where they differ from
 #: ``TrainOptions``' defaults: ``gamecore train othello --size N --out DIR`` runs them, and
 #: the same code and seed give the same bytes (6x6: exact solving reaches deep cheaply).
+#: (8x8: the options of the self-play weights shipped before 0.2, ``othello8-v2.patterns``; the
+#: shipped 8x8 weights are now fitted to recorded games, ``gamecore train othello --from``.)
 SHIPPED: dict[int, dict[str, Any]] = {
     6: {"games": 4000, "per_stage": 10000, "depth": 8, "exact": 16},
     8: {"games": 6000, "per_stage": 20000},

@@ -90,6 +90,17 @@ def read_games(path: str, size: int) -> tuple[list[list[int]], list[tuple[int, i
     return records, values
 
 
+def command_of(options: GameFitOptions) -> str:
+    """The command line of a run (its game files are the record's ``sources``)."""
+    defaults = GameFitOptions()
+    given = [
+        f"--{name.replace('_', '-')} {value}"
+        for name, value in asdict(options).items()
+        if name != "size" and value != getattr(defaults, name)
+    ]
+    return " ".join(["gamecore train othello", f"--size {options.size}", *given, "--from FILE...", "--out DIR"])
+
+
 def held_out_games(games: Any, share: float, seed: int) -> Any:
     """The mask of the rows whose game is held out (a hash of the game index and seed)."""
     np = _numpy()
@@ -180,6 +191,7 @@ def train_from_games(
         "units": "1/100 disc",
         "fit": "ridge regression per stage (scipy.sparse.linalg.lsqr), gamecore.train.fit",
         "options": asdict(options),
+        "command": command_of(options),
         "sources": sources,
         "positions": {"fitted_rows": len(train), "held_out_rows": len(test)},
         "held_out": stage_figures(table, test, width),
@@ -187,11 +199,11 @@ def train_from_games(
         "sha256": patterns.sha256(blob),
     }
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, patterns.data_name(n, "patterns")), "wb") as f:
-        f.write(blob)
-    with open(os.path.join(out_dir, patterns.data_name(n, "json")), "w", encoding="utf-8") as f:
-        json.dump(record, f, indent=1)
-        f.write("\n")
+    with open(os.path.join(out_dir, patterns.data_name(n, "patterns")), "wb") as weights_file:
+        weights_file.write(blob)
+    with open(os.path.join(out_dir, patterns.data_name(n, "json")), "w", encoding="utf-8") as record_file:
+        json.dump(record, record_file, indent=1)
+        record_file.write("\n")
     say(f"wrote {patterns.data_name(n, 'patterns')} ({len(blob):,} bytes) and its record to {out_dir}")
     return record
 
