@@ -474,7 +474,7 @@ def run_command(args: Any, out: TextIO) -> int:
 
         given = {k: getattr(args, k, None) for k in GameFitOptions.__dataclass_fields__ if k != "size"}
         fit_options = GameFitOptions(size=args.size, **{k: v for k, v in given.items() if v is not None})
-        fitted = train_from_games(args.game_files, fit_options, args.out, log=out)
+        fitted = train_from_games(args.game_files, fit_options, args.out, log=None if args.quiet else out)
         print(
             f"{fitted['stages']} stages fitted on {fitted['positions']['fitted_rows']:,} positions; weights in {args.out}",
             file=out,
