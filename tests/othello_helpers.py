@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import othello_oracle as oracle
+from gamecore import Othello
+from gamecore.games import _othello_patterns as patterns
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SIZES = (4, 6, 8, 10)
@@ -79,3 +81,23 @@ def bits_of(squares: Iterable[tuple[int, int]], size: int) -> int:
     for r, c in squares:
         bb |= 1 << (r * size + c)
     return bb
+
+
+def score_by_hand(me: int, opp: int, weights: Any) -> int:
+    """The learned pattern score read straight from the definition in _othello_patterns, for
+    ``weights`` (an ``_othello_patterns.Weights``: its own stage width)."""
+    n, table = weights.size, weights.table
+    ps = patterns.pattern_set(n)
+    empties = n * n - (me | opp).bit_count()
+    base = min(max(empties - 1, 0) // weights.stage_width, weights.stages - 1) * ps.stride
+    moves = Othello(n, backend="python")._backend.othello.legal_moves_mask
+    mobility = moves(me, opp, n).bit_count() - moves(opp, me, n).bit_count()
+    total = table[base + ps.stride - 4] + table[base + ps.stride - 3] * mobility
+    total += table[base + ps.stride - 2] * (me.bit_count() - opp.bit_count())
+    total += table[base + ps.stride - 1] * (1 if empties % 2 else -1)
+    for shape, squares in ps.instances:
+        index = 0
+        for square in squares:
+            index = index * 3 + (1 if me >> square & 1 else 2 if opp >> square & 1 else 0)
+        total += table[base + ps.offsets[shape] + index]
+    return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))

@@ -29,6 +29,7 @@ from gamecore.errors import CorruptDataError, InvalidOptionError, InvalidSizeErr
 from gamecore.games import _othello_patterns as patterns
 from gamecore.players import make_player
 from gamecore.search.engine import solve
+from othello_helpers import score_by_hand
 
 
 @pytest.fixture(scope="module")
@@ -45,26 +46,6 @@ def random_weights(n: int, width: int, seed: int = 0) -> patterns.Weights:
     ps = patterns.pattern_set(n)
     raw = random.Random(seed).randbytes(ps.stride * patterns.stages_for(n, width))
     return patterns.Weights(n, width, array("h", array("b", raw)), "test")
-
-
-def score_by_hand(me: int, opp: int, weights: patterns.Weights) -> int:
-    """The pattern score read from the definition, in stages of the weights' own width."""
-    n, table = weights.size, weights.table
-    ps = patterns.pattern_set(n)
-    empties = n * n - (me | opp).bit_count()
-    base = min(max(empties - 1, 0) // weights.stage_width, weights.stages - 1) * ps.stride
-    game = Othello(n, backend="python")
-    moves = game._backend.othello.legal_moves_mask
-    mobility = moves(me, opp, n).bit_count() - moves(opp, me, n).bit_count()
-    total = table[base + ps.stride - 4] + table[base + ps.stride - 3] * mobility
-    total += table[base + ps.stride - 2] * (me.bit_count() - opp.bit_count())
-    total += table[base + ps.stride - 1] * (1 if empties % 2 else -1)
-    for shape, squares in ps.instances:
-        index = 0
-        for square in squares:
-            index = index * 3 + (1 if me >> square & 1 else 2 if opp >> square & 1 else 0)
-        total += table[base + ps.offsets[shape] + index]
-    return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))
 
 
 def random_game_positions(n: int, count: int, seed: int, backend: str) -> list[Othello]:
@@ -93,6 +74,13 @@ def test_a_core_with_weights_of_its_own_scores_as_the_definition_says(backend, n
         assert core.copy().feature_values() == core.feature_values()  # copies keep them
         core.use_weights(None)  # the shipped ones again
         assert core.feature_values()[-1] == backend.othello.pattern_score(me, opp, n)
+        # ... which no core with weights of its own changed, in either twin.
+        shipped = patterns.shipped_weights(n)
+        assert shipped is not None
+        assert backend.othello.pattern_score(me, opp, n) == score_by_hand(me, opp, shipped)
+        assert Othello(n, backend=backend.name).core.feature_values()[-1] == score_by_hand(
+            *Othello(n).core.bitboards(), shipped
+        )
 
 
 def test_use_weights_refuses_another_size_and_changes_nothing(backend):

@@ -31,6 +31,7 @@ from gamecore.errors import CorruptDataError, InvalidOptionError
 from gamecore.games import _othello_patterns as patterns
 from gamecore.players import make_player
 from gamecore.train import othello as train
+from othello_helpers import score_by_hand
 
 LEARNED = [0, 0, 0, 0, 0, 0, 1]
 #: The shipped weights' SHA-256 per size, and the start position's value with them (for black).
@@ -228,24 +229,8 @@ def test_a_tiny_training_run_writes_weights_that_load(tmp_path, backends, n):
 
 
 def _score_by_hand(me: int, opp: int, n: int, table) -> int:
-    """The pattern score read straight from the definition in _othello_patterns."""
-    ps = patterns.pattern_set(n)
-    empties = n * n - (me | opp).bit_count()
-    base = patterns.stage_of(empties, n) * ps.stride
-    game = Othello(n, backend="python")
-    mobility = (
-        game._backend.othello.legal_moves_mask(me, opp, n).bit_count()
-        - game._backend.othello.legal_moves_mask(opp, me, n).bit_count()
-    )
-    total = table[base + ps.stride - 4] + table[base + ps.stride - 3] * mobility
-    total += table[base + ps.stride - 2] * (me.bit_count() - opp.bit_count())
-    total += table[base + ps.stride - 1] * (1 if empties % 2 else -1)
-    for shape, squares in ps.instances:
-        index = 0
-        for square in squares:
-            index = index * 3 + (1 if me >> square & 1 else 2 if opp >> square & 1 else 0)
-        total += table[base + ps.offsets[shape] + index]
-    return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))
+    """The pattern score read straight from the definition, with the size's stage width."""
+    return score_by_hand(me, opp, patterns.Weights(n, patterns.STAGE_WIDTH[n], table, "test"))
 
 
 def test_bad_pattern_weights_are_refused_and_change_nothing(backend):

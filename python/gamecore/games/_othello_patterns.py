@@ -288,21 +288,22 @@ class Weights(NamedTuple):
         return stages_for(self.size, self.stage_width)
 
 
-def _record_beside(path: str) -> dict[str, object] | None:
-    """The training record written beside a weights file (``X.patterns`` -> ``X.json``)."""
+def _json_beside(path: str, suffix: str, what: str) -> dict[str, object] | None:
+    """The JSON object written beside a weights file (``X.patterns`` -> ``X{suffix}``): its
+    training record or its Multi-ProbCut fit (``what``, in the errors); None when absent."""
     import json  # noqa: PLC0415 (a custom weights file only)
 
-    record_path = os.path.splitext(path)[0] + ".json"
+    beside = os.path.splitext(path)[0] + suffix
     try:
-        with open(record_path, encoding="utf-8") as f:
-            record = json.load(f)
+        with open(beside, encoding="utf-8") as f:
+            found = json.load(f)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
-        raise CorruptDataError(f"the record beside the weights cannot be read ({error}): {record_path}") from None
-    if not isinstance(record, dict):
-        raise CorruptDataError(f"the record beside the weights is not a JSON object: {record_path}")
-    return record
+        raise CorruptDataError(f"the {what} beside the weights cannot be read ({error}): {beside}") from None
+    if not isinstance(found, dict):
+        raise CorruptDataError(f"the {what} beside the weights is not a JSON object: {beside}")
+    return found
 
 
 #: The largest weights file read (the largest layout, 10x10 in stages of one empty, is 24 MB).
@@ -324,7 +325,7 @@ def load_weights(path: str | os.PathLike[str], size: int | None = None) -> Weigh
         blob = f.read(MAX_WEIGHTS_BYTES + 1)
     if len(blob) > MAX_WEIGHTS_BYTES:
         raise CorruptDataError(f"not a weights file (over {MAX_WEIGHTS_BYTES >> 20} MB): {path}")
-    record = _record_beside(path)
+    record = _json_beside(path, ".json", "record")
     sizes = [size] if size is not None else [8, 6, 10, 4]
     width = 0
     if record is not None:
@@ -343,26 +344,11 @@ def load_weights(path: str | os.PathLike[str], size: int | None = None) -> Weigh
         except (ValueError, KeyError) as error:
             errors.append(str(error))
             continue
-        return Weights(n, width or STAGE_WIDTH[n], table, path, _mpc_beside(path))
+        fit = _json_beside(path, ".mpc.json", "Multi-ProbCut fit")
+        if fit is not None and not isinstance(fit.get("fits"), list):
+            raise CorruptDataError(f"not a Multi-ProbCut fit beside the weights: {path}")
+        return Weights(n, width or STAGE_WIDTH[n], table, path, fit)
     raise CorruptDataError(f"not a learned Othello weights file ({'; '.join(errors)}): {path}")
-
-
-def _mpc_beside(path: str) -> dict[str, object] | None:
-    import json  # noqa: PLC0415 (a custom weights file only)
-
-    fit_path = os.path.splitext(path)[0] + ".mpc.json"
-    try:
-        with open(fit_path, encoding="utf-8") as f:
-            fit = json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as error:
-        raise CorruptDataError(
-            f"the Multi-ProbCut fit beside the weights cannot be read ({error}): {fit_path}"
-        ) from None
-    if not isinstance(fit, dict) or not isinstance(fit.get("fits"), list):
-        raise CorruptDataError(f"not a Multi-ProbCut fit: {fit_path}")
-    return fit
 
 
 @functools.cache

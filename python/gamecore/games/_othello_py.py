@@ -10,7 +10,6 @@ class in ``othello.py`` wraps a core with notation, text and ``Move`` objects.
 
 from __future__ import annotations
 
-import copy
 import functools
 import linecache
 import types
@@ -309,7 +308,10 @@ def _weighted_geometry(weights: patterns.Weights) -> _Geometry:
     if entry is not None and entry[0] is weights:
         return entry[1]
     table = patterns.checked_table(weights.table, weights.size, weights.stage_width)
-    geometry = copy.copy(geometry_of(weights.size))
+    # A new object with the size's attributes (copy.copy would go through __reduce__ and
+    # hand back the shared geometry of the size itself).
+    geometry = _Geometry.__new__(_Geometry)
+    geometry.__dict__.update(geometry_of(weights.size).__dict__)
     geometry.__dict__["pattern_table"] = _pattern_table(weights.size, table, weights.stage_width)
     _WEIGHTED_GEOMETRIES[id(weights)] = (weights, geometry)
     return geometry
