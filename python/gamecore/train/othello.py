@@ -437,7 +437,11 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
             default = f"{value}" + (f", except {', '.join(where)}" if where else "")
             o.add_argument(f"--{name.replace('_', '-')}", type=type(value), help=f"{helps[name]} (default {default})")
     o.add_argument("--backend", choices=("cython", "python"), default="")
-    o.epilog = f"The defaults are the options of the shipped weights ({shipped})."
+    o.epilog = (
+        "Without --from, the defaults are the self-play options of the shipped 6x6 and 10x10 weights and of "
+        f"the 8x8 ones before 0.2, engine:v2 ({shipped}). The shipped 8x8 weights come from --from: "
+        "docs/learned-evaluation.md."
+    )
     o.add_argument("--stop-after", type=float, default=0.0, help="seconds: stop after the stage that passes it")
     add_quiet_option(o)
     recorded = o.add_argument_group(
