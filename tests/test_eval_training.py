@@ -268,7 +268,7 @@ def test_the_check_set_values_are_exact(backend):
 def test_the_gate_passes_the_shipped_weights_and_stops_a_worse_table(tmp_path):
     out = io.StringIO()
     shipped = patterns.data_path("othello8.patterns")
-    args = ["bench", "othello", "eval", "--plies", "1", "--limit", "40", "--gate"]
+    args = ["bench", "othello", "eval", "--depths", "1", "--limit", "40", "--gate"]
     assert main([*args, "--weights", shipped], out=out) == 0, out.getvalue()
     assert "at least as good" in out.getvalue()
     ps = patterns.pattern_set(8)

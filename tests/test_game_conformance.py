@@ -21,6 +21,7 @@ import random
 
 import pytest
 
+import gamecore
 from gamecore import GAMES
 from gamecore.players import RandomPlayer
 from test_game_registry import NAME as FOURTH
@@ -179,7 +180,8 @@ def test_the_web_board_agrees(game_class, backend):
 
 # -- no front end asks a game's name ----------------------------------------------------------
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "python" / "gamecore"
+# The package the tests run against (a checkout's python/gamecore, or an installed one: CI).
+PACKAGE = pathlib.Path(gamecore.__file__).resolve().parent
 #: The comparisons with a game's name left outside ``games/``, each with its reason.
 LEFT = {
     "cli.py": (
@@ -248,7 +250,7 @@ def test_the_counter_sees_a_branch(tmp_path):
 
 def test_every_compiled_module_has_its_pure_twin():
     # docs/architecture.rst's twin rule: pybindings/gamecore/<dir>/_x_cy.pyx <-> python/gamecore/<dir>/_x_py.py
-    compiled = PACKAGE.parents[1] / "pybindings" / "gamecore"
+    compiled = pathlib.Path(__file__).resolve().parents[1] / "pybindings" / "gamecore"  # beside the tests
     if not compiled.is_dir():
         pytest.skip("no pybindings/ here (an installed wheel): run from a source checkout")
     twins = {

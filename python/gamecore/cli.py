@@ -140,7 +140,7 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             size=args.size,
             evaluation=args.eval,
             weights=args.weights,
-            plies=args.plies_list,
+            plies=args.depths,
             gate=args.gate,
             path=args.check,
             backend=args.backend,
@@ -271,8 +271,7 @@ def _add_bench_parser(sub: Any) -> None:
     )
     o.add_argument("--eval", default="default", help="eval: the evaluation to check (default: the engine's)")
     o.add_argument(
-        "--plies",
-        dest="plies_list",
+        "--depths",
         type=ply_list,
         default=(0, 1, 4),
         metavar="D,D,...",

@@ -265,6 +265,7 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     perft_depths: ClassVar[tuple[int, int]] = (5, 4)
     #: The player a computer's seat gets unless told (the web board's new game), and its seconds a move.
     default_opponent: ClassVar[str] = "engine"
+    #: The seconds a move that computer seat gets unless told.
     default_time: ClassVar[float] = 1.0
     #: The languages its terminal and web boards speak (``lang``; English unless a course asks).
     languages: ClassVar[tuple[str, ...]] = ("en",)

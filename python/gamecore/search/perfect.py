@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .._cli_types import add_backend, board_size, seconds, seconds_or_zero
+from .._cli_types import add_backend, board_size, count, seconds, seconds_or_zero
 from .._progress import Progress
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
@@ -303,7 +303,7 @@ def add_subparser(sub: Any) -> None:
     p.add_argument("--wld", action="store_true", help="prove win/draw/loss only (much cheaper)")
     p.add_argument("--time", type=seconds, default=None, help="stop after this many seconds")
     p.add_argument("--progress", type=seconds_or_zero, default=2.0, help="seconds between progress lines (0: none)")
-    p.add_argument("--table-bits", type=int, default=None, help="table of 2**BITS entries (default by empties)")
+    p.add_argument("--table-bits", type=count, default=None, help="table of 2**BITS entries (default by empties)")
     add_backend(p)
     p.set_defaults(solve_handler=run_command)
 
