@@ -41,7 +41,9 @@ def _start_server(sessions: int) -> tuple[subprocess.Popen[str], str]:
         "--port",
         "0",
         "--sessions",
-        str(sessions + 4),
+        # one client may hold half the sessions (web/app.py's per-client cap): the bench is one
+        # client with its engine games and a person's tab
+        str(2 * (sessions + 2)),
     ]
     child = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=os.environ.copy()
