@@ -27,6 +27,7 @@ from gamecore.bench import evaluation
 from gamecore.cli import main
 from gamecore.errors import CorruptDataError, InvalidOptionError, InvalidSizeError
 from gamecore.games import _othello_patterns as patterns
+from gamecore.games.othello import parse_square
 from gamecore.players import make_player
 from gamecore.search.engine import solve
 from othello_helpers import score_by_hand
@@ -277,3 +278,28 @@ def test_the_gate_passes_the_shipped_weights_and_stops_a_worse_table(tmp_path):
     out = io.StringIO()
     assert main([*args, "--weights", str(tmp_path / "zero.patterns")], out=out) == 1
     assert "do not ship" in out.getvalue()
+
+
+@pytest.mark.parametrize("weights", [None, "v2"])
+def test_evaluate_is_what_a_one_ply_search_maximises(backend, weights):
+    from gamecore.players import previous_weights  # noqa: PLC0415
+
+    engine = Engine(weights=previous_weights(weights) if weights else None, endgame_empties=0, mpc=False, tt_mb=1)
+    game = Othello(backend=backend.name)  # twenty plies into a real game (no pass so early)
+    for i in range(0, 40, 2):
+        game.push(game.move_from_code(parse_square(GAME[i : i + 2], 8)))
+    children = []
+    for move in game.legal_moves():
+        child = game.copy()
+        child.push(move)
+        children.append(-engine.evaluate(child))
+    assert engine.search(game, depth=1).score == max(children)
+    assert engine.evaluate(game) != 0 and len(set(children)) > 1
+
+
+def test_an_engine_with_weights_of_another_size_is_refused_when_made(tmp_path):
+    path = patterns.data_path(patterns.data_name(8, "patterns"))
+    with pytest.raises(InvalidOptionError, match="weights are for 8x8, not 6x6"):
+        make_player(f"engine:weights={path}", size=6)
+    assert make_player(f"engine:weights={path}", size=8).weights_size == 8
+    assert make_player("engine", size=6).weights_size is None

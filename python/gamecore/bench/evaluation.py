@@ -103,9 +103,7 @@ def _value(engine: Engine, game: Othello, plies: int) -> float:
     """The evaluation of ``game`` for its side to move after a ``plies``-ply search (0: the
     evaluation itself), in the evaluation's units (a finished game: its margin in discs)."""
     if plies == 0:
-        weighted = engine._weighted(game) if engine.weights is not None else game
-        weights = engine.evaluation_weights(weighted)
-        return float(sum(w * v for w, v in zip(weights, weighted.core.feature_values())))
+        return float(engine.evaluate(game))
     result = engine.search(game, depth=plies)
     return float(result.score * DISC_UNITS if result.proven else result.score)
 

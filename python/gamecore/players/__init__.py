@@ -213,6 +213,12 @@ class EnginePlayer(Player):
             )
         return engine
 
+    @property
+    def weights_size(self) -> int | None:
+        """The board side of the learned-evaluation weights given (``weights``), or None."""
+        weights = self._engine_for(self.algorithm or "alphabeta").weights
+        return None if weights is None else int(weights.size)
+
     def new_game(self) -> None:
         for engine in self._engines.values():
             engine.clear()
@@ -536,7 +542,7 @@ def _nboard_player(command: str, game: str | None, defaults: dict[str, Any]) -> 
     return NBoardPlayer(command, **{k: v for k, v in defaults.items() if k in ("depth", "time") and v is not None})
 
 
-def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Player:
+def make_player(spec: str, *, game: str | None = None, size: int | None = None, **defaults: Any) -> Player:
     """A player from a short spec: ``"random"``, ``"greedy"``, ``"corner"``, ``"positional"``,
     ``"engine"``, ``"mcts"``, ``"maxn"``, ``"paranoid"``, ``"brs"`` (an engine running that
     n-player search), ``"human"``, optionally with options after a colon:
@@ -546,7 +552,9 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
 
     ``defaults`` are keyword options given to the player's class when it takes them
     (the spec's own options win). ``game`` (``"tetralath"``) refuses players that do not
-    play it. Unknown names or options raise :class:`~gamecore.errors.InvalidOptionError`; ``computer`` is ``engine``.
+    play it; ``size``, the board's side when known, refuses an engine whose learned-evaluation
+    weights are for another size now rather than at its first move. Unknown names or options
+    raise :class:`~gamecore.errors.InvalidOptionError`; ``computer`` is ``engine``.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidOptionError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")
@@ -563,4 +571,10 @@ def make_player(spec: str, *, game: str | None = None, **defaults: Any) -> Playe
     options = {k: v for k, v in defaults.items() if k in accepted and v is not None}
     options.update(_PRESETS.get(name, {}))
     options.update(read_options(rest, accepted, f"player {name!r}"))
-    return cls(**options)
+    player = cls(**options)
+    weights_size = getattr(player, "weights_size", None)
+    if size is not None and weights_size is not None and weights_size != size:
+        raise InvalidOptionError(
+            f"player {spec.strip()!r}: its weights are for {weights_size}x{weights_size}, not {size}x{size}"
+        )
+    return player

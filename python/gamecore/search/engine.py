@@ -326,6 +326,7 @@ class Engine:
     ) -> None:
         self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
         self.weights = _load_weights(weights)
+        self._weights_mpc: tuple[float | None, Any] | None = None  # (mpc_t, the table of the weights' own fit)
         if mpc is not None and not isinstance(mpc, bool):
             raise InvalidOptionError(f"mpc must be True, False or None, got {mpc!r}")
         if mpc_t is not None and (
@@ -429,6 +430,18 @@ class Engine:
         if evaluator is not None:
             raise InvalidOptionError("an evaluation function has no feature weights")
         return weights
+
+    def evaluate(self, position: Position[Any]) -> int:
+        """This engine's evaluation of ``position`` for its side to move, with no search: the
+        value its searches give a leaf (the learned evaluation's units are 1/100 disc).
+
+        :raises InvalidOptionError: weights of another size or game, an unknown evaluation.
+        """
+        target: Any = self._weighted(position) if self.weights is not None else position
+        weights, evaluator = self._weights(target)
+        if evaluator is not None:
+            return int(evaluator(target))
+        return sum(w * v for w, v in zip(weights, target.feature_values()))
 
     def _weights(self, position: Any) -> tuple[list[int], Callable[[Any], int] | None]:
         features = position.features()
@@ -640,7 +653,9 @@ class Engine:
                 if self.weights is None:
                     table = _mpc.table_for(size, self.mpc_t)
                 elif self.weights.mpc is not None:  # a fit made for these weights, or none
-                    table = _mpc.mpc_table(self.weights.mpc, self.mpc_t)
+                    if self._weights_mpc is None or self._weights_mpc[0] != self.mpc_t:  # made once a threshold
+                        self._weights_mpc = (self.mpc_t, _mpc.mpc_table(self.weights.mpc, self.mpc_t))
+                    table = self._weights_mpc[1]
         if table is None and self.mpc:
             raise InvalidOptionError(
                 "mpc=True: Multi-ProbCut is fitted only for the learned Othello evaluation, on "

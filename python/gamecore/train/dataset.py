@@ -19,7 +19,7 @@ well-estimated value, not 30,000 rows that drown the rest of the fit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +112,7 @@ def positions_from_records(
     *,
     backend: str | None = None,
     values: Sequence[tuple[int, int] | None] | None = None,
+    exact: Sequence[Mapping[int, int] | None] | None = None,
 ) -> Positions:
     """Replay every record (move codes, or a transcript string) and label each position
     with a move to play by the game's final margin for its mover. A record that does not
@@ -121,7 +122,11 @@ def positions_from_records(
     ``values[i]``, when given and not None, is ``(black's margin, empties)``: the value of
     record ``i``'s game with perfect play from its position at ``empties`` empty squares on
     (WTHOR's theoretical score): the positions with at least that many empty squares take
-    it as their label instead of the result the players reached."""
+    it as their label instead of the result the players reached.
+
+    ``exact[i]``, when given and not None, maps a number of empty squares to black's exact
+    margin of record ``i``'s position with that many (``gamecore train othello-label``):
+    those positions take it as their label, above all else."""
     np = _numpy()
     nsq = size * size
     movers_bits: list[int] = []
@@ -156,9 +161,12 @@ def positions_from_records(
         empty = nsq - nb - nw
         margin = nb - nw + (empty if nb > nw else -empty if nw > nb else 0)
         known = values[index] if values is not None else None
+        solved = exact[index] if exact is not None else None
         for row, turn in enumerate(movers):
             value = margin
-            if known is not None and empties_at[row] >= known[1]:
+            if solved is not None and empties_at[row] in solved:
+                value = solved[empties_at[row]]
+            elif known is not None and empties_at[row] >= known[1]:
                 # Later positions keep the result the players reached: blending the known
                 # value into them measured worse against exact values (docs/learned-evaluation.md).
                 value = known[0]

@@ -459,6 +459,14 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     from .supervised import GameFitOptions  # noqa: PLC0415 (it imports this module)
 
     fit_defaults = GameFitOptions()
+    recorded.add_argument(
+        "--labels",
+        dest="label_files",
+        nargs="+",
+        default=[],
+        metavar="LABELS",
+        help="label files of gamecore train othello-label: exact values for those games' positions",
+    )
     recorded.add_argument("--ridge", type=float, help=f"the ridge regulariser (default {fit_defaults.ridge})")
     recorded.add_argument("--stage-width", type=int, help="empties a stage (default: the size's)")
     recorded.add_argument(
@@ -470,6 +478,9 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     from . import mpc  # noqa: PLC0415 (it imports this module)
 
     mpc.add_parser(games, board_size)
+    from . import labels  # noqa: PLC0415
+
+    labels.add_parser(games, board_size)
 
 
 def run_command(args: Any, out: TextIO) -> int:
@@ -478,7 +489,9 @@ def run_command(args: Any, out: TextIO) -> int:
 
         given = {k: getattr(args, k, None) for k in GameFitOptions.__dataclass_fields__ if k != "size"}
         fit_options = GameFitOptions(size=args.size, **{k: v for k, v in given.items() if v is not None})
-        fitted = train_from_games(args.game_files, fit_options, args.out, log=None if args.quiet else out)
+        fitted = train_from_games(
+            args.game_files, fit_options, args.out, log=None if args.quiet else out, exact_paths=args.label_files
+        )
         print(
             f"{fitted['stages']} stages fitted on {fitted['positions']['fitted_rows']:,} positions; weights in {args.out}",
             file=out,

@@ -135,10 +135,16 @@ def stage_figures(table: Any, positions: Positions, width: int) -> list[dict[str
 
 
 def train_from_games(
-    paths: Sequence[str], options: GameFitOptions, out_dir: str, log: TextIO | None = None
+    paths: Sequence[str],
+    options: GameFitOptions,
+    out_dir: str,
+    log: TextIO | None = None,
+    exact_paths: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Run the pipeline on the game files ``paths``; write the weights and the record to
-    ``out_dir``; return the record."""
+    ``out_dir``; return the record. ``exact_paths``: label files of
+    ``gamecore train othello-label`` (:mod:`gamecore.train.labels`), whose exact values
+    replace the labels of their games' positions."""
     _numpy()  # the extra's message before any work
     n = options.size
     if n not in (6, 8, 10):
@@ -158,11 +164,21 @@ def train_from_games(
         if log is not None:
             print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=log, flush=True)
 
+    from .labels import read_exact_labels  # noqa: PLC0415
+
+    solved = read_exact_labels(exact_paths, n)
+    exact_sources: list[dict[str, Any]] = [
+        {"file": os.path.basename(path), "sha256": _file_digest(path)} for path in exact_paths
+    ]
+    used = 0
     sources = []
     parts = []
     for path in paths:
         records, values = read_games(path, n)
-        part = positions_from_records(records, n, values=values)
+        name = os.path.basename(path)
+        exact = [solved.get(f"{name}#{index}") for index in range(len(records))]
+        used += sum(len(known) for known in exact if known)
+        part = positions_from_records(records, n, values=values, exact=exact)
         parts.append(part)
         sources.append(
             {
@@ -173,6 +189,9 @@ def train_from_games(
             }
         )
         say(f"{path}: {len(records)} games, {len(part)} positions")
+    if exact_paths:
+        exact_sources.append({"positions_used": used})
+        say(f"{used} positions take an exact label")
     everything = Positions.concatenate(parts)
     held = held_out_games(everything.game, options.held_out, options.seed)
     test = everything.select(held)
@@ -193,6 +212,7 @@ def train_from_games(
         "options": asdict(options),
         "command": command_of(options),
         "sources": sources,
+        "exact_labels": exact_sources,
         "positions": {"fitted_rows": len(train), "held_out_rows": len(test)},
         "held_out": stage_figures(table, test, width),
         "seconds": {"total": round(time.perf_counter() - started, 1), "fit": round(fit_seconds, 1)},

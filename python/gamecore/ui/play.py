@@ -489,6 +489,7 @@ def build_players(
         players[colour] = make_player(
             spec,
             game=ui.name,
+            size=getattr(args, "size", None),
             seed=(args.seed or 0) + int(colour),
             depth=args.depth,
             time=args.time,

@@ -123,5 +123,5 @@ def make_seat_player(game: str, spec: Any, seed: int) -> tuple[dict[str, Any], P
     seat = {"player": name, "time": float(seconds)}
     if name == "human":  # a person at the page
         return seat, None
-    web = {"time": float(seconds), "seed": seed, "tt_mb": WEB_TT_MB, "max_nodes": WEB_MCTS_NODES}
+    web: dict[str, Any] = {"time": float(seconds), "seed": seed, "tt_mb": WEB_TT_MB, "max_nodes": WEB_MCTS_NODES}
     return seat, make_player(name, game=game, **web)
