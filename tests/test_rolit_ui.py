@@ -55,7 +55,7 @@ def test_automatic_game_shows_the_board_after_every_round(backend):
         assert cells_of(frame).count(".") == 60 - 4 * k
         # the last move marked (README: every game marks it), none on the start board
         assert sum(ch.islower() for line in frame[1:9] for ch in line[2:-2]) == (k > 0)
-    assert output.count("(computer) plays") == 60
+    assert len(re.findall(r"^\d+\. \w+ \(random\) plays [1-8] [1-8] \([a-h][1-8]\)$", output, re.M)) == 60
     assert "Game over: " in output
     # The same game replayed with the same players: the final board and the result agree.
     game = Rolit(backend=backend.name)
@@ -73,7 +73,7 @@ def test_two_player_automatic_game_rounds(backend):
     assert status == 0
     frames = boards(output)
     assert len(frames) == 31  # the start and 30 rounds of two
-    assert "Red (computer)" in output and "Green (computer)" in output and "Yellow (computer)" not in output
+    assert "Red (greedy), Green (greedy)." in output and "Yellow (greedy)" not in output
     assert set(cells_of(frames[0])) == {".", "R", "Y", "B", "G"}  # neutral yellow and blue are there
 
 
@@ -92,7 +92,6 @@ def test_human_entries_are_checked_and_explained(backend):
     ]
     status, output = run(["R", "B", "--backend", backend.name], "\n".join(entries) + "\n")
     assert status == 0
-    assert "Please type a move" in output
     assert "Cannot read 'hello': type a row and a column (e.g. 4 6) or a square name (e.g. f4)." in output
     assert "'9 9' is off the board: rows and columns go from 1 to 8." in output
     assert "4 4 is not a legal move: that square is already taken." in output
@@ -100,15 +99,15 @@ def test_human_entries_are_checked_and_explained(backend):
     assert "3 3 is not a legal move: you can capture, so you must: 4 6, 6 4, 6 6." in output
     assert "Your legal moves: 4 6, 6 4, 6 6" in output
     assert "There is no move of yours to take back." in output
-    assert "Red plays 4 6 (f4)." in output
-    assert "Game abandoned" in output
+    assert "1. Red (human) plays 4 6 (f4)" in output
+    assert output.rstrip().endswith("Game stopped.")
     frames = boards(output)
     # The board before each of red's prompts (once: the errors do not redraw it), then blue's:
     # blue is next in the handout's order.
     assert len(frames) == 2
     assert frames[0][4] == "4 . . . R Y . . . 4"
     assert frames[1][4] == "4 . . . R R r . . 4"  # red's f4 marked: its ball in lower case
-    assert "Move 2: Blue (human) to play." in output
+    assert "Move 2: Blue (human) to play.   R 3  B 1  Y 0  G 1" in output  # the balls of every colour
     assert "Red, your move as row column (4 6, 6 4, 6 6; 'help'): " in output  # the legal moves asked from
 
 
@@ -116,10 +115,10 @@ def test_undo_takes_back_the_computer_replies_too(backend):
     # Red is human, the others play at random; red plays f4, undoes it, plays d6 and leaves.
     status, output = run(["r", "--algorithm", "random", "--backend", backend.name], "f4\nundo\nd6\nquit\n")
     assert status == 0
-    assert "Red plays 4 6 (f4)." in output
+    assert "1. Red (human) plays 4 6 (f4)" in output
     taken = re.search(r"Taken back: (.*)\.", output)
     assert taken and taken.group(1).split(", ")[0] == "4 6" and len(taken.group(1).split(", ")) == 4
-    assert "Red plays 6 4 (d6)." in output
+    assert "1. Red (human) plays 6 4 (d6)" in output
     frames = boards(output)
     assert frames[2] == frames[0]  # after the undo: the start again
 
@@ -127,8 +126,8 @@ def test_undo_takes_back_the_computer_replies_too(backend):
 def test_end_of_input_mid_game(backend):
     status, output = run(["G", "--algorithm", "random", "--backend", backend.name], "")
     assert status == 1
-    assert "The input ended" in output
-    assert output.count("(computer) plays") == 3  # red, blue and yellow moved before green's turn
+    assert "Game stopped (input ended)." in output
+    assert output.count("(random) plays") == 3  # red, blue and yellow moved before green's turn
 
 
 def test_humans_are_asked_in_the_handout_s_order_of_play(backend):
@@ -136,12 +135,14 @@ def test_humans_are_asked_in_the_handout_s_order_of_play(backend):
     moves = "\n".join(["d3", "c4"] + ["quit"]) + "\n"
     status, output = run(["Y", "B", "--algorithm", "greedy", "--backend", backend.name], moves)
     assert status == 0
-    assert output.splitlines()[0] == (
-        "Rolit, 4 players: Red (computer), Blue (human), Yellow (human), Green (computer). Red moves first."
-    )
+    assert output.splitlines()[:3] == [
+        f"Rolit, 4 players in this order: Red, Blue, Yellow, Green ({backend.name} backend).",
+        "Capture when you can; otherwise put the ball next to any ball. Most balls wins.",
+        "Red (greedy), Blue (human), Yellow (human), Green (greedy).",
+    ]
     prompts = re.findall(r"(\w+), your move", output)
     assert prompts[:3] == ["Blue", "Yellow", "Blue"]
-    said = re.findall(r"(\w+)(?: \(computer\))? plays ", output)
+    said = re.findall(r"\d+\. (\w+) \(\w+\) plays ", output)
     assert said == ["Red", "Blue", "Yellow", "Green", "Red"]
 
 
@@ -177,8 +178,10 @@ def test_options_first_free_placement_and_tie_rule(backend):
         + ["--backend", backend.name]
     )
     assert status == 0
-    assert output.splitlines()[0] == "Rolit, 2 players: Yellow (computer), Blue (computer). Blue moves first."
-    assert output.index("Blue (computer) plays") < output.index("Yellow (computer) plays")
+    assert output.splitlines()[0] == (
+        f"Rolit, 2 players in this order: Yellow, Blue; Blue moves first ({backend.name} backend)."
+    )
+    assert output.index("1. Blue (random) plays") < output.index("2. Yellow (random) plays")
 
 
 def test_cli_dispatch(monkeypatch):
@@ -221,7 +224,7 @@ def test_play_rolit_one_line_per_bad_entry_in_the_form_used(backend):
     entries = ["hello", "9 9", "i1", "4 4", "1 1", "3 3", "c3", "pass", "quit"]
     status, output = play_cli(["play", "rolit", "--backend", backend.name], "\n".join(entries) + "\n")
     assert status == 0
-    prompt = "Red, your move (4 6, 6 4, 6 6): "
+    prompt = "Red, your move as row column (4 6, 6 4, 6 6; 'help'): "
     replies = [line[len(prompt) :] for line in output.splitlines() if line.startswith(prompt)]
     assert replies == [
         "Cannot read 'hello': type a row and a column (e.g. 4 6) or a square name (e.g. f4).",
@@ -236,6 +239,7 @@ def test_play_rolit_one_line_per_bad_entry_in_the_form_used(backend):
     ]
     assert "Rolit, 4 players in this order: Red, Blue, Yellow, Green" in output
     assert "Red (human), Blue (mcts), Yellow (mcts), Green (mcts)." in output
+    assert "Move 1: Red (you) to play.   R 1  B 1  Y 1  G 1" in output  # the handout's board, then the balls
 
 
 def test_play_rolit_undo_goes_back_to_one_s_own_turn_never_the_other_human_s(backend):
@@ -244,15 +248,15 @@ def test_play_rolit_undo_goes_back_to_one_s_own_turn_never_the_other_human_s(bac
     argv = ["play", "rolit", "--blue", "human", "--yellow", "random", "--green", "random", "--backend", backend.name]
     status, output = play_cli(argv, "\n".join(entries) + "\n")
     assert status == 0
-    assert "Blue, your move (3 4, 3 6, 5 6): There is no move of yours to take back." in output
-    assert "2. Blue (human) plays 3 4" in output
+    assert "Blue, your move as row column (3 4, 3 6, 5 6; 'help'): There is no move of yours to take back." in output
+    assert "2. Blue (human) plays 3 4 (d3)" in output
     # Red, at move 5, takes back its f4 and the three moves after it: the start again, red to play.
-    taken = re.search(r"Red, your move \([^)]*\): Taken back: (.*)\.", output)
+    taken = re.search(r"Red, your move as row column \([^)]*\): Taken back: (.*)\.", output)
     assert taken and taken.group(1).split(", ")[:2] == ["4 6", "3 4"] and len(taken.group(1).split(", ")) == 4
     after = output[taken.end() :]
     assert boards(after)[0] == boards(output)[0] and "Move 1: Red (human) to play." in after
     # Red plays d6; blue's undo has nothing of blue's to take back and leaves red's move alone.
-    assert "1. Red (human) plays 6 4" in after
+    assert "1. Red (human) plays 6 4 (d6)" in after
     assert after.rstrip().endswith("Game stopped.")
     assert after.count("There is no move of yours to take back.") == 1
 
@@ -264,7 +268,7 @@ def test_play_rolit_computer_game_in_the_order_of_play(backend, colours, order):
     argv += ["--colours", colours] if colours else []
     status, output = play_cli(argv)
     assert status == 0
-    movers = re.findall(r"^\d+\. (\w+) \(random\) plays [1-8] [1-8]$", output, re.M)
+    movers = re.findall(r"^\d+\. (\w+) \(random\) plays [1-8] [1-8] \([a-h][1-8]\)$", output, re.M)
     assert len(movers) == 60 and " ".join(movers[:4]) == order and movers[:4] * 15 == movers
     assert len(boards(output)) == 1 and "Game over: " in output
 
@@ -320,33 +324,39 @@ def test_python_entry_point(backend):
 
 
 @pytest.mark.parametrize("algorithm", ui.ENGINE_ALGORITHMS)
-def test_the_computer_is_a_shared_player_and_says_how_it_chose(algorithm, backend):
+def test_the_computer_is_a_shared_player(algorithm, backend):
     game = Rolit("RG", backend=backend.name)  # two colours: alphabeta plays too
     game.push(game.legal_moves()[0])
     computer = ui.make_engine(algorithm, time=0.05, seed=3)
     if algorithm in ("random", "greedy"):
-        assert type(computer.player) is type(make_player(algorithm, game="rolit"))
+        assert type(computer) is type(make_player(algorithm, game="rolit"))
     else:  # gamecore.players' engine, running the algorithm, seeded
-        assert isinstance(computer.player, EnginePlayer)
-        assert (computer.player.algorithm, computer.player.seed, computer.player.time) == (algorithm, 3, 0.05)
-    move, note = computer.choose(game)
-    assert move in game.legal_moves() and note.startswith(algorithm)
-    if algorithm not in ("random", "greedy", "mcts"):
-        assert re.fullmatch(rf"{algorithm}, depth \d+, \d+\.\d s", note), note
+        assert isinstance(computer, EnginePlayer)
+        assert (computer.algorithm, computer.seed, computer.time) == (algorithm, 3, 0.05)
+    assert computer.choose_move(game) in game.legal_moves()
 
 
 def test_the_algorithm_takes_every_player_spec_of_rolit(backend):
     # the one vocabulary: a spec of make_player, with its options, plays as it does elsewhere
     game = Rolit(backend=backend.name)
     computer = ui.make_engine("engine:depth=1", time=0.05, seed=3)
-    assert isinstance(computer.player, EnginePlayer) and computer.player.depth == 1
-    move, note = computer.choose(game)
-    assert move in game.legal_moves() and re.fullmatch(r"engine:depth=1, depth 1, \d+\.\d s", note), note
+    assert isinstance(computer, EnginePlayer) and computer.depth == 1
+    assert computer.choose_move(game) in game.legal_moves() and computer.last_result.depth == 1
     computer = ui.make_engine("mcts:iterations=50", time=30, seed=3)  # the iterations end it
-    move, note = computer.choose(game)
-    assert move in game.legal_moves() and note.startswith("mcts:iterations=50, 50 playouts"), note
+    assert computer.choose_move(game) in game.legal_moves() and computer.last_result.iterations == 50
     status, output = run(["--algorithm", "random:seed=5", "--backend", backend.name])
     assert status == 0 and "Game over" in output
+
+
+def test_gamecore_rolit_is_an_alias_of_play_rolit(backend):
+    # one loop: the handout's form and play rolit with the players it means write the same game
+    alias = run(["Y", "--algorithm", "random", "--seed", "2", "--backend", backend.name], "d3\nc4\nquit\n")
+    argv = ["play", "rolit", "--red", "random", "--blue", "random", "--yellow", "human", "--green", "random"]
+    same = play_cli([*argv, "--seed", "2", "--backend", backend.name], "d3\nc4\nquit\n")
+    assert alias == same and "Yellow (human)" in alias[1]
+    mcts = ui.play_arguments(["B"], "mcts", 0.5, 0, "RBG", None, True, True, None)
+    assert (mcts.red, mcts.blue, mcts.green, mcts.time) == ("engine:algorithm=mcts", "human", mcts.red, 0.5)
+    assert ui.play_arguments([], "maxn", 1.0, 0, None, None, True, True, None).yellow == "maxn"
 
 
 def test_an_engine_players_seed_reaches_its_engine():
@@ -357,8 +367,7 @@ def test_an_engine_players_seed_reaches_its_engine():
 def test_mcts_engine_plays_a_move(backend):
     game = Rolit(backend=backend.name)
     computer = ui.make_engine("mcts", time=0.05, seed=1)
-    move, note = computer.choose(game)
-    assert move in game.legal_moves() and note.startswith("mcts")
+    assert computer.choose_move(game) in game.legal_moves() and computer.last_result.iterations > 0
 
 
 @pytest.mark.parametrize(

@@ -450,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=seconds, default=5.0, metavar="S", help="most seconds a move or hint takes (5)")
     p = sub.add_parser(
         "rolit",
-        help="the course handout's Rolit: 'gamecore rolit Y B' (you play yellow and blue); also 'play rolit'",
+        help="the course handout's Rolit, an alias of 'play rolit': 'gamecore rolit Y B' (you play yellow and blue)",
         **rolit_ui.PARSER_TEXTS,
     )
     rolit_ui.add_options(p)

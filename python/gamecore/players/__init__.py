@@ -417,6 +417,9 @@ class HumanPlayer(Player):
             if not text:
                 continue
             if self._is("help", word):
+                if "{moves}" in t["help"]:  # a help text that lists every legal move itself
+                    self._say(t["help"].format(example=example, moves=names))
+                    continue
                 listed = "\n" + t["help_moves"].format(moves=names) if len(moves) <= 20 else ""
                 self._say(t["help"].format(example=example) + listed)
                 continue

@@ -26,7 +26,18 @@ from ..games.base import Color, Outcome, Position, Termination
 from ..games.othello import MAX_RECORD_CHARS
 from ..players import HUMAN_COMMANDS, HumanPlayer, Player, QuitGame, UndoMove, make_player, player_names
 
-__all__ = ["GameUI", "MESSAGES", "COMMANDS", "Session", "describe_score", "evaluation_scale", "result_line", "GAME_UIS"]
+__all__ = [
+    "GameUI",
+    "MESSAGES",
+    "COMMANDS",
+    "Session",
+    "describe_score",
+    "evaluation_scale",
+    "result_line",
+    "GAME_UIS",
+    "start",
+    "run",
+]
 
 #: Every line of the loop, per language.
 MESSAGES: dict[str, dict[str, str]] = {
@@ -197,6 +208,30 @@ class GameUI:
     def move_text(self, move: Any) -> str:
         """A move as the game's lines say it (Rolit: row and column, the handout's way)."""
         return str(move)
+
+    def played_text(self, move: Any) -> str:
+        """A move as the line that reports it says it (default :meth:`move_text`; Rolit adds
+        the square's name: ``6 6 (f6)``)."""
+        return self.move_text(move)
+
+    def human_texts(self, position: Position[Any], lang: str) -> dict[str, str] | None:
+        """The lines of a person's prompt and help (keys of ``gamecore.players.HUMAN_TEXTS``)
+        in ``lang``; ``None``: the English ones."""
+        return HUMAN_TEXTS_PT if lang == "pt" else None
+
+    def session(
+        self,
+        position: Position[Any],
+        players: Mapping[Color, Player],
+        args: argparse.Namespace,
+        *,
+        out: TextIO,
+        lang: str,
+        boards: bool,
+    ) -> Session:
+        """The loop that plays this game: :class:`Session`, or a game's own subclass (Rolit's
+        draws the board as its handout says)."""
+        return Session(self, position, players, args, out=out, lang=lang, boards=boards)
 
     def explain(self, position: Position[Any], text: str, error: Exception | None, lang: str) -> str | None:
         """The game's own message for a move it cannot read (``error``) or play; ``None``: generic."""
@@ -390,7 +425,7 @@ class Session:
     def move_line(self, colour: Color, player: Player, move: Any, elapsed: float) -> str:
         number = len(self.position.move_stack)
         line = self.m["plays"].format(
-            number=number, side=self.name(colour), player=self.player_name(colour), move=self.ui.move_text(move)
+            number=number, side=self.name(colour), player=self.player_name(colour), move=self.ui.played_text(move)
         )
         result = getattr(player, "last_result", None)
         if result is None:
@@ -480,7 +515,7 @@ def build_players(
                 read,
                 out,
                 commands=COMMANDS[lang],
-                texts=HUMAN_TEXTS_PT if lang == "pt" else None,
+                texts=ui.human_texts(position, lang),
                 explain=lambda pos, text, error: ui.explain(pos, text, error, lang),
                 side_name=lambda c: ui.colour_name(c, lang),
                 move_name=ui.move_text,
@@ -512,16 +547,16 @@ def _read_record(path: str) -> str:
     return text
 
 
-def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boards: bool = True) -> int:
-    """``gamecore play <game>``: build the position and the players, play, return the exit status."""
+def start(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boards: bool = True) -> Session:
+    """Build the position (``--load`` played on it) and the players of ``gamecore play <game>``,
+    say the title and who plays; the session is ready to :meth:`~Session.run`."""
     lang = getattr(args, "lang", "en")
     position = ui.position(args)
-    session_out = out
     if args.load:
         count = ui.load_record(position, _read_record(args.load))
         print(MESSAGES[lang]["loaded"].format(count=count, path=args.load), file=out)
-    players = build_players(ui, position, args, stdin, session_out, lang)
-    session = Session(ui, position, players, args, out=session_out, lang=lang, boards=boards)
+    players = build_players(ui, position, args, stdin, out, lang)
+    session = ui.session(position, players, args, out=out, lang=lang, boards=boards)
     session.say(ui.title(position, args))
     versus = ", ".join(session.label(c) for c in playing_colours(position))
     squares = [move for move in position.legal_moves() if not move.is_pass]
@@ -532,7 +567,12 @@ def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boa
     if not any(session.humans.values()):  # nobody types: no input hint
         introduction = introduction.split("\n", 1)[0]
     session.say(introduction)
-    return session.run()
+    return session
+
+
+def run(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, boards: bool = True) -> int:
+    """``gamecore play <game>``: build the position and the players, play, return the exit status."""
+    return start(ui, args, stdin, out, boards=boards).run()
 
 
 def _must_pass(position: Position[Any]) -> bool:

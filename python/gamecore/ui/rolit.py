@@ -1,29 +1,25 @@
 """Rolit for 2 to 4 players in the terminal, as the course handout draws it.
 
-Two ways in, one loop (``ui/play.py``) and one :class:`RolitUI`:
+One loop (``ui/play.py``, the one of every game) with :class:`RolitUI`, and two ways in:
 
 - ``gamecore play rolit`` (and ``gamecore game rolit``, a quick computer game) with every
   game's player vocabulary: ``--red human --blue mcts --yellow engine:depth=3 --green random``;
-- ``gamecore rolit``, the handout's short form, below.
+- ``gamecore rolit``, the handout's short form, an alias: ``gamecore rolit Y B --algorithm
+  maxn`` is ``gamecore play rolit --red maxn --blue human --yellow human --green maxn``.
 
 The colours named on the command line (``gamecore rolit Y B``) or in Python
 (``gamecore.rolit("Y", "B")``) are played by people at the keyboard, the others by the
 computer; with no colour named the computer plays a whole game by itself. The board is
 drawn as the handout draws it -- ``.`` empty, the colour's initial for a ball, the 1-based
-row and column numbers at both ends -- before every human move, and after the last move of
-every round when nobody at the keyboard plays. The humans are asked in the order of play
-(red, blue, yellow, green unless ``colours`` says otherwise).
+row and column numbers at both ends, the last move's ball in lower case -- before every
+human move, and after the last move of every round when nobody at the keyboard plays. The
+humans are asked in the order of play (red, blue, yellow, green unless ``colours`` says
+otherwise).
 
 A person types a move as row and column (``4 6``, the handout's way) or as a square name
 (``f4``). A bad entry gets one line that says what is wrong in the form the player used,
 and the question again. Commands: ``undo`` (take back your last move and every move after
 it: back to your own turn), ``help`` (the rules and your legal moves), ``quit``.
-
-The loop is the shared one of ``ui/play.py`` (undo, quit, end of input, records), and the
-computer's players are the shared ones of :mod:`gamecore.players` (an ``EnginePlayer`` running
-the chosen algorithm, or ``random``/``greedy``): this module gives them :class:`RolitUI` and the
-handout's voice -- its human prompt (row and column), when the board is drawn, the status,
-move and result lines.
 
 >>> import io
 >>> out = io.StringIO()
@@ -39,22 +35,24 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from .._cli_types import MAX_SECONDS, add_backend, add_seed, add_time
-from ..errors import GamecoreError, InvalidLimitError, InvalidMoveError, InvalidOptionError, InvalidPositionError
+from ..errors import GamecoreError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from ..games.base import Color, Outcome, Position, renamed
 from ..games.othello import _PASS_WORDS
 from ..games.rolit import Rolit, RolitColor, RolitMove, parse_colour
-from ..players import HUMAN_COMMANDS, MCTSPlayer, Player, QuitGame, UndoMove, make_player
+from ..players import Player, make_player
 from ..search import engine
-from .play import MESSAGES, GameUI, Session
+from .play import GameUI, Session, add_play_options, start
 
 __all__ = [
     "main",
     "play",
     "make_engine",
+    "handout_spec",
+    "play_arguments",
     "bad_entry",
     "RolitUI",
     "ENGINE_ALGORITHMS",
@@ -92,42 +90,16 @@ e.g. f4. Commands: undo (take back your last move), help, quit."""
 # -- the computer's players ----------------------------------------------------------------
 
 
-class _Computer:
-    """One engine colour's player: a player of :mod:`gamecore.players` (``random``, ``greedy``, or
-    an :class:`~gamecore.players.EnginePlayer` running ``algorithm``) and, for the handout's
-    move line, a note of how it chose: ``choose(position) -> (move, note)``."""
-
-    def __init__(self, algorithm: str, time_limit: float, seed: int) -> None:
-        self.algorithm = algorithm
-        self.time_limit = time_limit
-        self.seed = seed
-        # the one player vocabulary (the handout's mcts: the engine's, ending with an exact Max^n search)
-        spec = _HANDOUT_SPECS.get(algorithm, algorithm)
-        self.player: Player = make_player(spec, game=Rolit.name, time=time_limit, seed=seed)
-
-    def choose(self, position: Rolit) -> tuple[RolitMove, str]:
-        legal = position.legal_moves()
-        if len(legal) == 1:
-            return legal[0], "its only move"
-        move: RolitMove = self.player.choose_move(position)
-        result = getattr(self.player, "last_result", None)
-        if result is None:
-            return move, self.algorithm
-        if not isinstance(self.player, MCTSPlayer) and getattr(self.player, "algorithm", None) != "mcts":
-            return move, f"{self.algorithm}, depth {result.depth}, {result.elapsed:.1f} s"  # a search by depth
-        if getattr(result, "exact", False):
-            return move, f"{self.algorithm}, the end solved exactly (Max^n), {result.elapsed:.1f} s"
-        reused = getattr(result, "reused", 0)
-        note = f"{self.algorithm}, {result.iterations:,} playouts" + (
-            f" ({reused:,} kept from before)" if reused else ""
-        )
-        return move, f"{note}, {result.elapsed:.1f} s"
+def handout_spec(algorithm: str) -> str:
+    """The player spec of one of the handout's ``--algorithm`` names (its ``mcts``: the engine's
+    MCTS, ending each game with an exact Max^n search); any other spec as it is."""
+    return _HANDOUT_SPECS.get(algorithm, algorithm)
 
 
-def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> _Computer:
-    """The computer player the terminal game uses for one colour (``choose(position)``); a bad
-    option fails here, not at its first move."""
-    return _Computer(algorithm, time, seed)  # an unknown name or option: InvalidOptionError
+def make_engine(algorithm: str = DEFAULT_ALGORITHM, time: float = DEFAULT_TIME, seed: int = 0) -> Player:
+    """The computer player the terminal game uses for one colour (a player of
+    :mod:`gamecore.players`); a bad option fails here, not at its first move."""
+    return make_player(handout_spec(algorithm), game=Rolit.name, time=time, seed=seed)
 
 
 # -- the game --------------------------------------------------------------------------------
@@ -186,72 +158,6 @@ def result_text(outcome: Outcome) -> str:
     return f"{level} are level at {top} balls; {_name(winner)} reached {top} first and wins on the tie rule ({scores})"
 
 
-class _Human(Player):
-    """A person at the keyboard, in the handout's voice: reads row and column (or a square
-    name) until the move is legal; ``undo``, ``quit`` and the end of input go to the loop."""
-
-    name = "human"
-
-    def __init__(self, stdin: TextIO, write: Any, prompt: Any) -> None:
-        self.stdin = stdin
-        self.write = write
-        self.prompt = prompt
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> RolitMove:
-        game = position
-        while True:
-            moves = game.legal_moves()
-            # a short list in the prompt; a free placement's dozens under 'help'
-            legal = ", ".join(m.row_col for m in moves) if len(moves) <= 8 else f"{len(moves)} moves, 'help' lists them"
-            self.prompt(f"{_name(game.turn)}, your move as row column ({legal}; 'help'): ")
-            line = self.stdin.readline()
-            if not line:
-                raise EOFError
-            text = line.strip()
-            word = text.lower()
-            if not text:
-                self.write("Please type a move as row and column (e.g. 4 6), or 'help'.")
-                continue
-            if word in HUMAN_COMMANDS["quit"]:
-                raise QuitGame
-            if word in HUMAN_COMMANDS["undo"]:
-                raise UndoMove
-            if word in HUMAN_COMMANDS["help"]:
-                tie = ",\na tie going to the colour that reached that score first" if game.tie_rule else ""
-                self.write(HELP.format(tie=tie))
-                self.write("Your legal moves: " + ", ".join(m.row_col for m in game.legal_moves()))
-                continue
-            move = self.read_move(game, text)
-            if move is not None:
-                return move
-
-    def read_move(self, game: Rolit, text: str) -> RolitMove | None:
-        """The move typed if it is legal, else None after saying why (one line)."""
-        try:
-            move = game.parse_move(text)
-        except InvalidMoveError as exc:
-            self.write(bad_entry(game, text, exc))
-            return None
-        if move in game.legal_moves():
-            return move
-        self.write(bad_entry(game, text, None))
-        return None
-
-
-class _ComputerPlayer(Player):
-    """An engine colour as a player of the shared loop; ``note`` says how it chose."""
-
-    name = "computer"
-
-    def __init__(self, computer: _Computer) -> None:
-        self.computer = computer
-        self.note = ""
-
-    def choose_move(self, position: Any, time_budget: float | None = None) -> RolitMove:
-        move, self.note = self.computer.choose(position)
-        return move
-
-
 class RolitUI(GameUI):
     """Rolit in the shared loop (``gamecore play rolit``): the handout's board, moves said as
     row and column, the colours in their order of play, the tie rule in the result."""
@@ -277,19 +183,45 @@ class RolitUI(GameUI):
     def title(self, position: Position[Any], args: argparse.Namespace) -> str:
         assert isinstance(position, Rolit)
         order = ", ".join(_name(c) for c in position.colours)
+        first = "" if position.turn == position.colours[0] else f"; {_name(position.turn)} moves first"
         return (
-            f"Rolit, {position.num_players} players in this order: {order} ({position.backend} backend).\n"
+            f"Rolit, {position.num_players} players in this order: {order}{first} ({position.backend} backend).\n"
             "Capture when you can; otherwise put the ball next to any ball. Most balls wins."
         )
 
     def draw(self, position: Any, args: argparse.Namespace, last_move: Any = None) -> str:
-        return str(position)
+        assert isinstance(position, Rolit)
+        return position.render(last_move)  # the last move's ball in lower case
 
     def colour_name(self, colour: Color, lang: str) -> str:
         return _name(colour)
 
     def move_text(self, move: RolitMove) -> str:
         return move.row_col
+
+    def played_text(self, move: RolitMove) -> str:
+        return f"{move.row_col} ({move.name})"
+
+    def human_texts(self, position: Position[Any], lang: str) -> dict[str, str]:
+        tie = (
+            ",\na tie going to the colour that reached that score first" if getattr(position, "tie_rule", False) else ""
+        )
+        return {
+            "prompt": "{side}, your move as row column ({moves}; 'help'): ",
+            "help": HELP.format(tie=tie) + "\nYour legal moves: {moves}",
+        }
+
+    def session(
+        self,
+        position: Position[Any],
+        players: Mapping[Any, Player],
+        args: argparse.Namespace,
+        *,
+        out: TextIO,
+        lang: str,
+        boards: bool,
+    ) -> Session:
+        return _Session(self, position, players, args, out=out, lang=lang, boards=boards)
 
     def explain(self, position: Any, text: str, error: Exception | None, lang: str) -> str | None:
         return bad_entry(position, text, error)
@@ -323,64 +255,40 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: The loop's lines this game words its own way (the rest are the shared loop's).
-_MESSAGES = dict(
-    MESSAGES["en"],
-    stopped="Game abandoned. Goodbye!",
-    input_ended="The input ended: game abandoned.",
-    you_lost="The computer won this time.",
-)
-
-
 class _Session(Session):
-    """The shared loop (``ui/play.py``) with the handout's output: the board before every
-    human move, or after every round when nobody at the keyboard plays; the balls of every
-    colour in the status line."""
+    """The shared loop with the handout's boards: before every human move, or after every
+    round when nobody at the keyboard plays; the balls of every colour beside the turn."""
 
-    def __init__(self, game: Rolit, humans: tuple[RolitColor, ...], players: dict[Any, Player], out: TextIO) -> None:
-        super().__init__(RolitUI(), game, players, argparse.Namespace(), out=out)
-        self.m = _MESSAGES
-        self.humans = {colour: colour in humans for colour in game.colours}
-        self.people = humans
-        self.first = game.turn
-
-    def who(self, colour: Any) -> str:
-        if colour not in self.people:
-            return "computer"
-        return "you" if len(self.people) == 1 else "human"
+    def __init__(self, ui: GameUI, position: Position[Any], players: Mapping[Any, Player], *args: Any, **kw: Any):
+        super().__init__(ui, position, players, *args, **kw)
+        self.first = position.turn  # a round ends when this colour is to move again
 
     def balls(self) -> str:
         return "  ".join(f"{c.initial} {n}" for c, n in self.position.score().items())
 
     def run(self) -> int:
-        game = self.position
-        players = ", ".join(f"{_name(c)} ({self.who(c)})" for c in game.colours)
-        self.say(f"Rolit, {game.num_players} players: {players}. {_name(game.turn)} moves first.")
-        if not self.people:
-            self.say("No human player: the computer plays every colour; the board is shown after every round.")
+        if self.boards and not any(self.humans.values()):
+            self.say("No human player: the board is shown after every round.")
         return super().run()
 
     def show(self, last_move: Any = None) -> None:
         game = self.position
         over = game.is_game_over()
-        if self.people:
+        if any(self.humans.values()):
             if over or self.humans[game.turn]:
                 self.say()
-                self.say(game.render(last_move))  # the last move's ball in lower case
+                self.say(self.ui.draw(game, self.args, last_move))
                 if not over:
                     number = len(game.move_stack) + 1
-                    self.say(f"Move {number}: {_name(game.turn)} ({self.who(game.turn)}) to play.   {self.balls()}")
+                    who = self.m["you"] if list(self.humans.values()).count(True) == 1 else self.player_name(game.turn)
+                    status = self.m["status"].format(number=number, side=self.name(game.turn), who=who)
+                    self.say(f"{status}   {self.balls()}")
             return
         if last_move is None or over or game.turn == self.first:
             self.say()
-            self.say(game.render(last_move))
+            self.say(self.ui.draw(game, self.args, last_move))
             if last_move is not None:
                 self.say(f"After move {len(game.move_stack)}:   {self.balls()}")
-
-    def move_line(self, colour: Any, player: Player, move: Any, elapsed: float) -> str:
-        if isinstance(player, _ComputerPlayer):
-            return f"{_name(colour)} (computer) plays {_square(move)}: {player.note}."
-        return f"{_name(colour)} plays {_square(move)}."
 
 
 def play(
@@ -399,6 +307,9 @@ def play(
 ) -> Rolit:
     """Play Rolit in the terminal; returns the position reached (over, or where it was left).
 
+    ``gamecore.rolit("Y", "B")`` is ``gamecore rolit Y B``: the same loop as ``gamecore play
+    rolit``.
+
     :param humans: the colours people play (``"Y"``, ``"yellow"``, ``Rolit.YELLOW`` or
         ``"YB"``); none: the computer plays a whole game.
     :param algorithm: the computer's algorithm (see :data:`ENGINE_ALGORITHMS`).
@@ -413,11 +324,12 @@ def play(
     :param output: where the game is written (default standard output).
     """
     colors = renamed(colors, colours, "colors", "colours")
-    game, session = _setup(
-        humans, algorithm, time, seed, colors, first, tie_rule, compulsory_capture, backend, input, output
-    )
+    args = play_arguments(humans, algorithm, time, seed, colors, first, tie_rule, compulsory_capture, backend)
+    session = start(RolitUI(), args, input or sys.stdin, output or sys.stdout)
     session.run()
-    return game
+    position = session.position
+    assert isinstance(position, Rolit)
+    return position
 
 
 def _human_colours(items: Sequence[Any]) -> list[RolitColor]:
@@ -432,7 +344,7 @@ def _human_colours(items: Sequence[Any]) -> list[RolitColor]:
     return out
 
 
-def _setup(
+def play_arguments(
     humans: Sequence[Any],
     algorithm: str,
     time_limit: float,
@@ -442,9 +354,10 @@ def _setup(
     tie_rule: bool,
     compulsory_capture: bool,
     backend: str | None,
-    stdin: TextIO | None,
-    stdout: TextIO | None,
-) -> tuple[Rolit, _Session]:
+) -> argparse.Namespace:
+    """The options of ``gamecore play rolit`` that the handout's form means: ``human`` for the
+    colours named, the computer's player (:func:`handout_spec`) for the others. Bad settings
+    raise the game's errors here."""
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_SECONDS:
         raise InvalidLimitError(f"the time per move must be above 0 and at most {MAX_SECONDS:g} s, got {time_limit!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -454,30 +367,23 @@ def _setup(
         raise InvalidOptionError(
             f"{algorithm} searches two-player games only; this game has {game.num_players} players"
         )
-    people: list[RolitColor] = []
+    people = set()
     for colour in _human_colours(humans):
         if colour not in game.colours:
             playing = ", ".join(_name(c) for c in game.colours)
             raise InvalidOptionError(f"{_name(colour)} does not play in this game ({playing})")
-        if colour not in people:
-            people.append(colour)
-    out = stdout or sys.stdout
-
-    def prompt(text: str) -> None:
-        out.write(text)
-        out.flush()
-
-    def write(text: str = "") -> None:
-        out.write(text + "\n")
-        out.flush()
-
-    human = _Human(stdin or sys.stdin, write, prompt)
-    players: dict[Any, Player] = {
-        c: human if c in people else _ComputerPlayer(make_engine(algorithm, time_limit, seed + int(c)))
-        for c in game.colours
-    }
-    session = _Session(game, tuple(people), players, out)
-    return game, session
+        people.add(colour)
+    ui = RolitUI()
+    parser = argparse.ArgumentParser(prog="gamecore play rolit")
+    ui.add_options(parser)
+    add_play_options(parser, ui, list(RolitColor))
+    args = parser.parse_args([])  # the defaults of play rolit, then the handout's settings
+    args.colours, args.first, args.backend = colours, first, backend
+    args.no_tie_rule, args.free_placement = not tie_rule, not compulsory_capture
+    args.time, args.seed = time_limit, seed
+    for colour in RolitColor:
+        setattr(args, colour.name.lower(), "human" if colour in people else handout_spec(algorithm))
+    return args
 
 
 # -- the command line ------------------------------------------------------------------------
@@ -524,11 +430,12 @@ PARSER_TEXTS: dict[str, Any] = {
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run parsed ``gamecore rolit`` options; the exit status: 0 the game ended or was left,
-    1 the input ended mid-game or an error, 2 bad settings."""
+    """Run parsed ``gamecore rolit`` options, the alias of ``gamecore play rolit``
+    (:func:`play_arguments`); the exit status: 0 the game ended or was left, 1 the input ended
+    mid-game or an error, 2 bad settings."""
     stdout = sys.stdout if stdout is None else stdout
     try:
-        _game, session = _setup(
+        play_args = play_arguments(
             args.humans,
             args.algorithm,
             args.time,
@@ -538,12 +445,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             not args.no_tie_rule,
             not args.free_placement,
             args.backend,
-            stdin,
-            stdout,
         )
-        return session.run()
+        return start(RolitUI(), play_args, stdin or sys.stdin, stdout).run()
     except KeyboardInterrupt:
-        stdout.write("\nGame abandoned. Goodbye!\n")
+        stdout.write("\nGame stopped.\n")
         return 130
     except (GamecoreError, ValueError) as exc:
         sys.stderr.write(f"gamecore rolit: {exc}\n")
