@@ -18,9 +18,6 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_typehints = "description"
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
-# Kept only for gamecore.archive re-exporting gamecore.errors.ArchiveError (two targets, #34);
-# the two GameRecord types and "Color" no longer clash (#32): remove once the archive's is fixed.
-suppress_warnings = ["ref.python"]
 
 
 def _skip_game_colour_attribute(app, what, name, obj, skip, options):  # noqa: ANN001, ANN202

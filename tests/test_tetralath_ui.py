@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gamecore.cli import main
 from gamecore.ui import play
 from gamecore.ui.tetralath import MESSAGES
@@ -174,3 +176,46 @@ def test_the_eval_help_names_tetralaths_own_default():
     ).stdout
     assert "Othello" not in help_text
     assert re.search(r"\(default: default,\s+standard\)", help_text)
+
+
+class _Terminal(io.StringIO):
+    """Typed input at a terminal: the command asks what its options left open."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("answers", "white", "computer_starts"),
+    [("computador\n", "computador", True), ("\n", "humano", False), ("talvez\nvocê\n", "humano", False)],
+)
+def test_who_moves_first_is_asked_at_a_terminal(answers, white, computer_starts):
+    out = io.StringIO()
+    argv = ["tetralath", "--lang", "pt", "--depth", "1", "--ansi", "never"]
+    assert main(argv, stdin=_Terminal(answers + "sair\n"), out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("Quem começa, você ou o computador? (você/computador, Enter: você) ")
+    assert ("Responda 'você' ou 'computador'." in text) == ("talvez" in answers)  # asked again
+    assert f"brancas ({white})" in text
+    assert bool(re.search(r"1\. brancas \(computador\) jogam [a-i][1-9]", text)) == computer_starts
+
+
+def test_who_moves_first_is_not_asked_when_an_option_says_it_or_input_is_a_script():
+    for argv in (["--human-first"], ["--computer-first"], ["--white", "engine"]):
+        out = io.StringIO()
+        main(["tetralath", *argv, "--depth", "1", "--ansi", "never"], stdin=_Terminal("quit\n"), out=out)
+        assert "Who moves first" not in out.getvalue()
+    status, text = run(["--depth", "1", "--ansi", "never"], ["quit"])  # piped: a script is never asked
+    assert status == 0 and "Who moves first" not in text and "white (human)" in text
+
+
+def test_the_help_speaks_portuguese_with_lang_pt(capsys):
+    assert main(["tetralath", "--lang", "pt", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("uso: gamecore play tetralath") and "\nopções:\n" in text
+    assert "quem joga com as brancas" in " ".join(text.split()) and "(padrão 5)" in " ".join(text.split())
+    helps = re.findall(r"^  (-[-\w, ]+?)(?:\s{2,}|\n\s+)(.*)$", text, re.M)
+    english = [opt for opt, line in helps if re.search(r"\b(the|of|who|seconds)\b|\(default", line)]
+    assert english == []  # no option left in English
+    assert main(["tetralath", "--lang=pt", "--help"]) == 0 and capsys.readouterr().out.startswith("uso: ")
+    assert main(["tetralath", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: ")

@@ -181,7 +181,7 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 # -- argument parsing ----------------------------------------------------------------------
 
 
-def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> None:
+def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False, lang: str = "en") -> None:
     colours = list(ui.game.Color)
     p = sub.add_parser(
         ui.name,
@@ -196,6 +196,7 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False) -> No
     )
     p.add_argument("--boards", dest="boards", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(boards=not quick, game=ui.name)
+    play_ui.translate_help(p, ui, lang)  # gamecore tetralath --lang pt --help
 
 
 #: What ``gamecore bench GAME KIND`` measures of each game, the default first ("rl" is the
@@ -352,7 +353,9 @@ def _add_bench_common(parser: argparse.ArgumentParser, *, quick: str) -> None:
     add_backend(parser, every=True)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The parser of ``gamecore``; ``lang``: the language of the play commands' help where a game
+    speaks it (``gamecore tetralath --lang pt --help``)."""
     parser = argparse.ArgumentParser(
         prog="gamecore",
         description="Board-game AI for teaching: play Othello, Tetralath and Rolit in the terminal, "
@@ -371,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     games = p.add_subparsers(dest="game", metavar="GAME")
     games.required = True
     for ui in GAME_UIS.values():
-        _add_play_parser(games, ui)
+        _add_play_parser(games, ui, lang=lang)
 
     p = sub.add_parser(
         "game",
@@ -382,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     games = p.add_subparsers(dest="game", metavar="GAME")
     for ui in GAME_UIS.values():
-        _add_play_parser(games, ui, quick=True)
+        _add_play_parser(games, ui, quick=True, lang=lang)
 
     p = sub.add_parser("tetralath", help="short for 'play tetralath' (gamecore tetralath --help)", add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -454,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         **rolit_ui.PARSER_TEXTS,
     )
     rolit_ui.add_options(p)
+    p.set_defaults(alias_handler=rolit_ui.run)  # an alias of play rolit (gamecore.ui.rolit)
     return parser
 
 
@@ -497,7 +501,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     except KeyboardInterrupt:  # as every other command: one line, no traceback
         print("\ninterrupted", file=sys.stderr)
         return 130
-    parser = build_parser()
+    parser = build_parser(play_ui.help_language(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -514,8 +518,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
             return _cmd_bench(args, out)
         if args.command == "export":
             return _cmd_export(args, out)
-        if args.command == "rolit":
-            return rolit_ui.run(args, stdin, out)
+        if getattr(args, "alias_handler", None):
+            return int(args.alias_handler(args, stdin, out))
         if args.command == "tournament":
             return int(args.referee_handler(args, out))
         if args.command == "compare":

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-from .._cli_types import add_backend, add_seed, add_time, count
+from .._cli_types import MAX_SECONDS, add_backend, add_seed, add_time, count
 from ..errors import GamecoreError
 from ..games import GAMES
 from ..games.base import Color, Outcome, Position, Termination
@@ -218,6 +218,18 @@ class GameUI:
         """The lines of a person's prompt and help (keys of ``gamecore.players.HUMAN_TEXTS``)
         in ``lang``; ``None``: the English ones."""
         return HUMAN_TEXTS_PT if lang == "pt" else None
+
+    #: The languages of the game's lines, its first the default (Tetralath: English and Portuguese).
+    languages: tuple[str, ...] = ("en",)
+
+    def option_help(self, lang: str) -> dict[str, str]:
+        """The game's own options' help in ``lang``, by ``dest`` (the loop's are in
+        :data:`OPTION_HELP`)."""
+        return {}
+
+    def ask_settings(self, args: argparse.Namespace, read: Callable[[str], str], lang: str) -> None:
+        """Ask a person at a terminal what the command line left open (Tetralath: who moves
+        first); ``read(prompt)`` returns a line or raises ``EOFError``. Nothing by default."""
 
     def session(
         self,
@@ -499,14 +511,7 @@ def build_players(
 ) -> dict[Color, Player]:
     """A player per colour from ``--<colour> SPEC`` (``human``, ``engine:depth=6``, ...)."""
 
-    def read(prompt: str) -> str:
-        out.write(prompt)
-        out.flush()
-        line = stdin.readline()
-        if not line:
-            raise EOFError
-        return line
-
+    read = reader(stdin, out)
     players: dict[Color, Player] = {}
     for colour in playing_colours(position):
         spec = getattr(args, colour.name.lower())
@@ -537,6 +542,25 @@ def build_players(
     return players
 
 
+def reader(stdin: TextIO, out: TextIO) -> Callable[[str], str]:
+    """``read(prompt)``: write the prompt, return the line typed; ``EOFError`` at the end of input."""
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    return read
+
+
+def _at_a_terminal(stdin: TextIO) -> bool:
+    isatty = getattr(stdin, "isatty", None)
+    return bool(isatty and isatty())
+
+
 def _read_record(path: str) -> str:
     """A saved record's text, read no further than a record may be long (``--load /dev/zero``
     ends at once, in one error line)."""
@@ -551,6 +575,8 @@ def start(ui: GameUI, args: argparse.Namespace, stdin: TextIO, out: TextIO, *, b
     """Build the position (``--load`` played on it) and the players of ``gamecore play <game>``,
     say the title and who plays; the session is ready to :meth:`~Session.run`."""
     lang = getattr(args, "lang", "en")
+    if _at_a_terminal(stdin):  # a person types: ask what the options left open (scripts are never asked)
+        ui.ask_settings(args, reader(stdin, out), lang)
     position = ui.position(args)
     if args.load:
         count = ui.load_record(position, _read_record(args.load))
@@ -626,6 +652,72 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
     parser.add_argument("--record", metavar="FILE", help="save the moves to FILE after every move (default: no file)")
     parser.add_argument("--load", metavar="FILE", help="start from the moves in FILE (a saved record)")
     add_backend(parser)
+
+
+#: The help of the options every game's ``play`` takes, per language other than English, by
+#: ``dest`` (a colour's option: ``colour``); a game's own options: :meth:`GameUI.option_help`.
+OPTION_HELP: dict[str, dict[str, str]] = {
+    "pt": {
+        "help": "mostra esta ajuda e sai",
+        "colour": "quem joga com as {colour}: {names} (padrão {default})",
+        "time": "segundos por jogada dos jogadores engine e mcts, no máximo {max:g} (padrão {default:g})",
+        "depth": "profundidade da busca dos jogadores engine (padrão: a que --time permitir)",
+        "eval": "avaliação dos jogadores engine: {evaluations} (padrão: default, {default})",
+        "iterations": "iterações do MCTS por jogada (padrão: as que --time permitir)",
+        "seed": "semente dos jogadores random e mcts (padrão 0)",
+        "record": "salva as jogadas em FILE depois de cada jogada (padrão: nenhum arquivo)",
+        "load": "começa das jogadas em FILE (uma partida salva)",
+        "backend": "cython ou python (padrão: o mais rápido instalado)",
+        "boards": "mostra só o tabuleiro final (padrão: depois de cada jogada)",
+        "description": "{summary}. No prompt: uma jogada, ajuda, desfazer, sair.",
+        "epilog": "PLAYER: {names} (opções depois de dois-pontos: engine:depth=6,time=2).",
+        "usage": "uso: ",
+        "options": "opções",
+    }
+}
+
+
+def translate_help(parser: argparse.ArgumentParser, ui: GameUI, lang: str) -> None:
+    """Put the help of ``gamecore play <game>`` (built in English) into ``lang``, when the game
+    speaks it: ``gamecore tetralath --lang pt --help``."""
+    if lang not in ui.languages or lang not in OPTION_HELP:
+        return
+    texts = {**OPTION_HELP[lang], **ui.option_help(lang)}
+    names = ", ".join(player_names(ui.name))
+    colour_names = {f"--{c.name.lower()}": ui.colour_name(c, lang) for c in ui.game.Color}
+    evaluations = ", ".join(["default", *sorted(ui.game.EVALUATIONS)])
+    for action in parser._actions:
+        option = action.option_strings[-1] if action.option_strings else ""
+        if action.help == argparse.SUPPRESS:
+            continue
+        key = option.lstrip("-").replace("-", "_")  # the option's own name, else its dest
+        key = key if key in texts else action.dest
+        if option in colour_names:
+            action.help = texts["colour"].format(colour=colour_names[option], names=names, default=action.default)
+        elif key in texts:
+            default = ui.game().default_evaluation() if key == "eval" else action.default
+            action.help = texts[key].format(max=MAX_SECONDS, default=default, evaluations=evaluations, names=names)
+    parser.description = texts["description"].format(summary=ui.option_help(lang).get("summary", ui.summary))
+    parser.epilog = texts["epilog"].format(names=names)
+    parser._optionals.title = texts["options"]
+    usage = texts["usage"]
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("prefix", usage)
+            super().add_usage(*args, **kwargs)
+
+    parser.formatter_class = Formatter
+
+
+def help_language(argv: Sequence[str]) -> str:
+    """The ``--lang`` of a command line (``--lang pt``, ``--lang=pt``), for its ``--help``; else ``en``."""
+    for i, word in enumerate(argv):
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+    return "en"
 
 
 def want_colour(choice: str, out: TextIO) -> bool:

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from .._cli_types import DeprecatedAlias
@@ -44,6 +45,8 @@ MESSAGES = {
         "off_board": "'{text}' is off the board: row {row} has cells 1 to {count}.",
         "occupied": "{cell} is already taken: choose an empty cell.",
         "no_swap": "Swapping is not allowed now.",
+        "who_first": "Who moves first, you or the computer? (you/computer, Enter: you) ",
+        "who_first_again": "Please answer 'you' or 'computer'.",
     },
     "pt": {
         "title": "Tetralath: quatro em linha vence, três em linha (sem quatro) perde.",
@@ -54,7 +57,29 @@ MESSAGES = {
         "off_board": "'{text}' está fora do tabuleiro: a linha {row} tem as casas 1 a {count}.",
         "occupied": "A casa {cell} já está ocupada: escolha uma casa vazia.",
         "no_swap": "A troca não é permitida agora.",
+        "who_first": "Quem começa, você ou o computador? (você/computador, Enter: você) ",
+        "who_first_again": "Responda 'você' ou 'computador'.",
     },
+}
+
+
+#: The answers to "who moves first?" in either language.
+_ANSWERS = {
+    "you": ("you", "y", "me", "human", "h", "você", "voce", "v", "eu", "humano"),
+    "computer": ("computer", "c", "engine", "computador", "pc"),
+}
+
+#: The help of Tetralath's own options in Portuguese (``gamecore tetralath --lang pt --help``).
+OPTION_HELP = {
+    "pt": {
+        "summary": "Tetralath (as regras do Yavalath em 61 casas): quatro em linha vence, três perde",
+        "computer_first": "humano contra o computador: o computador fica com as brancas e começa (troca --white "
+        "e --black; padrão: perguntado num terminal, senão o humano começa)",
+        "human_first": "humano contra o computador: o humano começa, sem perguntar",
+        "swap": "permite a regra de troca (padrão: não)",
+        "lang": "idioma: en (inglês, padrão) ou pt (português)",
+        "ansi": "cores ANSI: auto (padrão: quando a saída é um terminal), always ou never",
+    }
 }
 
 
@@ -70,11 +95,23 @@ class TetralathUI(GameUI):
     show_scores = False
     proven_margin = False  # a proven margin counts empty cells: say "a forced win"
 
+    languages = tuple(MESSAGES)
+
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--computer-first",
-            action="store_true",
-            help="human against the engine: the engine takes white and moves first (swaps --white and --black)",
+            action="store_const",
+            const=True,
+            default=None,
+            help="human against the engine: the engine takes white and moves first (swaps --white and --black; "
+            "default: asked at a terminal, else the human)",
+        )
+        parser.add_argument(
+            "--human-first",
+            dest="computer_first",
+            action="store_const",
+            const=False,
+            help="human against the engine: the human moves first, without asking",
         )
         # --first is a colour in every other command (Rolit's --first B): here it was who moves first.
         parser.add_argument(
@@ -98,6 +135,29 @@ class TetralathUI(GameUI):
         # --colours says which colours play (Rolit); ANSI output was --color before.
         for old in ("--color", "--colour"):
             parser.add_argument(old, dest="ansi", action=DeprecatedAlias, new="--ansi", choices=ANSI_CHOICES)
+
+    def option_help(self, lang: str) -> dict[str, str]:
+        return OPTION_HELP.get(lang, {})
+
+    def ask_settings(self, args: argparse.Namespace, read: Callable[[str], str], lang: str) -> None:
+        """Who moves first, when a person plays the engine and no option said (the course asks
+        to let the player choose): a blank answer is the person."""
+        if args.computer_first is not None or args.white != "human" or args.black == "human":
+            return
+        m = MESSAGES[lang]
+        prompt = m["who_first"]
+        while True:
+            try:
+                answer = read(prompt).strip().lower()
+            except EOFError:
+                return  # no answer: the default, the person first
+            if answer in _ANSWERS["computer"]:
+                args.computer_first = True
+                return
+            if not answer or answer in _ANSWERS["you"]:
+                args.computer_first = False
+                return
+            prompt = m["who_first_again"] + "\n" + m["who_first"]
 
     def position(self, args: argparse.Namespace) -> Position[Any]:
         if args.computer_first and args.white == "human":
