@@ -66,3 +66,7 @@ def test_html_page_in_headless_chromium(tmp_path):
     assert dom.count('class="cell') >= last["size"] ** 2
     assert f"Move {len(last['moves'])} of {len(last['moves'])}" in dom
     assert dom.count('class="stone s') == sum(last["score"])
+    # Coordinates along the edges (a corner, a letter a column, a number a row), the move's time.
+    assert dom.count('class="label"') == 2 * last["size"] + 1
+    assert re.search(r"Move \d+ of \d+ \([0-9.]+ s of 1 s\)\.", dom)
+    assert "<h1>Tournament: Othello 4x4 and 6x6, 1 s a move</h1>" in dom

@@ -16,7 +16,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from .games import start_position
+from .games import game_class, start_position
 from .rules import GameRecord
 from .scoring import crosstable, elo_text, matches, ratings, standings
 
@@ -81,12 +81,26 @@ def _script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _board_words(game: str, size: int) -> str:
+    """A board as people say it: ``8x8`` for a square one, else its cells (``61 cells``)."""
+    rows = start_position(game, size).cells()
+    return f"{len(rows)}x{len(rows)}" if all(len(row) == len(rows) for row in rows) else f"{sum(map(len, rows))} cells"
+
+
+def title(config: TournamentConfig) -> str:
+    """``Tournament: Othello 8x8, 1 s a move`` (the boards named when the game has several sizes)."""
+    cls = game_class(config.game)
+    sizes = list(config.sizes or cls.sizes)
+    boards = " and ".join(_board_words(config.game, size) for size in sizes) if len(cls.sizes) > 1 else ""
+    return f"Tournament: {' '.join(filter(None, (cls.__name__, boards)))}, {config.time:g} s a move"
+
+
 def markdown(config: TournamentConfig, records: list[GameRecord]) -> str:
     rows = standings(config, records)
     names = [r["player"] for r in rows]
     cross = crosstable(config, records)
     lines = [
-        f"# Tournament: {config.game}, sizes {', '.join(map(str, config.sizes or ()))}, {config.time:g} s a move",
+        f"# {_md(title(config))}",
         "",
         "## Standings",
         "",
@@ -113,13 +127,14 @@ def markdown(config: TournamentConfig, records: list[GameRecord]) -> str:
         "",
         "## Games",
         "",
-        "| game | size | players (first to move first) | result | termination | moves |",
+        "| game | size | players (first to move first) | result | termination | moves | seconds (all moves) |",
         "|---|---|---|---|---|---|---|",
     ]
     for game in records:
         lines.append(
             f"| {_md(game['key'])} | {game['size']} | {_md(' vs '.join(game['players']))} | "
-            f"{_md(_result_text(game))} | {_md(_reason(game))} | {_md(' '.join(m['move'] for m in game['moves']))} |"
+            f"{_md(_result_text(game))} | {_md(_reason(game))} | {_md(' '.join(m['move'] for m in game['moves']))} | "
+            f"{sum(m['time'] for m in game['moves']):.2f} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -140,7 +155,16 @@ def _replay(game: str, record: GameRecord) -> dict[str, Any]:
         boards.append(_board_text(position))
         before, after = boards[-2], boards[-1]
         filled.append(next((i for i, (a, b) in enumerate(zip(before, after)) if a == "." != b), -1))
-    return {"rows": [len(row) for row in position.cells()], "boards": boards, "filled": filled}
+    geometry = position.geometry()
+    return {
+        "rows": [len(row) for row in position.cells()],
+        "boards": boards,
+        "filled": filled,
+        # coordinates: along the edges of a square board, else each empty cell's own name
+        "columns": list(geometry.column_labels),
+        "row_labels": list(geometry.row_labels),
+        "names": [] if geometry.column_labels else [str(position.move_from_code(i)) for i in range(len(boards[0]))],
+    }
 
 
 def html_page(config: TournamentConfig, records: list[GameRecord]) -> str:
@@ -163,6 +187,7 @@ def html_page(config: TournamentConfig, records: list[GameRecord]) -> str:
     )
     data = {
         "game": config.game,
+        "time": config.time,
         "games": [
             {
                 "key": r["key"],
@@ -178,9 +203,8 @@ def html_page(config: TournamentConfig, records: list[GameRecord]) -> str:
         ],
     }
     payload = _script_json(data)
-    title = f"Tournament: {config.game}, sizes {', '.join(map(str, config.sizes or ()))}"
     parts = {
-        "TITLE": esc(title),
+        "TITLE": esc(title(config)),
         "STANDINGS": standing_rows,
         "CROSSHEAD": "".join(f"<th>{esc(n)}</th>" for n in names),
         "CROSS": cross_rows,
@@ -266,6 +290,8 @@ td.player{text-align:left;font-weight:bold}
 #board.rolit{background:#5d4037}.rolit .cell{background:#d7ccc8}.rolit .stone{border:1px solid #333}
 .rolit .s0{background:#d32f2f}.rolit .s1{background:#1e88e5}.rolit .s2{background:#fdd835}.rolit .s3{background:#2e7d32}
 .last{outline:3px solid #e53935}
+.label{width:34px;height:34px;margin:1px;display:flex;align-items:center;justify-content:center;color:#fff;font-size:13px}
+.name{font-size:10px;color:#6d5d3a}
 #moves span{cursor:pointer;padding:0 .2em}#moves span.now{background:#ffe082}
 </style></head><body>
 <h1>%TITLE%</h1>
@@ -289,13 +315,20 @@ function draw() {
   const g = game, cells = g.boards[ply], b = document.getElementById('board');
   const last = ply > 0 ? g.filled[ply - 1] : -1, uneven = new Set(g.rows).size > 1;
   b.innerHTML = ''; b.className = D.game + (uneven ? ' hex' : ''); let i = 0;
-  for (const len of g.rows) { const row = document.createElement('div'); row.className = uneven ? 'hexrow' : 'row';
+  const label = (text) => { const l = document.createElement('div'); l.className = 'label'; l.textContent = text; return l; };
+  const edge = () => { const row = document.createElement('div'); row.className = 'row'; row.appendChild(label(''));
+    g.columns.forEach((c) => row.appendChild(label(c))); return row; };
+  if (g.columns.length) b.appendChild(edge());
+  g.rows.forEach((len, r) => { const row = document.createElement('div'); row.className = uneven ? 'hexrow' : 'row';
+    if (g.row_labels.length) row.appendChild(label(g.row_labels[r]));
     for (let k = 0; k < len; k++, i++) { const c = document.createElement('div'); c.className = 'cell' + (i === last ? ' last' : '');
       if (cells[i] !== '.') { const s = document.createElement('div'); s.className = 'stone s' + cells[i]; c.appendChild(s); }
+      else if (g.names.length) { const n = document.createElement('span'); n.className = 'name'; n.textContent = g.names[i]; c.appendChild(n); }
       row.appendChild(c); }
-    b.appendChild(row); }
+    b.appendChild(row); });
+  const spent = ply > 0 ? ' (' + g.times[ply - 1] + ' s of ' + D.time + ' s)' : '';
   document.getElementById('info').textContent = g.players.join(' vs ') + ' (in playing order), size ' + g.size +
-    ': ' + g.result + '; ' + g.reason + '. Move ' + ply + ' of ' + g.moves.length + '.';
+    ': ' + g.result + '; ' + g.reason + '. Move ' + ply + ' of ' + g.moves.length + spent + '.';
   const mv = document.getElementById('moves'); mv.innerHTML = '';
   g.moves.forEach((m, k) => { const s = document.createElement('span'); s.textContent = (k + 1) + '.' + m + ' (' + g.times[k] + ' s)';
     if (k + 1 === ply) s.className = 'now'; s.onclick = () => { ply = k + 1; draw(); }; mv.appendChild(s); mv.appendChild(document.createTextNode(' ')); });
