@@ -10,7 +10,7 @@ import re
 import pytest
 
 from gamecore.games import GAMES
-from gamecore.referee.report import html_page, markdown, title
+from gamecore.referee.report import html_page, markdown
 from gamecore.referee.tournament import TournamentConfig
 
 
