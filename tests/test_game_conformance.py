@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import random
+import re
 
 import pytest
 
@@ -246,6 +247,28 @@ def test_the_counter_sees_a_branch(tmp_path):
     module = tmp_path / "front.py"
     module.write_text('def f(game, p):\n    assert isinstance(p, Othello)\n    return game == "rolit"\n')
     assert _name_branches(module) == ["3: comparison"]
+
+
+def _page_names(text: str) -> list[str]:
+    """The games a web page file names outside its comments (``//`` lines of script, ``/* */``
+    of script and style, ``<!-- -->`` of HTML): any is a branch or a table by game."""
+    text = re.sub(r"/\*.*?\*/|<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"(^|\s)//.*$", "", text, flags=re.M)
+    words = {name.lower() for name in GAMES} | {cls.__name__.lower() for cls in GAMES.values()}
+    return [w for w in re.findall(r"[a-z_]+", text.lower()) if w in words]
+
+
+def test_the_web_page_names_no_game():
+    # issue 32: app.js built its menus and seats from tables by game and drew by game; it now
+    # reads GET /api/games and the library's SVG
+    static = PACKAGE / "web" / "static"
+    named = {path.name: _page_names(path.read_text(encoding="utf-8")) for path in sorted(static.iterdir())}
+    assert len(named) >= 3 and {name: found for name, found in named.items() if found} == {}
+
+
+def test_the_page_counter_sees_a_name():
+    script = "// Rolit's colours come from the server\nif (game === 'rolit') draw(); /* othello */\n"
+    assert _page_names(script) == ["rolit"]
 
 
 def test_every_compiled_module_has_its_pure_twin():

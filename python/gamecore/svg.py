@@ -51,6 +51,8 @@ def board(
     labels: Mapping[Any, object] | None = None,
     arrows: Iterable[tuple[Any, Any]] = (),
     coordinates: bool = True,
+    flipped: bool = False,
+    clickable: bool = False,
 ) -> SVG:
     """The position as an SVG picture ``size`` pixels wide.
 
@@ -60,7 +62,11 @@ def board(
     move, as the NBoard GUI shows hints): ``{"d3": "+4", ...}``, keys as moves are written
     (names, indices or move objects). ``arrows`` draws an arrow from each first square to
     its second. ``coordinates`` names the columns and rows of a square board, and each cell
-    of a hexagonal one.
+    of a hexagonal one. ``flipped`` rings the pieces the last move turned over.
+    ``clickable`` lays a transparent target over every cell, in order of the move codes, that
+    says the cell's name (``data-cell``), its owner (``data-owner``, -1 empty) and whether it is
+    a legal placement (``data-legal``) or the last move (``data-last``): a page wires its clicks
+    there (the web board draws its boards with this function).
 
     :raises InvalidSquareError: a label, arrow or last move naming no square of the board.
     """
@@ -87,9 +93,13 @@ def board(
     mark = _last_move(position, last_move)
     if mark is not None:
         parts.append(drawing.ring(mark))
+    if flipped:
+        parts += [drawing.flip_ring(cell) for cell in _flipped(position)]
     parts += [drawing.label(cell, text) for cell, text in labelled.items()]
     for start, end in arrows:
         parts.append(drawing.arrow(_square(position, start), _square(position, end)))
+    if clickable:
+        parts += drawing.targets(mark)
     parts.append("</svg>")
     return SVG("\n".join(parts))
 
@@ -110,6 +120,17 @@ def _last_move(position: Position[Any], last_move: Any) -> int | None:
         index = getattr(move, "index", -1)
         return index if 0 <= index < position.geometry().num_cells else None
     return _square(position, last_move)
+
+
+def _flipped(position: Position[Any]) -> list[int]:
+    """The cells whose piece the last move turned over (changed owner)."""
+    if position.peek() is None:
+        return []
+    before = position.copy()
+    before.pop()
+    was = [value for row in before.cells() for value in row]
+    now = [value for row in position.cells() for value in row]
+    return [cell for cell, (old, new) in enumerate(zip(was, now)) if old >= 0 and old != new]
 
 
 def _ink_on(display: str) -> str:
@@ -154,18 +175,11 @@ class _Drawing:
                     f'<line x1="{left}" y1="{y}" x2="{left + self.px(g.width)}" y2="{y}" stroke="{self.lines}" '
                     f'stroke-width="{self.px(0.025)}"/>'
                 )
-        else:  # pointy-top hexagons 1 wide: corner radius 1/sqrt(3)
-            radius = 1 / math.sqrt(3) * 0.97
+        else:
             for cell in range(g.num_cells):
-                x, y = self.xy(cell)
-                corners = " ".join(
-                    f"{x + self.px(radius * math.cos(math.radians(a))):.2f},"
-                    f"{y + self.px(radius * math.sin(math.radians(a))):.2f}"
-                    for a in range(-90, 270, 60)
-                )
                 out.append(
-                    f'<polygon class="cell" points="{corners}" fill="{self.background}" stroke="{self.lines}" '
-                    f'stroke-width="{self.px(0.04)}"/>'
+                    f'<polygon class="cell" points="{self._hexagon(*self.xy(cell))}" fill="{self.background}" '
+                    f'stroke="{self.lines}" stroke-width="{self.px(0.04)}"/>'
                 )
         for cell, value in enumerate(self.contents):
             if value >= 0:
@@ -204,12 +218,15 @@ class _Drawing:
         if len(cells) == self.contents.count(-1):
             return []  # every empty cell is legal (Tetralath): dots would say nothing
         colour = self.colours[int(self.position.turn)]
+        # the mover's colour, ringed in black or white, whichever reads on it: a black dot on
+        # Othello's green had too little contrast (issue 33), the ring stands out on any board
+        ring = _ink_on(colour)
         out = []
         for index in sorted(set(cells) - labelled):  # a label says more than a dot
             x, y = self.xy(index)
             out.append(
-                f'<circle class="legal" cx="{x}" cy="{y}" r="{self.px(0.1)}" fill="{colour}" fill-opacity="0.55" '
-                f'stroke="#000000" stroke-opacity="0.3" stroke-width="{self.px(0.015)}"/>'
+                f'<circle class="legal" cx="{x}" cy="{y}" r="{self.px(0.11)}" fill="{colour}" '
+                f'stroke="{ring}" stroke-width="{self.px(0.035)}"/>'
             )
         return out
 
@@ -218,6 +235,42 @@ class _Drawing:
         return (
             f'<circle class="last" cx="{x}" cy="{y}" r="{self.px(0.14)}" fill="{HIGHLIGHT}" stroke="#ffffff" '
             f'stroke-width="{self.px(0.02)}"/>'
+        )
+
+    def flip_ring(self, cell: int) -> str:
+        x, y = self.xy(cell)
+        return (
+            f'<circle class="flipped" cx="{x}" cy="{y}" r="{self.px(0.3)}" fill="none" stroke="{HIGHLIGHT}" '
+            f'stroke-width="{self.px(0.05)}" stroke-dasharray="{self.px(0.1)} {self.px(0.07)}"/>'
+        )
+
+    def targets(self, last: int | None) -> list[str]:
+        """A transparent shape over each cell, carrying what a page needs to know of it."""
+        try:
+            legal = {getattr(move, "index", -1) for move in self.position.legal_moves()}
+        except GamecoreError:
+            legal = set()
+        out = []
+        for cell, value in enumerate(self.contents):
+            x, y = self.xy(cell)
+            if self.geometry.shape == "square":
+                half = self.px(0.5)
+                shape = (
+                    f'<rect x="{round(x - half, 2)}" y="{round(y - half, 2)}" width="{2 * half}" height="{2 * half}"'
+                )
+            else:
+                shape = f'<polygon points="{self._hexagon(x, y)}"'
+            name = escape(str(self.position.move_from_code(cell)))
+            extra = (' data-legal="1"' if cell in legal else "") + (' data-last="1"' if cell == last else "")
+            out.append(f'{shape} class="hit" fill="transparent" data-cell="{name}" data-owner="{value}"{extra}/>')
+        return out
+
+    def _hexagon(self, x: float, y: float) -> str:
+        """The corners of a pointy-top hexagon 1 wide (corner radius 1/sqrt(3)) around ``(x, y)``."""
+        radius = 1 / math.sqrt(3) * 0.97
+        return " ".join(
+            f"{x + self.px(radius * math.cos(math.radians(a))):.2f},{y + self.px(radius * math.sin(math.radians(a))):.2f}"
+            for a in range(-90, 270, 60)
         )
 
     def label(self, cell: int, text: str) -> str:

@@ -271,6 +271,15 @@ def create_app(
             stream(), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"}
         )
 
+    async def board_picture(request: Request) -> Response:
+        # The current position as an SVG picture (?size=pixels): the page's board, for a link or a save.
+        session = sessions.get(request.path_params["sid"])
+        size = request.query_params.get("size")
+        if size is not None and not (size.isdigit() and len(size) < 6):
+            raise BadRequest("size must be a whole number of pixels, 50 to 4000")
+        picture = session.board_svg() if size is None else session.board_svg(int(size))
+        return Response(picture, media_type="image/svg+xml", headers=HEADERS)
+
     async def game_list(request: Request) -> Response:
         # Every registered game's options and seat players, read from its class: the menus.
         return answer({"games": games_menu()})
@@ -305,6 +314,7 @@ def create_app(
             Route("/api/sessions/{sid}", get_state),
             Route("/api/sessions/{sid}", delete, methods=["DELETE"]),
             Route("/api/sessions/{sid}/events", events),
+            Route("/api/sessions/{sid}/board.svg", board_picture),
             Route("/api/sessions/{sid}/{action}", action, methods=["POST"]),
         ],
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_HOSTS)],

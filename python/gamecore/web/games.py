@@ -4,12 +4,16 @@ Python: no web framework here, and no game named: a game registered in ``GAMES``
 
 from __future__ import annotations
 
+import itertools
+import json
 from typing import Any
 
 from ..errors import GamecoreError
 from ..games import GAMES
 from ..games.base import Position
 from ..players import Player, make_player
+from ..ui import GAME_UIS
+from ..ui.play import playing_colours
 
 __all__ = [
     "BadRequest",
@@ -21,6 +25,7 @@ __all__ = [
     "default_seats",
     "make_seat_player",
     "games_menu",
+    "setup_key",
 ]
 
 
@@ -87,19 +92,49 @@ def default_seats(position: Position[Any]) -> list[dict[str, Any]]:
     return [{"player": "human"}, *[dict(computer) for _ in range(position.num_players - 1)]]
 
 
+def setup_key(values: dict[str, Any]) -> str:
+    """The key of a set of option values in the menu's ``seats`` table: compact JSON, as the
+    page's ``JSON.stringify`` writes the same object."""
+    return json.dumps(values, separators=(",", ":"))
+
+
+def _seat_names(cls: type[Position[Any]], values: dict[str, Any]) -> list[str]:
+    """The colour of each seat, in order of play, of a game set up with ``values``."""
+    position, checked = cls.from_options(values)
+    ui = GAME_UIS[cls.name]
+    return [ui.colour_name(colour, checked["lang"]).lower() for colour in playing_colours(position)]
+
+
 def games_menu() -> list[dict[str, Any]]:
-    """Every registered game as the page's menus offer it: its options and seat players."""
-    return [
-        {
-            "game": name,
-            "options": [
-                {"name": o.name, "choices": list(o.choices), "default": o.default, "help": o.help}
-                for o in cls.game_options()
-            ],
-            "players": list(cls.players),
-        }
-        for name, cls in GAMES.items()
-    ]
+    """Every registered game as the page's menus offer it, so that the page names no game:
+    its options (choices, default), its seat players and a new seat's defaults, and the seats'
+    colour names for each setting of the options that change them (``seat_options``: Rolit's
+    ``players``, Tetralath's ``lang``), keyed by :func:`setup_key` of those options' values."""
+    menu = []
+    for name, cls in GAMES.items():
+        options = cls.game_options()
+        defaults = {o.name: o.default for o in options}
+        plain = _seat_names(cls, defaults)
+        shaping = [o for o in options if any(_seat_names(cls, {**defaults, o.name: c}) != plain for c in o.choices)]
+        seats = {}
+        for choice in itertools.product(*(o.choices for o in shaping)):
+            values = dict(zip((o.name for o in shaping), choice))
+            seats[setup_key(values)] = _seat_names(cls, {**defaults, **values})
+        menu.append(
+            {
+                "game": name,
+                "title": cls.__name__,
+                "options": [
+                    {"name": o.name, "choices": list(o.choices), "default": o.default, "help": o.help} for o in options
+                ],
+                "players": list(cls.players),
+                "default_opponent": cls.default_opponent,
+                "default_time": cls.default_time,
+                "seat_options": [o.name for o in shaping],
+                "seats": seats,
+            }
+        )
+    return menu
 
 
 def flat_cells(position: Any) -> list[int]:

@@ -21,6 +21,7 @@ from ..games import GAMES
 from ..games.base import Color
 from ..players import EnginePlayer, MCTSPlayer, Player
 from ..referee.games import game_class, start_position
+from ..svg import board
 from ..ui import GAME_UIS
 from ..ui.play import MESSAGES, describe_score, evaluation_scale, playing_colours, result_line
 from .games import (
@@ -38,6 +39,8 @@ __all__ = ["GameSession", "MAX_RECORD_CHARS"]
 
 MAX_RECORD_CHARS = 20_000
 MAX_PACE = 30.0
+#: The board picture's width in pixels (the page scales it to fit; a round number keeps it sharp).
+BOARD_PIXELS = 560
 #: The players whose search shows live thinking and obeys the stop button.
 SEARCHING_PLAYERS = (EnginePlayer, MCTSPlayer)
 
@@ -407,6 +410,7 @@ class GameSession:
         board_moves = [m for m in legal if 0 <= m.index < len(cells)]
         scores = position.scores()
         fills = colour_fills(position)
+        counted = self.ui.proven_margin
         outcome = position.outcome()
         result = None
         if outcome is not None:
@@ -427,7 +431,13 @@ class GameSession:
             "cells": cells,
             "fills": {str(number): fill for number, fill in fills.items()},
             "colours": [
-                {"index": int(c), "name": self._name(c), "score": scores.get(c, 0), "fill": fills[int(c)]}
+                # a count of pieces only where the count decides the game (not Tetralath's stones)
+                {
+                    "index": int(c),
+                    "name": self._name(c),
+                    "score": scores.get(c, 0) if counted else None,
+                    "fill": fills[int(c)],
+                }
                 for c in self.colours
             ],
             "turn": None if outcome is not None else int(position.turn),
@@ -446,4 +456,11 @@ class GameSession:
             "replay": self.replay,
             "engine_to_move": self._engine_to_move(),
             "players": list(seat_players(game)),
+            # the board as the library draws it everywhere (gamecore.svg), with a target per cell
+            "board_svg": self.board_svg(),
         }
+
+    def board_svg(self, size: int = BOARD_PIXELS) -> str:
+        """The position as :func:`gamecore.svg.board` draws it: last move, flips, legal moves,
+        and a clickable target on each cell."""
+        return str(board(self.position, size=size, flipped=True, clickable=True))

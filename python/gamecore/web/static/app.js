@@ -1,44 +1,38 @@
 // gamecore web board: plain modern JS, no build step. The server holds the game; this page
-// draws what /api/sessions/{id}/events sends and posts the user's actions as JSON.
+// shows what /api/sessions/{id}/events sends and posts the user's actions as JSON.
+// It names no game: the menus come from GET /api/games (each game's options, seat players and
+// seat colours, read from its class), and the board is the library's own SVG picture
+// (gamecore.svg, sent as `board_svg`) whose cells carry data-cell / data-legal for the clicks.
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-const SEAT_NAMES = {
-  othello: ["black", "white"],
-  tetralath: ["white", "black"],
-  tetralath_pt: ["brancas", "pretas"],
-  rolit: { 2: ["red", "green"], 3: ["red", "yellow", "green"], 4: ["red", "blue", "yellow", "green"] },
-};
-const SEAT_DEFAULTS = { othello: ["human", "engine"], tetralath: ["human", "engine"], rolit: ["human", "mcts", "mcts", "mcts"] };
-const PLAYERS = {
-  othello: ["human", "random", "greedy", "engine", "mcts", "maxn", "paranoid", "brs"],
-  rolit: ["human", "random", "greedy", "engine", "mcts", "maxn", "paranoid", "brs"],
-  tetralath: ["human", "random", "engine", "mcts", "maxn", "paranoid", "brs"],
-};
 // Everything the page says, in the session's language (Tetralath's course speaks Portuguese);
 // [data-say] elements take their text from here. Player kinds (human, mcts...) are the CLI's words.
 const WORDS = {
   pt: {
     toPlay: "vez das {side}", you: "você", paused: "pausado", thinking: "pensando", waiting: "aguardando um motor livre", depth: "profundidade",
     playouts: "simulações", pv: "variação principal", nodes: "nós", nps: "nós/s", lost: "servidor perdido; recarregue a página",
-    game: "Jogo", size: "Tamanho", colours: "Cores", language: "Idioma", swap: "regra de troca", newGame: "Novo jogo",
-    undo: "Desfazer", redo: "Refazer", pause: "Pausar", play: "Continuar", stop: "Parar", pace: "Ritmo",
-    moves: "Lances", record: "Registro (importar / exportar)", import: "Importar", copy: "Copiar",
-    replay: "Partida de torneio", open: "Abrir",
+    game: "Jogo", newGame: "Novo jogo", undo: "Desfazer", redo: "Refazer", pause: "Pausar", play: "Continuar", stop: "Parar",
+    pace: "Ritmo", moves: "Lances", record: "Registro (importar / exportar)", import: "Importar", copy: "Copiar",
+    replay: "Partida de torneio", open: "Abrir", replaying: "Reprodução, lance {n} de {total}", seconds: "segundos por lance",
+    options: { size: "Tamanho", players: "Cores", lang: "Idioma", swap: "regra de troca" },
   },
   en: {
     toPlay: "{side} to play", you: "you", paused: "paused", thinking: "thinking", waiting: "waiting for a free engine", depth: "depth",
     playouts: "playouts", pv: "PV", nodes: "nodes", nps: "nodes/s", lost: "lost the server; reload the page",
-    game: "Game", size: "Size", colours: "Colours", language: "Language", swap: "swap rule", newGame: "New game",
-    undo: "Undo", redo: "Redo", pause: "Pause", play: "Play", stop: "Stop", pace: "Pace",
-    moves: "Moves", record: "Record (import / export)", import: "Import", copy: "Copy",
-    replay: "Tournament replay", open: "Open",
+    game: "Game", newGame: "New game", undo: "Undo", redo: "Redo", pause: "Pause", play: "Play", stop: "Stop",
+    pace: "Pace", moves: "Moves", record: "Record (import / export)", import: "Import", copy: "Copy",
+    replay: "Tournament replay", open: "Open", replaying: "Replay, move {n} of {total}", seconds: "seconds per move",
+    options: { size: "Size", players: "Colours", lang: "Language", swap: "swap rule" },
   },
 };
+// The languages' own names, for a game's `lang` option.
+const LANGUAGES = { en: "English", pt: "Português" };
 
+let menu = {}; // game name -> its entry of GET /api/games
 let session = null; // the latest state from the server
 let events = null;
 let replayUpload = null; // an uploaded games.json, kept in the page
+let shownSvg = null; // the board picture on the page (redrawn only when it changes)
 
 async function post(action, body = {}) {
   const url = action === null ? "/api/sessions" : `/api/sessions/${session.id}/${action}`;
@@ -57,148 +51,181 @@ async function post(action, body = {}) {
   return data;
 }
 
-function seatNames(game) {
-  if (game === "rolit") return SEAT_NAMES.rolit[$("players").value];
-  if (game === "tetralath" && $("lang").value === "pt") return SEAT_NAMES.tetralath_pt;
-  return SEAT_NAMES[game];
+function words(lang = session?.options?.lang) {
+  return WORDS[lang] ?? WORDS.en;
 }
 
-function drawSeatChoice(seats) {
-  const game = $("game").value;
+// -- the new-game form, built from the game's menu entry --------------------------------------
+
+function chosenGame() {
+  return menu[$("game").value];
+}
+
+function optionValue(option) {
+  const control = $(`option-${option.name}`);
+  if (!control) return option.default;
+  if (control.type === "checkbox") return control.checked;
+  return option.choices[control.selectedIndex];
+}
+
+function chosenOptions() {
+  return Object.fromEntries(chosenGame().options.map((o) => [o.name, optionValue(o)]));
+}
+
+function drawOptions(values = {}) {
+  const game = chosenGame();
+  const w = words(values.lang ?? session?.options?.lang);
+  const holder = $("options");
+  holder.replaceChildren();
+  for (const option of game.options) {
+    if (option.choices.length < 2) continue; // nothing to choose
+    const label = document.createElement("label");
+    label.title = option.help;
+    const value = values[option.name] ?? option.default;
+    let control;
+    if (typeof option.default === "boolean") {
+      control = document.createElement("input");
+      control.type = "checkbox";
+      control.checked = value;
+      label.append(control, ` ${w.options[option.name] ?? option.name}`);
+    } else {
+      control = document.createElement("select");
+      option.choices.forEach((c) => control.add(new Option(LANGUAGES[c] ?? String(c), String(c))));
+      control.selectedIndex = Math.max(0, option.choices.indexOf(value));
+      label.append(`${w.options[option.name] ?? option.name} `, control);
+    }
+    control.id = `option-${option.name}`;
+    // an option may change the seats (Rolit's number of colours, the language): redraw them
+    control.addEventListener("change", () => drawSeatChoice(chosenSeats()));
+    holder.append(label);
+  }
+}
+
+function seatNames() {
+  const game = chosenGame();
+  const values = chosenOptions();
+  const key = JSON.stringify(Object.fromEntries(game.seat_options.map((name) => [name, values[name]])));
+  return game.seats[key];
+}
+
+// The seats of the form: menus to choose each colour's player, or a replay's players as text.
+function drawSeatChoice(seats, editable = true) {
+  const game = chosenGame();
   const holder = $("seat-choice");
   holder.replaceChildren();
-  seatNames(game).forEach((name, k) => {
+  holder.dataset.editable = editable ? "1" : "";
+  if (!editable && session?.replay) {
+    session.colours.forEach((c, k) => {
+      const box = document.createElement("span");
+      box.className = "seat replay-seat";
+      box.textContent = `${c.name}: ${session.replay.players[k] ?? "?"}`;
+      holder.append(box);
+    });
+    return;
+  }
+  seatNames().forEach((name, k) => {
     const box = document.createElement("span");
     box.className = "seat";
     const select = document.createElement("select");
     select.id = `seat-${k}`;
     select.setAttribute("aria-label", `${name} player`);
-    for (const p of PLAYERS[game]) select.add(new Option(p, p));
-    select.value = seats?.[k]?.player ?? SEAT_DEFAULTS[game][k];
+    for (const p of game.players) select.add(new Option(p, p));
+    select.value = seats?.[k]?.player ?? (k === 0 ? "human" : game.default_opponent);
     const time = document.createElement("input");
     time.type = "number";
     time.min = "0.05";
     time.max = "60";
     time.step = "0.05";
     time.id = `time-${k}`;
-    time.title = "seconds per move";
-    time.value = seats?.[k]?.time ?? (game === "tetralath" ? 2 : 1);
-    box.append(`${name}: `, select, time, "s");
+    time.title = words().seconds;
+    time.value = seats?.[k]?.time ?? game.default_time;
+    box.append(`${name} `, select, time, "s");
     holder.append(box);
   });
 }
 
 function chosenSeats() {
-  return seatNames($("game").value).map((_, k) => ({
-    player: $(`seat-${k}`).value,
-    time: Number($(`time-${k}`).value),
-  }));
+  const seats = [];
+  for (let k = 0; $(`seat-${k}`); k++) seats.push({ player: $(`seat-${k}`).value, time: Number($(`time-${k}`).value) });
+  return seats;
 }
 
-function showOptions() {
-  const game = $("game").value;
-  for (const label of document.querySelectorAll("label[data-for]")) label.hidden = label.dataset.for !== game;
-  drawSeatChoice(null);
+function syncForm(state) {
+  $("game").value = state.game;
+  drawOptions(state.options);
+  drawSeatChoice(state.seats, !state.replay);
 }
 
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent.append(node);
-  return node;
+function newGameBody() {
+  if ($("seat-choice").dataset.editable !== "1") drawSeatChoice(null); // leaving a replay: the game's defaults
+  return { game: $("game").value, options: chosenOptions(), seats: chosenSeats() };
 }
 
-function hexagon(x, y, r) {
-  const points = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 3) * k + Math.PI / 6;
-    points.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
-  }
-  return points.join(" ");
-}
+// -- the board: the library's SVG, its cells wired up -----------------------------------------
 
 function drawBoard(s) {
-  const svg = $("board");
-  svg.replaceChildren();
-  const g = s.geometry;
-  const pad = g.shape === "square" ? 0.45 : 0.1;
-  svg.setAttribute("viewBox", `${-pad} ${-pad} ${g.width + 2 * pad} ${g.height + 2 * pad}`);
-  svg.dataset.game = s.game;
-  svg.dataset.ply = s.ply;
-  svg.dataset.gameNumber = s.game_number;
-  const legal = new Set(s.legal);
-  const flipped = new Set(s.flipped);
-  const mine = s.turn === null ? "#000" : s.fills[s.turn];
+  const holder = $("board");
+  holder.dataset.game = s.game;
+  holder.dataset.ply = s.ply;
+  holder.dataset.gameNumber = s.game_number;
   const humanTurn = s.turn !== null && !s.engine_to_move && !s.replay;
-  svg.dataset.turn = s.result ? "over" : humanTurn ? "human" : "wait";
-  for (const cell of g.cells) {
-    const owner = s.cells[cell.i];
-    const name = s.names[cell.i];
-    let shape;
-    if (g.shape === "square") {
-      shape = el("rect", { x: cell.x - 0.5, y: cell.y - 0.5, width: 1, height: 1, class: "cell square" }, svg);
-    } else {
-      shape = el("polygon", { points: hexagon(cell.x, cell.y, 0.57), class: "cell hexcell" }, svg);
-    }
-    shape.dataset.cell = name;
-    if (owner >= 0) {
-      const disc = el("circle", { cx: cell.x, cy: cell.y, r: g.shape === "square" ? 0.4 : 0.36, fill: s.fills[owner], class: "disc" }, svg);
-      disc.dataset.owner = owner;
-      disc.dataset.cell = name;
-    } else if (g.shape === "hex") {
-      el("text", { x: cell.x, y: cell.y, class: "hexlabel" }, svg).textContent = name;
-    }
-    if (legal.has(cell.i)) {
-      shape.classList.add("legal");
-      shape.dataset.legal = "1";
-      if (humanTurn) {
-        shape.setAttribute("tabindex", "0");
-        shape.setAttribute("role", "button");
-        shape.setAttribute("aria-label", `play ${name}`);
-        shape.addEventListener("click", () => post("move", { move: name }));
-        shape.addEventListener("keydown", (e) => { if (e.key === "Enter") post("move", { move: name }); });
-      }
-      if (s.game !== "tetralath") el("circle", { cx: cell.x, cy: cell.y, r: 0.13, class: "hint turn", fill: mine }, svg);
-    }
-    if (flipped.has(cell.i)) el("circle", { cx: cell.x, cy: cell.y, r: 0.3, class: "flipped" }, svg);
-    if (s.last === cell.i) {
-      const mark = g.shape === "square"
-        ? el("rect", { x: cell.x - 0.45, y: cell.y - 0.45, width: 0.9, height: 0.9, class: "last" }, svg)
-        : el("polygon", { points: hexagon(cell.x, cell.y, 0.5), class: "last" }, svg);
-      mark.dataset.last = name;
-    }
+  holder.dataset.turn = s.result ? "over" : humanTurn ? "human" : "wait";
+  if (s.board_svg !== shownSvg) {
+    // parsed as SVG (never as HTML): the picture is data, and the page's CSP allows no inline script
+    const picture = new DOMParser().parseFromString(s.board_svg, "image/svg+xml").documentElement;
+    picture.removeAttribute("width");
+    picture.removeAttribute("height");
+    picture.setAttribute("preserveAspectRatio", "xMidYMin meet"); // the board at the top of its space
+    picture.setAttribute("role", "img");
+    picture.setAttribute("aria-label", "board");
+    holder.replaceChildren(document.importNode(picture, true));
+    shownSvg = s.board_svg;
   }
-  if (g.shape === "square") {
-    for (let k = 0; k < g.rows; k++) {
-      el("text", { x: k + 0.42, y: -0.12, class: "label" }, svg).textContent = g.columns[k];
-      el("text", { x: -0.4, y: k + 0.6, class: "label" }, svg).textContent = String(k + 1);
+  for (const cell of holder.querySelectorAll(".hit[data-legal='1']")) {
+    if (humanTurn) {
+      cell.setAttribute("tabindex", "0");
+      cell.setAttribute("role", "button");
+      cell.setAttribute("aria-label", `play ${cell.dataset.cell}`);
+    } else {
+      for (const name of ["tabindex", "role", "aria-label"]) cell.removeAttribute(name);
     }
   }
 }
 
-function words() {
-  return WORDS[session?.options?.lang === "pt" ? "pt" : "en"];
+function playCell(event) {
+  const cell = event.target.closest?.(".hit[data-legal='1']");
+  if (!cell || $("board").dataset.turn !== "human") return;
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  event.preventDefault();
+  post("move", { move: cell.dataset.cell });
 }
+
+// -- the panel ----------------------------------------------------------------------------------
 
 function sayAll(w, lang) {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-say]")) node.textContent = w[node.dataset.say];
 }
 
-function drawPanel(s) {
-  const w = words();
-  sayAll(w, s.options.lang === "pt" ? "pt" : "en");
+function drawStatus(s, w) {
   const humans = s.seats.filter((seat) => seat.player === "human").length;
+  const replay = s.replay ? w.replaying.replace("{n}", s.ply).replace("{total}", s.moves.length) : "";
+  $("replay-status").textContent = s.replay ? `${replay} — ${s.replay.title}` : "";
+  $("replay-status").hidden = !s.replay;
   if (s.result) {
     $("status").textContent = "";
-    $("result").textContent = s.result.text;
+    $("result").textContent = s.result.text + (s.replay?.result ? ` (${s.replay.result})` : "");
   } else {
-    const seat = s.seats[s.colours.findIndex((c) => c.index === s.turn)];
-    const who = s.replay ? "" : seat.player === "human" ? (humans === 1 ? ` (${w.you})` : "") : ` (${seat.player})`;
-    $("status").textContent = w.toPlay.replace("{side}", s.turn_name) + who + (s.paused ? ` — ${w.paused}` : "");
+    const k = s.colours.findIndex((c) => c.index === s.turn);
+    const player = s.replay ? s.replay.players[k] : s.seats[k].player;
+    const who = player === "human" ? (humans === 1 ? ` (${w.you})` : "") : player ? ` (${player})` : "";
+    $("status").textContent = w.toPlay.replace("{side}", s.turn_name) + who + (s.paused && !s.replay ? ` — ${w.paused}` : "");
     $("result").textContent = "";
   }
   $("status").dataset.turn = s.turn ?? "";
+}
+
+function drawScores(s) {
   const scores = $("scores");
   scores.replaceChildren();
   for (const c of s.colours) {
@@ -206,24 +233,15 @@ function drawPanel(s) {
     const dot = document.createElement("span");
     dot.className = "swatch";
     dot.dataset.fill = c.fill;
-    li.append(dot, ` ${c.name} ${s.game === "tetralath" ? "" : c.score}`);
+    li.append(dot, ` ${c.name}${c.score === null ? "" : ` ${c.score}`}`);
     li.dataset.colour = c.name;
-    li.dataset.score = c.score;
+    li.dataset.score = c.score ?? "";
     scores.append(li);
   }
   for (const dot of scores.querySelectorAll(".swatch")) dot.style.background = dot.dataset.fill;
-  const special = $("special");
-  special.replaceChildren();
-  if (!s.engine_to_move && !s.replay) {
-    for (const name of s.special) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = name;
-      b.id = `move-${name}`;
-      b.addEventListener("click", () => post("move", { move: name }));
-      special.append(b);
-    }
-  }
+}
+
+function drawThinking(s, w) {
   const t = s.thinking || s.last_thought;
   let text = "";
   if (t && s.thinking && !t.depth && !t.iterations && !t.nodes) {
@@ -236,13 +254,12 @@ function drawPanel(s) {
     text = `${head} ${depth}  ${t.score}\n${w.pv}: ${t.pv}\n${t.nodes.toLocaleString()} ${w.nodes}, ${t.nps.toLocaleString()} ${w.nps}`;
   }
   $("thinking").textContent = text;
+  $("thinking").hidden = !text; // no empty box when nothing thinks
   $("thinking").dataset.depth = s.thinking ? s.thinking.depth : "";
   $("thinking").dataset.waiting = s.thinking?.waiting ? "1" : "";
-  $("stop").disabled = !s.thinking;
-  $("pause").textContent = s.paused ? w.play : w.pause;
-  $("undo").disabled = s.ply === 0;
-  $("redo").disabled = s.ply >= s.moves.length;
-  if (s.message) $("message").textContent = s.message;
+}
+
+function drawMoves(s) {
   const list = $("moves");
   list.replaceChildren();
   s.moves.forEach((m, k) => {
@@ -259,6 +276,34 @@ function drawPanel(s) {
   });
   const current = list.querySelector(".current");
   if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2; // the list is its offsetParent
+}
+
+function drawPanel(s) {
+  const w = words();
+  sayAll(w, s.options.lang in WORDS ? s.options.lang : "en");
+  drawStatus(s, w);
+  drawScores(s);
+  const special = $("special");
+  special.replaceChildren();
+  if (!s.engine_to_move && !s.replay) {
+    for (const name of s.special) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = name;
+      b.id = `move-${name}`;
+      b.addEventListener("click", () => post("move", { move: name }));
+      special.append(b);
+    }
+  }
+  drawThinking(s, w);
+  $("stop").disabled = !s.thinking;
+  // Pause only while an engine plays (or to resume a paused one); never in a replay
+  $("pause").textContent = s.paused ? w.play : w.pause;
+  $("pause").disabled = !!s.replay || !!s.result || !(s.paused || s.engine_to_move);
+  $("undo").disabled = s.ply === 0;
+  $("redo").disabled = s.ply >= s.moves.length;
+  if (s.message) $("message").textContent = s.message;
+  drawMoves(s);
   if (document.activeElement !== $("record")) $("record").value = s.record;
   $("replay-info").textContent = s.replay ? `${s.replay.title} — ${s.replay.result}` : "";
   if (document.activeElement !== $("pace")) $("pace").value = s.options.pace ?? 0;
@@ -267,7 +312,9 @@ function drawPanel(s) {
 function show(state) {
   if (session && state.version < session.version && state.id === session.id) return; // an older answer
   const fresh = !session || session.id !== state.id;
+  const newGame = fresh || state.game_number !== session.game_number;
   session = state;
+  if (newGame) syncForm(state); // the form shows the game on the board (a replay's players)
   drawBoard(state);
   drawPanel(state);
   document.body.dataset.version = state.version;
@@ -288,40 +335,19 @@ function listen() {
 }
 
 async function start() {
+  const games = (await (await fetch("/api/games")).json()).games;
+  menu = Object.fromEntries(games.map((g) => [g.game, g]));
+  for (const g of games) $("game").add(new Option(g.title, g.game));
   const saved = sessionStorage.getItem("gamecore-session");
   if (saved) {
     const response = await fetch(`/api/sessions/${encodeURIComponent(saved)}`);
     if (response.ok) {
-      const state = await response.json();
-      syncForm(state);
-      show(state);
+      show(await response.json());
       return;
     }
   }
   const state = await post(null);
-  if (state) {
-    sessionStorage.setItem("gamecore-session", state.id);
-    syncForm(state);
-  }
-}
-
-function syncForm(state) {
-  $("game").value = state.game;
-  if (state.options.size) $("size").value = state.options.size;
-  if (state.options.players) $("players").value = state.options.players;
-  $("lang").value = state.options.lang;
-  $("swap").checked = !!state.options.swap;
-  for (const label of document.querySelectorAll("label[data-for]")) label.hidden = label.dataset.for !== state.game;
-  drawSeatChoice(state.seats);
-}
-
-function newGameBody() {
-  const game = $("game").value;
-  const options = { lang: game === "tetralath" ? $("lang").value : "en" };
-  if (game === "othello") options.size = Number($("size").value);
-  if (game === "rolit") options.players = Number($("players").value);
-  if (game === "tetralath") options.swap = $("swap").checked;
-  return { game, options, seats: chosenSeats() };
+  if (state) sessionStorage.setItem("gamecore-session", state.id);
 }
 
 async function loadReplayList() {
@@ -332,9 +358,12 @@ async function loadReplayList() {
   data.games.forEach((title, k) => list.add(new Option(title, `server:${k}`)));
 }
 
-$("game").addEventListener("change", showOptions);
-$("players").addEventListener("change", () => drawSeatChoice(null));
-$("lang").addEventListener("change", () => drawSeatChoice(chosenSeats()));
+$("game").addEventListener("change", () => {
+  drawOptions();
+  drawSeatChoice(null);
+});
+$("board").addEventListener("click", playCell);
+$("board").addEventListener("keydown", playCell);
 $("new-game").addEventListener("submit", (e) => {
   e.preventDefault();
   post("new", newGameBody());
@@ -370,6 +399,5 @@ $("replay-open").addEventListener("click", () => {
   else if (where === "file") post("replay-file", { name: replayUpload.name, games: replayUpload.games, index: Number(k) });
 });
 
-showOptions();
 loadReplayList();
 start();
