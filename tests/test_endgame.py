@@ -117,7 +117,8 @@ def random_endgame(mod, size: int, target: int, rng: random.Random, start=None):
         core.set_board(*start)
     while empties(core) > target and core.legal_moves():
         core.push(rng.choice(core.legal_moves()))
-    return core_from(mod, size, *core.bitboards(), core.turn)
+    black, white = core.bitboards()
+    return core_from(mod, size, black, white, core.turn)
 
 
 @st.composite

@@ -51,7 +51,7 @@ def random_weights(n: int, width: int, seed: int = 0) -> patterns.Weights:
 
 def random_game_positions(n: int, count: int, seed: int, backend: str) -> list[Othello]:
     rng = random.Random(seed)
-    found = []
+    found: list[Othello] = []
     while len(found) < count:
         game = Othello(n, backend=backend)
         for _ in range(rng.randint(0, n * n - 5)):

@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import pickle
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,9 +24,10 @@ from hypothesis import strategies as st
 
 from gamecore import Engine, Othello, Rolit, Tetralath, search, solve
 from gamecore.errors import GamecoreError
+from gamecore.games.base import Position
 from gamecore.search.mcts import MCTS
 
-GAMES = {
+GAMES: dict[str, Callable[[str], Position[Any]]] = {
     "othello4": lambda backend: Othello(4, backend=backend),
     "othello6": lambda backend: Othello(6, backend=backend),
     "tetralath": lambda backend: Tetralath(backend=backend),
@@ -124,6 +127,7 @@ def make_callback(kind: str, holder: dict):
 def run_program(backend: str, game_name: str, program: list) -> None:
     position = GAMES[game_name](backend)
     mcts = MCTS(seed=1, max_nodes=500)
+    result: Any  # a search's result, of whichever search ran
     for action, arg in program:
         before = snapshot(position)
         try:

@@ -312,15 +312,15 @@ def test_spec_options_are_read_one_way_for_players_and_the_rolit_bench():
     [
         (lambda: MCTSPlayer(exploration=-1), InvalidOptionError),
         (lambda: MCTSPlayer(max_nodes=0), InvalidOptionError),
-        (lambda: MCTSPlayer(seed="x"), InvalidOptionError),
+        (lambda: MCTSPlayer(seed="x"), InvalidOptionError),  # type: ignore[arg-type]
         (lambda: MCTSPlayer(margin=1.0), InvalidOptionError),
-        (lambda: MCTSPlayer(margin="x"), InvalidOptionError),
+        (lambda: MCTSPlayer(margin="x"), InvalidOptionError),  # type: ignore[arg-type]
         (lambda: MCTSPlayer(iterations=0), InvalidLimitError),
         (lambda: MCTSPlayer(time=math.inf), InvalidLimitError),
         (lambda: EnginePlayer(margin=-0.1), InvalidOptionError),
         (lambda: EnginePlayer(depth=True), InvalidLimitError),
         (lambda: EnginePlayer(game_time=0), InvalidLimitError),
-        (lambda: RandomPlayer(seed=1.5), InvalidOptionError),
+        (lambda: RandomPlayer(seed=1.5), InvalidOptionError),  # type: ignore[arg-type]
         (lambda: make_player("mcts:exploration=-1"), InvalidOptionError),
         (lambda: make_player("mcts:max_nodes=0"), InvalidOptionError),
     ],

@@ -17,6 +17,7 @@ import threading
 import unicodedata
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,8 +35,8 @@ from referee_bots import HONEST, needs_sandbox, stray_processes, write_bot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 
-PYTHON_DIR = str(Path(__import__("gamecore").__file__).resolve().parent.parent)
-FAST = dict(time=1.0, grace=0.7, startup=20.0, progress=False, workers=2)
+PYTHON_DIR = str(Path(str(__import__("gamecore").__file__)).resolve().parent.parent)
+FAST: dict[str, Any] = dict(time=1.0, grace=0.7, startup=20.0, progress=False, workers=2)
 
 
 def _task(bots: list[dict], size: int = 6, **rules: float) -> dict:

@@ -33,7 +33,7 @@ def _chromium(*args: str) -> subprocess.CompletedProcess:
         "--hide-scrollbars",
         "--virtual-time-budget=3000",
     ]
-    return subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([str(CHROMIUM), *flags, *args], capture_output=True, text=True, timeout=120)
 
 
 def test_html_page_in_headless_chromium(tmp_path):

@@ -19,6 +19,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,15 @@ needs_full = pytest.mark.skipif(
     not ROOT or bool(full_isolation_missing()), reason=f"needs --isolation full: {full_isolation_missing()}"
 )
 
-FAST = {"time": 0.5, "grace": 0.7, "startup": 20.0, "sizes": [6], "progress": False, "workers": 2, "games": 1}
+FAST: dict[str, Any] = {
+    "time": 0.5,
+    "grace": 0.7,
+    "startup": 20.0,
+    "sizes": [6],
+    "progress": False,
+    "workers": 2,
+    "games": 1,
+}
 
 #: body of ``class Bot(MyPlayer)`` by name: each raises when its attack worked.
 ATTACKS = {

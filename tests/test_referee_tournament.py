@@ -34,7 +34,7 @@ from referee_bots import EXPECTED_REASON, needs_sandbox, stray_processes, write_
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee's sandbox is Linux-only")
 
-PYTHON_DIR = str(Path(__import__("gamecore").__file__).resolve().parent.parent)
+PYTHON_DIR = str(Path(str(__import__("gamecore").__file__)).resolve().parent.parent)
 DETERMINISTIC = ["random:seed=3", "greedy", "corner"]
 
 

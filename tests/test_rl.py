@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ GAMES = [
 _ADVICE = ("Observation is not a NumPy array", "Observation space for each agent probably", "We recommend agents")
 
 
-def _random_legal(mask: np.ndarray, rng: random.Random) -> int:
+def _random_legal(mask: Any, rng: random.Random) -> int:  # a numpy array
     return rng.choice(np.flatnonzero(mask).tolist())
 
 

@@ -87,7 +87,9 @@ def check_feinstein_from(game: Othello, start: int) -> None:
         position.push(position.parse_move(FEINSTEIN[index : index + 2]))
         if position.is_game_over():
             break
-        black_value = perfect_line(position, table=table).value * (1 if position.turn == Othello.Color.BLACK else -1)
+        value = perfect_line(position, table=table).value
+        assert value is not None
+        black_value = value * (1 if position.turn == Othello.Color.BLACK else -1)
         assert black_value == -4, f"Feinstein's move {index // 2 + 1} is not optimal"
     assert position.is_game_over() and position.score() == (16, 20)
 

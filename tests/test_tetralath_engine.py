@@ -83,10 +83,14 @@ def _play_random(backend: str, seed: int, depth: int) -> int:
     side = seed % 2  # the engine plays white in even games, black in odd ones
     while not game.is_game_over():
         if game.turn == side:
-            game.push(engine.search(game, depth=depth).move)
+            move = engine.search(game, depth=depth).move
+            assert move is not None
+            game.push(move)
         else:
             game.push(rng.choice(game.legal_moves()))
-    winner = game.outcome().winner
+    outcome = game.outcome()
+    assert outcome is not None
+    winner = outcome.winner
     return 0 if winner is None else (1 if winner == side else -1)
 
 

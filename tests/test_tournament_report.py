@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from gamecore.referee.tournament import TournamentConfig
 def _record(game: str, size: int, names: list[str], plies: int) -> dict:
     """A game of ``plies`` first-legal moves (or to its end), as the referee stores it."""
     position = GAMES[game].for_size(size)
-    moves = []
+    moves: list[dict[str, Any]] = []
     while len(moves) < plies and not position.is_game_over():
         move = position.legal_moves()[0]
         moves.append({"seat": len(moves) % len(names), "move": str(move), "time": 0.25})

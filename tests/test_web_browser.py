@@ -33,10 +33,11 @@ def _missing() -> str | None:
     return None if _chromium() else "no chromium on PATH (apt-get install chromium)"
 
 
-if _missing():
+_MISSING = _missing()
+if _MISSING:
     if os.environ.get("GAMECORE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"GAMECORE_REQUIRE_BROWSER=1 but {_missing()}", pytrace=False)
-    pytest.skip(_missing(), allow_module_level=True)
+        pytest.fail(f"GAMECORE_REQUIRE_BROWSER=1 but {_MISSING}", pytrace=False)
+    pytest.skip(_MISSING, allow_module_level=True)
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 

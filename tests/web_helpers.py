@@ -26,6 +26,7 @@ def played_record(game: str, seed: int, key: str) -> tuple[dict, object]:
         position.push(move)
     names = [f"bot{k}" for k in range(position.num_players)]
     outcome = position.outcome()
+    assert outcome is not None  # played to the end
     record = {
         "key": key,
         "game": game,
