@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+import itertools
 import os
 import re
 from collections import Counter
@@ -12,10 +13,13 @@ from collections import Counter
 import pytest
 
 from gamecore import Rolit, _progress, cli
+from gamecore.errors import InvalidOptionError
 from gamecore.report import cli as report_cli
 from gamecore.report import compare
 from gamecore.report.compare import Budget, pair_seatings, peak_rss, play_game, seatings, wilson
+from gamecore.report.table import ALGORITHMS
 from gamecore.search.engine import Engine
+from test_game_registry import small_othello  # noqa: F401  # the fixture of the fourth game
 
 HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 STATES = 60  # a move: small, so that a whole cycle is quick on either backend
@@ -261,14 +265,34 @@ def test_a_cycle_shows_its_progress_on_a_terminal_and_nothing_when_quiet(tmp_pat
 def test_the_old_games_option_still_works_with_a_warning(monkeypatch, capsys):
     asked = []
 
-    def stop(budget, out, cycles, **_):
+    def stop(game, budget, out, cycles, **_):
         asked.append(cycles)
         raise KeyboardInterrupt  # enough: the command stops here with status 130
 
-    monkeypatch.setattr(report_cli, "compare_rolit", stop)
+    monkeypatch.setattr(report_cli, "compare_game", stop)
     assert cli.main(["compare", "rolit", "--games", "30"]) == 130
     assert asked == [2]  # 30 games: two cycles of 24
     err = capsys.readouterr().err
     assert "--games is deprecated" in err and "--games 30 plays 48 games: use --cycles 2" in err
     assert cli.main(["compare", "rolit", "--games", "24", "--cycles", "1"]) == 1
     assert "give one of them" in capsys.readouterr().err
+
+
+def test_compare_plays_any_game_from_its_class(small_othello, tmp_path):  # noqa: F811  # the fixture
+    # The fourth game of test_game_registry, 4x4 by default: two seats, so a cycle is every
+    # ordered pair of the four algorithms (12 games), and nothing in compare names the game.
+    run = compare.compare_game(small_othello.name, Budget(states=20), str(tmp_path), rss=False, quiet=True)
+    assert (run.game, run.seats, len(run.records)) == (small_othello.name, 2, 12)
+    assert [tuple(s.algorithm for s in r.seats) for r in run.records] == seatings(seats=2)
+    assert sorted(seatings(seats=2)) == sorted(itertools.permutations(ALGORITHMS, 2))
+    for record in run.records:
+        assert {s.colour for s in record.seats} == {"X", "O"}  # the game's letters, from its colour styles
+        assert sum(s.balls for s in record.seats) <= 16 and record.winner in ("X", "O", "")
+        assert all(move.nodes <= 20 for move in record.moves)  # the budget of states held
+    assert {name for name, entry in run.stats.items() if entry.seated} == set(ALGORITHMS)
+    text = (tmp_path / "report.md").read_text()
+    assert text.startswith("# SmallOthello, two players: Max^n, paranoid, Best-Reply Search and MCTS")
+    assert "50 % is chance" in text and "1 cycle(s) of 12: every ordered choice of 2 of the 4 algorithms" in text
+    assert pair_seatings("maxn", "mcts", 2) == [("maxn", "mcts"), ("mcts", "maxn")]
+    with pytest.raises(InvalidOptionError, match="unknown game 'chess'"):
+        compare.start_position("chess")

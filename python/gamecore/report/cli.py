@@ -9,26 +9,26 @@ from typing import Any, TextIO
 from .._cli_types import add_backend, add_seed, count, seconds
 from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
+from ..games import GAMES
 from . import compare
-from .compare import INSTALL_HINT, Budget, compare_rolit
-from .table import LABELS, fmt_bytes
+from .compare import INSTALL_HINT, Budget, compare_game, seatings, start_position
+from .table import ALGORITHMS, LABELS, fmt_bytes
 
 __all__ = ["add_subparser"]
-
-GAMES_PER_CYCLE = len(compare.seatings())
 
 
 def add_subparser(sub: Any) -> None:
     p = sub.add_parser(
         "compare",
-        help="compare the n-player algorithms in four-player Rolit: states, space, time, wins (report)",
-        description="Play Max^n, paranoid, Best-Reply Search and MCTS against each other in four-player Rolit "
-        "(all 6 cyclic orders x 4 rotations: 24 games a cycle; Max^n without pruning searches Max^n's positions "
-        "beside it) and write a Markdown table, CSVs, charts and a one-page PDF of the states explored per game, "
-        'the memory and the time they used (charts and PDF need matplotlib: pip install "gamecore[report]").',
+        help="compare the n-player algorithms (four-player Rolit, or any game): states, space, time, wins (report)",
+        description="Play Max^n, paranoid, Best-Reply Search and MCTS against each other in a game (four-player "
+        "Rolit: all 6 cyclic orders x 4 rotations, 24 games a cycle; a two-player game: every ordered pair, 12; "
+        "Max^n without pruning searches Max^n's positions beside it) and write a Markdown table, CSVs, charts and "
+        "a one-page PDF of the states explored per game, the memory and the time they used (charts and PDF need "
+        'matplotlib: pip install "gamecore[report]").',
     )
-    p.add_argument("game", choices=("rolit",), help="the game (rolit)")
-    p.add_argument("--cycles", type=count, help="cycles of 24 games (default 1)")
+    p.add_argument("game", choices=tuple(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
+    p.add_argument("--cycles", type=count, help="cycles of seatings (default 1; 24 games each in Rolit)")
     # the old spelling (before cycles of 24): still works, with a warning
     p.add_argument("--games", type=count, help=argparse.SUPPRESS)
     budget = p.add_mutually_exclusive_group()
@@ -50,7 +50,7 @@ def add_subparser(sub: Any) -> None:
     p.add_argument(
         "--no-rss", action="store_true", help="skip the peak-RSS cross-check (a fresh process per algorithm)"
     )
-    p.add_argument("--out", default="rolit-report", help="folder for the files (default rolit-report)")
+    p.add_argument("--out", help="folder for the files (default GAME-report: rolit-report)")
     add_seed(p, of="the MCTS generators")
     add_backend(p)
     add_quiet_option(p, "progress lines")
@@ -65,18 +65,21 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         budget = Budget(seconds=args.time if args.time is not None else 0.1, clock=args.clock)
     cycles = args.cycles or 1
+    per_cycle = len(seatings(ALGORITHMS, start_position(args.game).num_players))
     if args.games is not None:
         if args.cycles is not None:
             raise InvalidOptionError("--games is the old spelling of --cycles: give one of them")
-        cycles = -(-args.games // GAMES_PER_CYCLE)
+        cycles = -(-args.games // per_cycle)
         print(
-            f"gamecore compare: warning: --games is deprecated (games come in cycles of {GAMES_PER_CYCLE}, every "
-            f"seating once); --games {args.games} plays {cycles * GAMES_PER_CYCLE} games: use --cycles {cycles}",
+            f"gamecore compare: warning: --games is deprecated (games come in cycles of {per_cycle}, every "
+            f"seating once); --games {args.games} plays {cycles * per_cycle} games: use --cycles {cycles}",
             file=sys.stderr,
         )
-    report = compare_rolit(
+    folder = args.out or f"{args.game}-report"
+    report = compare_game(
+        args.game,
         budget,
-        args.out,
+        folder,
         cycles=cycles,
         seed=args.seed,
         backend=args.backend,
@@ -96,5 +99,5 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"budget used {share}",
             file=out,
         )
-    print(f"report written to {args.out}/", file=out)
+    print(f"report written to {folder}/", file=out)
     return 0

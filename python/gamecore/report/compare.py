@@ -1,8 +1,10 @@
-"""``gamecore compare rolit``: the n-player algorithms against each other in four-player Rolit.
+"""``gamecore compare GAME``: the n-player algorithms against each other, in any game.
 
-The course's bonus asks to compare Max^n and MCTS by states explored per whole game, space
+The Rolit course's bonus asks to compare Max^n and MCTS by states explored per whole game, space
 used and execution time. This plays Max^n (shallow pruning), paranoid, Best-Reply Search and
-MCTS in four-player games and measures, per algorithm:
+MCTS in games of any registered game (``gamecore compare rolit``: four-player Rolit, the
+course's question; ``compare othello``, ``compare tetralath``: two seats) and measures, per
+algorithm:
 
 - states explored: ``SearchResult.nodes`` of every search (positions visited; MCTS: positions
   played into in selection and simulation), summed over the algorithm's moves of a game;
@@ -18,9 +20,11 @@ Max^n without shallow pruning (``maxn-plain``) is not seated: it searches, with 
 budget, every position where Max^n is to move (its move is not played), so the two are
 measured on the same positions.
 
-A cycle is 24 games: the 6 cyclic orders of the four algorithms x 4 rotations
-(:func:`seatings`), so every algorithm plays every seat, and after every other algorithm,
-equally often. ``head_to_head`` adds, per pair of algorithms, the 6 ways of seating two of
+A cycle in four-player Rolit is 24 games: the 6 cyclic orders of the four algorithms x 4
+rotations (:func:`seatings`), so every algorithm plays every seat, and after every other
+algorithm, equally often; with fewer seats (two in Othello) a cycle is every ordered choice of
+that many algorithms (12 games). What the game is -- its start, its seats, its colours' letters,
+its longest game -- comes from the game class (``GAMES[name]``), never from its name. ``head_to_head`` adds, per pair of algorithms, the 6 ways of seating two of
 each (:func:`pair_seatings`). Budgets are CPU seconds a move (``Engine(clock="cpu")``) so
 that figures reproduce on a loaded machine, or states a move (``--states``). Each seat has
 its own :class:`~gamecore.search.engine.Engine` for the whole game (table or tree reused).
@@ -47,7 +51,8 @@ from typing import Any, TextIO
 
 from .._progress import Progress
 from ..errors import InvalidLimitError, InvalidOptionError
-from ..games.rolit import Rolit
+from ..games import GAMES
+from ..games.base import Position
 from ..runner import MoveRecord, Seat, run_game
 from ..search.engine import Engine, SearchResult
 from .table import ALGORITHMS, MEASURED, SHADOWS, markdown
@@ -70,7 +75,9 @@ __all__ = [
     "Budget",
     "ComparisonGame",
     "MoveRecord",
+    "compare_game",
     "compare_rolit",
+    "start_position",
     "pair_seatings",
     "peak_rss",
     "play_game",
@@ -78,9 +85,18 @@ __all__ = [
     "wilson",
 ]
 
+#: The game ``gamecore compare`` plays unless told: the Rolit course's question.
+DEFAULT_GAME = "rolit"
+#: Seats of four-player Rolit (the default game's).
 SEATS = 4
-#: Plies of a four-player Rolit game (60 empty squares, no passes).
-PLIES = 60
+
+
+def start_position(game: str = DEFAULT_GAME, backend: str | None = None) -> Position[Any]:
+    """The start of game ``game`` (a name of ``GAMES``) as the comparison plays it: its default
+    setting (Rolit: four players; Othello: 8x8)."""
+    if game not in GAMES:
+        raise InvalidOptionError(f"unknown game {game!r}; compare plays {', '.join(GAMES)}")
+    return GAMES[game].for_size(None, backend=backend)
 
 
 @dataclass(frozen=True)
@@ -201,21 +217,27 @@ def budget_shares(moves: list[MoveRecord], budget: Budget) -> list[float]:
     return used
 
 
-def seatings(algorithms: tuple[str, ...] = ALGORITHMS) -> list[tuple[str, ...]]:
+def seatings(algorithms: tuple[str, ...] = ALGORITHMS, seats: int | None = None) -> list[tuple[str, ...]]:
     """Every cyclic order of ``algorithms`` in every rotation: seat ``i`` of a seating moves ``i``-th.
 
     Four algorithms have 3! = 6 cyclic orders and 4 rotations each: 24 seatings (every
     permutation), so each algorithm sits in each seat, and right after each other one, equally often.
+    With fewer ``seats`` than algorithms (a two-player game): every ordered choice of ``seats`` of
+    them (12 for two of four), so each sits in each seat against each other one equally often.
     """
+    if seats is not None and seats != len(algorithms):
+        return list(itertools.permutations(algorithms, seats))
     first, *rest = algorithms
     orders = [(first, *others) for others in itertools.permutations(rest)]
     return [order[turn:] + order[:turn] for order in orders for turn in range(len(order))]
 
 
-def pair_seatings(a: str, b: str) -> list[tuple[str, ...]]:
-    """The 6 ways to seat two of ``a`` and two of ``b`` at four seats (a head-to-head cycle)."""
+def pair_seatings(a: str, b: str, seats: int = SEATS) -> list[tuple[str, ...]]:
+    """The ways to seat ``a`` at half the ``seats`` and ``b`` at the others (a head-to-head cycle):
+    6 at four seats, 2 at two."""
     return [
-        tuple(a if seat in pair else b for seat in range(SEATS)) for pair in itertools.combinations(range(SEATS), 2)
+        tuple(a if seat in mine else b for seat in range(seats))
+        for mine in itertools.combinations(range(seats), seats // 2)
     ]
 
 
@@ -225,7 +247,7 @@ def make_engine(algorithm: str, seed: int, budget: Budget) -> Engine:
     return Engine(algorithm=algorithm, seed=seed, tt_mb=tt_mb, clock=budget.clock)
 
 
-def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchResult[Any], int, float, float]:
+def timed_search(engine: Engine, game: Position[Any], budget: Budget) -> tuple[SearchResult[Any], int, float, float]:
     """``engine`` searches ``game`` within ``budget``: (result, states, CPU seconds, wall seconds),
     the times measured around the call on this thread's CPU clock and the wall clock.
 
@@ -242,7 +264,7 @@ def timed_search(engine: Engine, game: Rolit, budget: Budget) -> tuple[SearchRes
         states = result.nodes
     else:
         states = 0
-        longest = PLIES + 1 - len(game.move_stack)  # the most states one iteration plays into
+        longest = game.max_game_length() + 1 - len(game.move_stack)  # the most states one iteration plays into
         iterations = max(1, budget.states // longest)
         while True:
             result = engine.search(game, nodes=iterations)
@@ -297,15 +319,18 @@ def play_game(
     seed: int = 0,
     backend: str | None = None,
     shadows: bool = True,
+    game_name: str = DEFAULT_GAME,
 ) -> ComparisonGame:
-    """One four-player game, ``seating[i]`` at seat ``i``, through :func:`~gamecore.runner.run_game`;
-    with ``shadows``, every algorithm of ``SHADOWS`` searches each position of the algorithm it
-    shadows, its move not played."""
-    game = Rolit(backend=backend)
-    colours = [str(colour.initial) for colour in game.colours]
+    """One game of ``game_name`` (four-player Rolit by default), ``seating[i]`` at seat ``i``,
+    through :func:`~gamecore.runner.run_game`; with ``shadows``, every algorithm of ``SHADOWS``
+    searches each position of the algorithm it shadows, its move not played."""
+    game = start_position(game_name, backend)
+    letters = {style.number: style.letter for style in game.colour_styles()}
+    colours = [letters[int(colour)] for colour in game.colors]
     seats = [SeatRecord(algorithm, colours[seat]) for seat, algorithm in enumerate(seating)]
     engines = [
-        make_engine(algorithm, seed * 1000 + number * SEATS + seat, budget) for seat, algorithm in enumerate(seating)
+        make_engine(algorithm, seed * 1000 + number * len(seating) + seat, budget)
+        for seat, algorithm in enumerate(seating)
     ]
     shadow_seats = {
         seat: [
@@ -323,9 +348,9 @@ def play_game(
     )
     outcome = played.outcome
     assert outcome is not None and played.forfeit is None  # the engines play legal moves to the end
-    order: list[Any] = list(game.colours)
+    order: list[Any] = list(game.colors)
     for seat, colour in enumerate(order):
-        seats[seat].balls = outcome.scores[colour]
+        seats[seat].balls = outcome.scores.get(colour, 0)  # balls, discs; stones in Tetralath
     winner = colours[order.index(outcome.winner)] if outcome.winner is not None else ""
     tied = tuple(colours[order.index(c)] for c in outcome.tied)
     return ComparisonGame(number, seats, winner, tied, played.moves, played.codes)
@@ -336,11 +361,13 @@ def _rss_kib(field: str) -> int:
         return int(next(line for line in status if line.startswith(field + ":")).split()[1])
 
 
-def _rss_child(algorithm: str, played: list[int], seats: list[int], budget: Budget, backend: str | None) -> int | None:
+def _rss_child(
+    algorithm: str, played: list[int], seats: list[int], budget: Budget, backend: str | None, game_name: str
+) -> int | None:
     """In a fresh process: replay ``played``, ``algorithm`` searching at its ``seats``' turns;
     how far the peak resident set rose above the resident set of just before its Engine was
     made (the peak is reset there: Linux's ``clear_refs``; None where that is not available)."""
-    game = Rolit(backend=backend)
+    game = start_position(game_name, backend)
     try:
         with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
             clear.write("5")  # reset the peak (VmHWM) to the present resident set
@@ -355,7 +382,9 @@ def _rss_child(algorithm: str, played: list[int], seats: list[int], budget: Budg
     return (_rss_kib("VmHWM") - before) * 1024
 
 
-def peak_rss(record: ComparisonGame, budget: Budget, backend: str | None = None) -> dict[str, int | None]:
+def peak_rss(
+    record: ComparisonGame, budget: Budget, backend: str | None = None, game_name: str = DEFAULT_GAME
+) -> dict[str, int | None]:
     """Per algorithm: how much the peak resident set of a fresh (spawned) process grew while
     that algorithm alone searched its positions of ``record`` (a shadow: those of the algorithm
     it shadows), one process after another."""
@@ -366,7 +395,8 @@ def peak_rss(record: ComparisonGame, budget: Budget, backend: str | None = None)
         if not seats:
             continue
         with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
-            grown[algorithm] = pool.submit(_rss_child, algorithm, record.played, seats, budget, backend).result()
+            job = pool.submit(_rss_child, algorithm, record.played, seats, budget, backend, game_name)
+            grown[algorithm] = job.result()
     return grown
 
 
@@ -414,6 +444,8 @@ class Run:
     pairs: dict[tuple[str, str], tuple[int, int]]
     load: tuple[float, float]  #: 1-minute load average at the start and the end
     cpus: int
+    game: str = DEFAULT_GAME  #: the game's name (``GAMES``)
+    seats: int = SEATS  #: players a game
 
 
 def _load() -> float:
@@ -423,7 +455,13 @@ def _load() -> float:
         return float("nan")
 
 
-def compare_rolit(
+def compare_rolit(budget: Budget, out: str, **options: Any) -> Run:
+    """:func:`compare_game` of four-player Rolit (the course's question)."""
+    return compare_game(DEFAULT_GAME, budget, out, **options)
+
+
+def compare_game(
+    game: str,
     budget: Budget,
     out: str,
     cycles: int = 1,
@@ -434,17 +472,20 @@ def compare_rolit(
     stream: TextIO | None = None,
     quiet: bool = False,
 ) -> Run:
-    """Play ``cycles`` cycles of 24 seatings (and, with ``pairs``, of the 2-against-2 seatings
-    of every pair), measure, write the report into ``out`` and return what it shows.
+    """Play ``cycles`` cycles of the seatings of ``game`` (:func:`seatings`: 24 in four-player
+    Rolit) and, with ``pairs``, of the half-against-half seatings of every pair; measure, write
+    the report into ``out`` and return what it shows.
 
     Its progress goes to ``stream`` (default stderr; ``gamecore._progress``: a line redrawn on a
     terminal, a plain line every 15 s elsewhere), none with ``quiet``.
     """
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
         raise InvalidLimitError(f"cycles must be an int >= 1, got {cycles!r}")
-    plan = [seating for _ in range(cycles) for seating in seatings()]
+    start = start_position(game, backend)
+    seats = start.num_players
+    plan = [seating for _ in range(cycles) for seating in seatings(ALGORITHMS, seats)]
     pair_plan = (
-        [s for _ in range(cycles) for a, b in itertools.combinations(ALGORITHMS, 2) for s in pair_seatings(a, b)]
+        [s for _ in range(cycles) for a, b in itertools.combinations(ALGORITHMS, 2) for s in pair_seatings(a, b, seats)]
         if pairs
         else []
     )
@@ -452,26 +493,28 @@ def compare_rolit(
     load_start = _load()
     records: list[ComparisonGame] = []
     pair_records: list[ComparisonGame] = []
-    with Progress(total, "games", label="compare rolit", stream=stream, quiet=quiet) as progress:
+    with Progress(total, "games", label=f"compare {game}", stream=stream, quiet=quiet) as progress:
         for number, seating in enumerate(plan + pair_plan):
             progress.update(number, " vs ".join(seating))
-            played = play_game(number, seating, budget, seed, backend, shadows=number < len(plan))
+            played = play_game(number, seating, budget, seed, backend, shadows=number < len(plan), game_name=game)
             (records if number < len(plan) else pair_records).append(played)
         progress.update(total, "peak-RSS cross-check: a fresh process per algorithm" if rss else "")
         stats = summarise(records)
         if rss:
-            for name, grown in peak_rss(records[0], budget, backend).items():
+            for name, grown in peak_rss(records[0], budget, backend, game).items():
                 stats[name].peak_rss = grown
     run = Run(
         budget=budget,
         cycles=cycles,
         seed=seed,
-        backend=backend or Rolit().backend,
+        backend=start.backend,
         stats=stats,
         records=records,
         pairs=head_to_head(pair_records),
         load=(load_start, _load()),
         cpus=os.cpu_count() or 1,
+        game=game,
+        seats=seats,
     )
     write_report(run, out)
     return run

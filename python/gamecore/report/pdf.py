@@ -1,4 +1,4 @@
-"""Charts and the one-page PDF of ``gamecore compare rolit`` (needs matplotlib: the ``report`` extra).
+"""Charts and the one-page PDF of ``gamecore compare GAME`` (needs matplotlib: the ``report`` extra).
 
 Uses matplotlib's object API (``Figure``), never ``pyplot``: no global state, no display.
 """
@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from .table import COLUMNS, SHORT, cell, findings, method
+from .table import COLUMNS, SHORT, cell, findings, heading, method
 
 __all__ = ["write_charts"]
 
@@ -129,7 +129,7 @@ def write_charts(run: Any, out: str) -> list[str]:
     page.text(
         0.5,
         0.975,
-        typeset("Four-player Rolit: Max^n, paranoid, Best-Reply Search and MCTS"),
+        typeset(heading(run)),
         ha="center",
         va="top",
         size=13,

@@ -1,8 +1,10 @@
-"""The tables of ``gamecore compare rolit``: names, cells, Markdown and findings."""
+"""The tables of ``gamecore compare GAME``: names, cells, Markdown and findings."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from ..games import GAMES
 
 __all__ = [
     "ALGORITHMS",
@@ -95,9 +97,8 @@ def method(run: Any) -> list[str]:
         )
         + f" Machine: {run.cpus} CPUs, load {run.load[0]:.1f} at the start and {run.load[1]:.1f} at the end "
         f"(1-minute average); backend {run.backend}; seed {run.seed}.",
-        f"Games: {len(run.records)} ({run.cycles} cycle(s) of 24: the 6 cyclic orders of the four algorithms x 4 "
-        "rotations, so each sits in each seat and after each other one equally). Wins by the course's tie rule; "
-        "95 % Wilson intervals; 25 % is chance.",
+        f"Games: {len(run.records)} ({cycle_text(run)}). Wins as the game's outcome says (Rolit: the course's tie "
+        f"rule); 95 % Wilson intervals; {chance(run)} is chance.",
         "States: SearchResult.nodes of every search (positions visited; MCTS: positions played into in "
         "selection and simulation), summed over the algorithm's moves of a game. Max^n without pruning "
         "searched every position Max^n searched, with the same budget (its move not played).",
@@ -111,6 +112,35 @@ def method(run: Any) -> list[str]:
     ]
 
 
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
+
+
+def heading(run: Any) -> str:
+    """``Rolit, four players: Max^n, paranoid, Best-Reply Search and MCTS``."""
+    name = GAMES[run.game].__name__
+    return f"{name}, {_NUMBERS.get(run.seats, str(run.seats))} players: Max^n, paranoid, Best-Reply Search and MCTS"
+
+
+def chance(run: Any) -> str:
+    """The win rate of a player no better than the others: ``25 %`` of four seats."""
+    return f"{100 / run.seats:.0f} %"
+
+
+def cycle_text(run: Any) -> str:
+    """What a cycle of seatings is, for the method."""
+    per_cycle = len(run.records) // max(run.cycles, 1)
+    if run.seats == len(ALGORITHMS):
+        return (
+            f"{run.cycles} cycle(s) of {per_cycle}: the {per_cycle // run.seats} cyclic orders of the "
+            f"{_NUMBERS.get(run.seats, run.seats)} algorithms x {run.seats} rotations, so each sits in each seat and "
+            "after each other one equally"
+        )
+    return (
+        f"{run.cycles} cycle(s) of {per_cycle}: every ordered choice of {run.seats} of the {len(ALGORITHMS)} "
+        "algorithms, so each sits in each seat against each other one equally"
+    )
+
+
 def findings(run: Any) -> list[str]:
     """Sentences read from the figures."""
     rows = {name: entry.row(run.budget) for name, entry in run.stats.items()}
@@ -120,7 +150,7 @@ def findings(run: Any) -> list[str]:
     least = min(rows.values(), key=lambda r: r["peak_memory_bytes"])
     lines = [
         f"{LABELS[best['algorithm']]} won most: {best['wins']} of {best['games']} games "
-        f"({best['win_rate']:.0%}, 95 % CI {best['win_low']:.0%}-{best['win_high']:.0%}; 25 % is chance).",
+        f"({best['win_rate']:.0%}, 95 % CI {best['win_low']:.0%}-{best['win_high']:.0%}; {chance(run)} is chance).",
         f"{LABELS[most['algorithm']]} explored the most states, {most['states_per_game']:,} a game; "
         f"{LABELS[least['algorithm']]} used the least search memory ({fmt_bytes(least['peak_memory_bytes'])}).",
     ]
@@ -136,7 +166,7 @@ def findings(run: Any) -> list[str]:
 def markdown(run: Any) -> str:
     rows = [entry.row(run.budget) for entry in run.stats.values()]
     lines = [
-        "# Rolit, four players: Max^n, paranoid, Best-Reply Search and MCTS",
+        f"# {heading(run)}",
         "",
         f"{len(run.records)} games, {run.budget.describe()}.",
         "",
