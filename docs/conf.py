@@ -10,7 +10,11 @@ import gamecore  # noqa: E402
 
 project = "gamecore"
 version = release = gamecore.__version__
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "sphinx.ext.napoleon"]
+# The entry points' docstrings read well in help() too: Google-style "Args:"/"Raises:" sections
+# (napoleon) and `single backticks` for code, which Sphinx shows as code (#33).
+default_role = "literal"
+napoleon_numpy_docstring = False
 autodoc_member_order = "bysource"
 # The optional extras' frameworks (`web`, `rl`): their pages build without them.
 autodoc_mock_imports = ["starlette", "uvicorn", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"]

@@ -387,7 +387,7 @@ def test_human_player_names_every_colour(backend):
     prompts = []
     player = make_player("human", input=lambda prompt: prompts.append(prompt) or "d3", output=io.StringIO())
     assert str(player.choose_move(game)) == "d3"
-    assert prompts[0].startswith("blue, your move")
+    assert prompts[0].startswith("Blue, your move")
 
 
 def test_bench_rolit_prints_both_backends_and_the_ratio(backends):

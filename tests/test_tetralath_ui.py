@@ -44,8 +44,8 @@ def test_human_vs_human_game_to_a_win_in_english(backend):
     assert "'z9' is not a cell" in text
     assert "'a6' is off the board: row a has cells 1 to 5." in text
     assert "e4 is already taken" in text
-    assert text.count("white, your move") == 4
-    assert text.count("black, your move") == 6  # three moves and three bad entries re-prompted
+    assert text.count("White, your move") == 4
+    assert text.count("Black, your move") == 6  # three moves and three bad entries re-prompted
     assert "Game over: white (human) wins: four in a row." in text
     # the final board shows the last move in parentheses and the four white stones on row e
     board = text.split("Game over")[0].splitlines()

@@ -4,8 +4,12 @@
 >>> gamecore.BACKEND in ("cython", "python")
 True
 
-Colours and moves belong to their game: ``Othello.BLACK``, ``Tetralath.WHITE``,
-``Othello.Move("d3")``, ``Tetralath.Move("e5")``.
+The games are `Othello`, `Rolit` and `Tetralath`; `search()` and `Engine` search any of
+them, `solve()` solves an Othello endgame exactly, `gamecore.players.make_player()` makes a
+player from a spec such as `"engine:depth=6"`. Colours and moves belong to their game:
+`Othello.BLACK`, `Tetralath.WHITE`, `Othello.Move("d3")`, `Tetralath.Move("e5")`.
+`help(gamecore.Othello)` is the place to start; the same text, with links, is the API
+reference (docs/).
 """
 
 from typing import Any

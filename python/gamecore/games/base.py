@@ -213,13 +213,19 @@ _Color = Color  # the base class, for annotations inside Position (where Color i
 
 
 class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
-    """A game position on one backend: a core (``_core``) and the backend's modules.
+    """A position of any game (`Othello`, `Rolit`, `Tetralath`): the moves played from its
+    start, on one backend.
 
-    The hot methods (``legal_moves``, ``push``, ``pop``, ``play``, ``copy``,
-    ``is_game_over``, ``peek``, ``move_stack``) come from ``PositionBase``
-    (``games/_position_py.py``, compiled as ``_position_cy`` when that backend is selected),
-    over the move objects each game interns (``_interned_moves``). Each game is a
-    ``Position`` of its move type, so type checkers see ``legal_moves() -> list[OthelloMove]``.
+    Every game answers the same calls: `legal_moves()`, `push(move)` / `pop()` (play and
+    take back), `play(move)` (a new position), `copy()`, `turn`, `is_game_over()`,
+    `outcome()`, `scores()`, `to_text()` / `from_text()`, `zobrist_hash()`. A game class
+    also says what it is -- its sizes, colours, geometry and players (`game_options()`,
+    `geometry()`, `colour_styles()`, `players`) -- for every front end to read.
+
+    Inside: a core (`_core`) of the chosen backend does the work; the hot methods come from
+    `PositionBase` (`games/_position_py.py`, compiled as `_position_cy`), over the move
+    objects each game interns. Each game is a `Position` of its move type, so type checkers
+    see `legal_moves() -> list[OthelloMove]`.
     """
 
     if TYPE_CHECKING:  # PositionBase's slots, which checkers cannot see through _backend

@@ -166,13 +166,18 @@ def interned_moves(size: int) -> tuple[Move, ...]:
 class Othello(Position[OthelloMove]):
     """An Othello/Reversi position with its move history.
 
-    :param size: even board size from 4 to 10 (default 8). Standard start: white on
-        d4/e5, black on e4/d5 (for 8x8; the four centre squares on any size), black first.
-    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
-    :raises InvalidSizeError: for an odd size or one outside 4..10.
+    Args:
+        size: even board size from 4 to 10 (default 8). Standard start: white on
+            d4/e5, black on e4/d5 (for 8x8; the four centre squares on any size), black first.
+        backend: `"cython"` or `"python"`; default `gamecore.BACKEND`.
 
-    ``turn`` is ``Othello.BLACK`` (0) or ``Othello.WHITE`` (1). ``legal_moves()`` lists the
-    squares in index order, ``[pass]`` when the side to move must pass, ``[]`` at the end.
+    Raises:
+        InvalidSizeError: for an odd size or one outside 4..10.
+
+    `turn` is `Othello.BLACK` (0) or `Othello.WHITE` (1). `legal_moves()` lists the
+    squares in index order, `[pass]` when the side to move must pass, `[]` at the end;
+    `push(move)` plays a move (`"d3"`, a `Move`), `pop()` takes it back, `outcome()` says
+    who won once `is_game_over()`.
     """
 
     __slots__ = ()

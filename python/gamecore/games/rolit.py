@@ -188,20 +188,23 @@ INTERNED_MOVES = tuple(RolitMove(index) for index in range(SIZE * SIZE))
 class Rolit(Position[RolitMove]):
     """A Rolit position with its move history.
 
-    :param colors: the colours that play, in their order of play: ``"RBYG"`` (default, four
-        players in the handout's order red, blue, yellow, green), ``"RG"``, ``"RYG"``, any 2
-        to 4 different ones in any order (``"RGBY"`` plays red, green, blue, yellow), or a
-        list of colours. ``colours=`` is its older name, still accepted.
-    :param players: 2, 3 or 4 instead of ``colors``: red-green, red-yellow-green, all four
-        (red, blue, yellow, green).
-    :param first: the colour that moves first (default the first of ``colors``); the turn
-        then goes round in the order of ``colors``.
-    :param compulsory_capture: a capture must be played when one exists (the rules);
-        ``False`` lifts the compulsion (every empty square next to a ball is legal).
-    :param tie_rule: break a tie at the top in favour of the colour that first reached the
-        final score (the course handout's rule, default); ``False`` leaves it a draw.
-    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
-    :raises InvalidPositionError: bad colours or first colour.
+    Args:
+        colors: the colours that play, in their order of play: `"RBYG"` (default, four
+            players in the handout's order red, blue, yellow, green), `"RG"`, `"RYG"`, any 2
+            to 4 different ones in any order (`"RGBY"` plays red, green, blue, yellow), or a
+            list of colours. `colours=` is its older name, still accepted.
+        players: 2, 3 or 4 instead of `colors`: red-green, red-yellow-green, all four
+            (red, blue, yellow, green).
+        first: the colour that moves first (default the first of `colors`); the turn
+            then goes round in the order of `colors`.
+        compulsory_capture: a capture must be played when one exists (the rules);
+            `False` lifts the compulsion (every empty square next to a ball is legal).
+        tie_rule: break a tie at the top in favour of the colour that first reached the
+            final score (the course handout's rule, default); `False` leaves it a draw.
+        backend: `"cython"` or `"python"`; default `gamecore.BACKEND`.
+
+    Raises:
+        InvalidPositionError: bad colours or first colour.
     """
 
     __slots__ = ("_tie_rule",)

@@ -219,9 +219,14 @@ _TERMINATIONS = {
 class Tetralath(Position[TetralathMove]):
     """A Tetralath position with its move history. White moves first.
 
-    :param swap: allow the swap rule of Yavalath (black's first move may be ``'swap'``:
-        white's stone becomes black and white moves again). Off by default.
-    :param backend: ``"cython"`` or ``"python"``; default :data:`gamecore.BACKEND`.
+    Args:
+        swap: allow the swap rule of Yavalath (black's first move may be `"swap"`:
+            white's stone becomes black and white moves again). Off by default.
+        backend: `"cython"` or `"python"`; default `gamecore.BACKEND`.
+
+    Four in a row wins, three in a row (without four) loses. Cells are named by row `a`-`i`
+    and number (`e5` the centre); `legal_moves()`, `push()`, `pop()` and `outcome()` work as
+    in every game.
     """
 
     __slots__ = ()

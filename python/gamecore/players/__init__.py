@@ -412,7 +412,8 @@ class HumanPlayer(Player):
         shown = names if len(moves) <= 12 else self.texts["many_moves"].format(example=example)
         t = self.texts
         while True:
-            text = self._read(t["prompt"].format(side=self.side_name(position.turn), moves=shown)).strip()
+            prompt = t["prompt"].format(side=self.side_name(position.turn), moves=shown)
+            text = self._read(prompt[:1].upper() + prompt[1:]).strip()  # a sentence: "Black, your move"
             word = text.lower()
             if not text:
                 continue
@@ -546,18 +547,20 @@ def _nboard_player(command: str, game: str | None, defaults: dict[str, Any]) -> 
 
 
 def make_player(spec: str, *, game: str | None = None, size: int | None = None, **defaults: Any) -> Player:
-    """A player from a short spec: ``"random"``, ``"greedy"``, ``"corner"``, ``"positional"``,
-    ``"engine"``, ``"mcts"``, ``"maxn"``, ``"paranoid"``, ``"brs"`` (an engine running that
-    n-player search), ``"human"``, optionally with options after a colon:
-    ``"engine:depth=6,time=2,eval=positional"``, ``"random:seed=3"``, ``"mcts:iterations=5000"``.
-    ``"nboard:CMD ARGS"`` (Othello) is an external NBoard engine run by that command line
-    (:class:`gamecore.nboard.NBoardPlayer`: ``"nboard:edax -nboard"``).
+    """A player from a short spec: `"random"`, `"greedy"`, `"corner"`, `"positional"`,
+    `"engine"`, `"mcts"`, `"maxn"`, `"paranoid"`, `"brs"` (an engine running that
+    n-player search), `"human"`, optionally with options after a colon:
+    `"engine:depth=6,time=2,eval=positional"`, `"random:seed=3"`, `"mcts:iterations=5000"`.
+    `"nboard:CMD ARGS"` (Othello) is an external NBoard engine run by that command line
+    (`gamecore.nboard.NBoardPlayer`: `"nboard:edax -nboard"`).
 
-    ``defaults`` are keyword options given to the player's class when it takes them
-    (the spec's own options win). ``game`` (``"tetralath"``) refuses players that do not
-    play it; ``size``, the board's side when known, refuses an engine whose learned-evaluation
-    weights are for another size now rather than at its first move. Unknown names or options
-    raise :class:`~gamecore.errors.InvalidOptionError`; ``computer`` is ``engine``.
+    `defaults` are keyword options given to the player's class when it takes them
+    (the spec's own options win). `game` (`"tetralath"`) refuses players that do not
+    play it; `size`, the board's side when known, refuses an engine whose learned-evaluation
+    weights are for another size now rather than at its first move. `computer` is `engine`.
+
+    Raises:
+        InvalidOptionError: an unknown name or option.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidOptionError(f"a player spec is a name like 'engine' or 'random:seed=3', got {spec!r}")

@@ -955,13 +955,13 @@ def search(
     clock: str = "wall",
     mpc: bool | None = None,
 ) -> SearchResult[MoveT]:
-    """Search ``position`` once with a fresh :class:`Engine` (see there for the options).
+    """Search `position` once with a fresh `Engine` (see there for the options).
 
-    ``algorithm=None`` picks ``"alphabeta"`` for a two-player game and ``"mcts"`` (the
+    `algorithm=None` picks `"alphabeta"` for a two-player game and `"mcts"` (the
     strongest in four-player Rolit, docs/performance.md) for more players.
 
-    With a ``time_limit`` the table is no larger than the search could fill in that time
-    (``TT_MB_PER_SECOND`` megabytes a second, at least 1 MB): making it is part of the time.
+    With a `time_limit` the table is no larger than the search could fill in that time
+    (`TT_MB_PER_SECOND` megabytes a second, at least 1 MB): making it is part of the time.
     """
     _check_limit("time_limit", time_limit, float)
     if time_limit is not None and isinstance(tt_mb, (int, float)) and not isinstance(tt_mb, bool):
@@ -987,9 +987,9 @@ def solve(
 ) -> SolveResult[MoveT]:
     """The exact result of an Othello position under perfect play.
 
-    ``score`` is the final disc difference for the side to move (empty squares go to the
-    winner); ``move`` a best move. With a limit the solver may stop early: then
-    ``completed`` is False.
+    `score` is the final disc difference for the side to move (empty squares go to the
+    winner); `move` a best move. With a limit the solver may stop early: then
+    `completed` is False.
     """
     _check_limit("time_limit", time_limit, float)
     _check_limit("nodes", nodes, int)

@@ -451,7 +451,7 @@ class Session:
         score = describe_score(result, colour, self.name, self.m, self.ui.proven_margin, scale)
         if score:
             parts.append(score)
-        if getattr(result, "nodes", None):
+        if getattr(result, "nodes", None) and not getattr(result, "iterations", None):  # MCTS: its iterations say it
             parts.append(self.m["nodes"].format(nodes=self.grouped(result.nodes)))
         return line + self.m["thinking_note"].format(seconds=elapsed, note=", ".join(parts))
 

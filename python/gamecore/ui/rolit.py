@@ -307,21 +307,21 @@ def play(
 ) -> Rolit:
     """Play Rolit in the terminal; returns the position reached (over, or where it was left).
 
-    ``gamecore.rolit("Y", "B")`` is ``gamecore rolit Y B``: the same loop as ``gamecore play
-    rolit``.
+    `gamecore.rolit("Y", "B")` is `gamecore rolit Y B`: the same loop as `gamecore play rolit`.
 
-    :param humans: the colours people play (``"Y"``, ``"yellow"``, ``Rolit.YELLOW`` or
-        ``"YB"``); none: the computer plays a whole game.
-    :param algorithm: the computer's algorithm (see :data:`ENGINE_ALGORITHMS`).
-    :param time: the computer's seconds per move.
-    :param seed: seed of the computer's random choices (each engine colour adds its number).
-    :param colors: the colours that play (default all four; see :class:`~gamecore.Rolit`);
-        ``colours=`` is its older name, still accepted.
-    :param first: the colour that moves first.
-    :param tie_rule: a tie at the top goes to the colour that reached it first.
-    :param compulsory_capture: ``False`` lifts the rule that a capture must be played.
-    :param input: where the moves are read (default standard input).
-    :param output: where the game is written (default standard output).
+    Args:
+        humans: the colours people play (`"Y"`, `"yellow"`, `Rolit.YELLOW` or `"YB"`);
+            none: the computer plays a whole game.
+        algorithm: the computer's algorithm (see `ENGINE_ALGORITHMS`).
+        time: the computer's seconds per move.
+        seed: seed of the computer's random choices (each engine colour adds its number).
+        colors: the colours that play (default all four; see `gamecore.Rolit`);
+            `colours=` is its older name, still accepted.
+        first: the colour that moves first.
+        tie_rule: a tie at the top goes to the colour that reached it first.
+        compulsory_capture: `False` lifts the rule that a capture must be played.
+        input: where the moves are read (default standard input).
+        output: where the game is written (default standard output).
     """
     colors = renamed(colors, colours, "colors", "colours")
     args = play_arguments(humans, algorithm, time, seed, colors, first, tie_rule, compulsory_capture, backend)
