@@ -246,6 +246,23 @@ def test_bench_search_and_endgame(monkeypatch, capsys):
         assert " 40    20   +38   +38   a2" in out and "0 wrong" in out
 
 
+def test_bench_search_against_another_build(monkeypatch, capsys, tmp_path):
+    # --against: the deep run of this build and of the build at PATH (here this one again, by
+    # its folder) timed in turn, each sample in a process of its own: the same nodes.
+    if "cython" not in _backend.available():
+        pytest.skip("--against times the compiled backend: build it (pip install .)")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["gamecore"].__file__ or "")))
+    argv = ["bench", "othello", "search", "--eval", "learned", "--depth", "1", "--deep", "3", "--ffo", "none"]
+    code, out, _ = run(monkeypatch, capsys, [*argv, "--runs", "1", "--backend", "cython", "--against", here])
+    assert code == 0, out
+    lines = [line for line in out.splitlines() if line.startswith("alpha-beta cython  depth  3 learned:")]
+    assert len(lines) == 3 and len({line.split()[5] for line in lines}) == 1  # one node count
+    assert lines[1].endswith("this build") and lines[2].endswith(here)
+    assert f"this build / {here}: " in out
+    code, _, err = run(monkeypatch, capsys, [*argv, "--against", str(tmp_path)])
+    assert code == 1 and "no gamecore package in" in err
+
+
 def test_bench_endgame_solve_limit(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["bench", "othello", "endgame", "--solve-limit", "0.3", "--ffo", "40"])
     assert code == 0 and "exact solves within 0.3 s" in out

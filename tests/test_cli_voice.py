@@ -135,8 +135,13 @@ BENCH_CALLS = {
     ("othello", "perft", "--quick", "--runs", "2"): ("bench_perft", {"runs": 2, "backend": None, "quick": True}),
     ("othello", "search", "--depth", "4", "--deep", "0", "--ffo", "none"): (
         "bench_search",
-        {"runs": 3, "depth": 4, "deep": 0, "ffo": "none", "backend": None},
+        {"runs": 3, "depth": 4, "deep": 0, "ffo": "none", "backend": None, "evaluation": "standard", "against": None},
     ),
+    ("othello", "search", "--eval", "learned", "--against", "DIR"): (
+        "bench_search",
+        {"evaluation": "learned", "against": "DIR", "depth": 6, "deep": 10},
+    ),
+    ("othello", "eval"): ("bench_eval", {"evaluation": "default"}),
     ("othello", "endgame", "--ffo", "40", "--backend", "python"): ("bench_endgame", {"backend": "python", 0: "40"}),
     ("othello", "endgame", "--solve-limit", "2"): ("bench_solve_limit", {0: 2.0, 1: "40-49"}),
     ("othello", "mcts", "--size", "6", "--iterations", "50"): (
@@ -175,6 +180,7 @@ def bench_calls(monkeypatch):
         (cli.bench, "bench_mcts"),
         (cli.bench, "bench_tetralath"),
         (cli.bench_api, "bench_api"),
+        (cli.bench_evaluation, "bench_eval"),
         (cli.bench_rolit, "bench_rolit"),
         (cli.bench_multiplayer, "bench_multiplayer"),
         (cli.bench_rl, "bench_rl"),

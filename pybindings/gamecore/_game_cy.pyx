@@ -67,6 +67,10 @@ cdef class GameCore:
     cdef int evaluate(self, const int* weights) noexcept nogil:
         return 0
 
+    cdef int begin_search(self, const int* weights) except -1:
+        # The search's own copy may prepare for evaluating with these weights; by default nothing.
+        return 0
+
     cdef void terminal_values(self, int* out) noexcept nogil:
         # Two-player default: the side-to-move value and its negation.
         cdef int value = self.terminal_value(), mover = self.to_move()

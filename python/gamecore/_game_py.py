@@ -130,6 +130,12 @@ class GameCore:
         """Heuristic value for the side to move: ``sum(weights[i] * feature_i)`` over the game's features."""
         raise NotImplementedError
 
+    def begin_search(self, weights: list[int]) -> None:
+        """A search is about to run on this core (its own copy) and evaluate with ``weights``:
+        a game may prepare state that makes ``evaluate`` cheaper, without changing a value
+        (the compiled Othello core then keeps its pattern indices up to date move by move).
+        Default: nothing."""
+
     def terminal_values(self) -> list[int]:
         """The final result per player (index = player), for a finished game. Two-player
         default: ``terminal_value()`` for the side to move, its negation for the other."""

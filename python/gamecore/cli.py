@@ -138,7 +138,7 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         return bench_evaluation.bench_eval(
             out,
             size=args.size,
-            evaluation=args.eval,
+            evaluation=args.eval or "default",
             weights=args.weights,
             plies=args.depths,
             gate=args.gate,
@@ -154,6 +154,8 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         ffo=args.ffo or "40-49",
         backend=args.backend,
         progress=progress,
+        evaluation=args.eval or "standard",
+        against=args.against,
     )
 
 
@@ -270,7 +272,17 @@ def _add_bench_parser(sub: Any) -> None:
     o.add_argument(
         "--weights", metavar="PATH", help="eval: learned weights to check (gamecore train othello's .patterns file)"
     )
-    o.add_argument("--eval", default="default", help="eval: the evaluation to check (default: the engine's)")
+    o.add_argument(
+        "--eval",
+        help="eval: the evaluation to check (default: the engine's); search: the evaluation of the alpha-beta runs "
+        "(default standard; learned: the pattern evaluation)",
+    )
+    o.add_argument(
+        "--against",
+        metavar="PATH",
+        help="search: also time the deep run with the gamecore at PATH (a checkout or the folder holding "
+        "gamecore/, its extensions built), in turn with this build: before/after figures of one run",
+    )
     o.add_argument(
         "--depths",
         type=ply_list,

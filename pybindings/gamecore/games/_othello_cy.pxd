@@ -26,10 +26,15 @@ cdef class OthelloCore(GameCore):
     cdef int capacity
     cdef Ply* stack
     cdef const Geometry* g
+    # The learned evaluation's pattern indices kept up to date move by move (begin_search):
+    # frame k holds them after the k-th move of the history; NULL when not tracked.
+    cdef unsigned short* frames
+    cdef const void* powers       # _othello_cy.PatternPowers of the size
 
     cdef bint _reserve(self, int plies) noexcept nogil
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil
+    cdef int tracked_pattern_score(self) noexcept nogil
 
 # The learned evaluation, for the exact endgame solver's move ordering: load_patterns(n)
 # (with the GIL, before a search) points the size's table at its weights, has_patterns(n)

@@ -9,12 +9,18 @@ with that layout. A 10x10 board is kept in the kernel's interleaved layout inste
 ``Geometry.square_bit``/``bit_square`` map squares inside.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
                    gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
 cimport othello as kernel
+cdef extern from "gamecore_patterns.h":
+    enum:
+        GC_PATTERN_VIEW
+    void gc_patterns_advance(const unsigned short* before, unsigned short* after, const unsigned short* power,
+                             int mover, int square, const unsigned char* flipped, int count) noexcept nogil
+    void gc_patterns_copy(const unsigned short* before, unsigned short* after) noexcept nogil
 from othello cimport Geometry
 
 from gamecore._game_cy cimport GameCore
@@ -50,7 +56,10 @@ cdef enum:
     C_PASS = -1  # _othello_rules.PASS (checked: _C_COPIES, tests/test_options.py)
     # The learned evaluation (_othello_patterns): at most this many instances, this long.
     MAX_INSTANCES = 64
-    MAX_INSTANCE_SQUARES = 12
+    MAX_INSTANCE_SQUARES = 10  # an index below 3**10 fits an unsigned short
+    # A frame of tracked pattern indices (OthelloCore.frames): black's view of every
+    # instance, then white's (a view reads 1 for that colour's discs, 2 for the other's).
+    FRAME = 2 * MAX_INSTANCES
     MAX_PATTERN_SCORE = 100_000  # _othello_patterns.MAX_PATTERN_SCORE (checked at import)
     # perft hands subtrees this many plies deep to the kernel in one call (a few ms each on
     # the largest boards) and looks for Ctrl-C between two calls: the kernel keeps its speed.
@@ -72,8 +81,7 @@ cdef uint64_t MASK64 = 0xFFFFFFFFFFFFFFFF
 ctypedef struct PatternTable:
     int instances
     int stride
-    int stage_width
-    int last_stage
+    int stage_start[101]              # by number of empty squares: where its stage's table starts
     int offset[MAX_INSTANCES]         # where the instance's shape table starts in a stage
     int length[MAX_INSTANCES]
     signed char squares[MAX_INSTANCES][MAX_INSTANCE_SQUARES]
@@ -128,8 +136,8 @@ cdef PatternTable* new_pattern_table(int n, int width) except NULL:
         raise MemoryError("no memory for the pattern table")
     t.instances = len(ps.instances)
     t.stride = ps.stride
-    t.stage_width = width
-    t.last_stage = patterns.stages_for(n, width) - 1
+    for k in range(n * n + 1):
+        t.stage_start[k] = patterns.stage_of(k, n, width) * t.stride
     t.weights = NULL
     for i, (shape, squares) in enumerate(ps.instances):
         t.offset[i] = ps.offsets[shape]
@@ -195,6 +203,83 @@ def set_pattern_weights(size, weights):
     install_patterns(g.n, weights)
 
 
+# -- the pattern indices kept up to date move by move --------------------------------------
+# A search with the learned evaluation has its own copy of the position track the indices
+# (OthelloCore.begin_search): a move changes each instance's index by what its squares
+# changed. The new disc adds its square's power of 3 in each instance it belongs to once in
+# the mover's view (digit 1) and twice in the other's (digit 2); a flipped disc goes from 2
+# to 1 in the mover's view and from 1 to 2 in the other's: minus its power, plus its power.
+# That is a few vector additions a move instead of reading every square of every instance
+# at each evaluated node (356 on 8x8); the strong engines (Logistello, Edax) update their
+# pattern indices the same way. Undoing a move steps back one frame.
+
+ctypedef struct PatternPowers:
+    unsigned short power[100][MAX_INSTANCES]  # by square: its power of 3 in each instance, 0 if not in it
+    int width                                # the instances, rounded up to 8: the vector loops' length
+
+cdef PatternPowers* PATTERN_POWERS[11]  # built on first use per size, kept for the process
+
+
+cdef const PatternPowers* powers_of(int n) except NULL:
+    """The squares' powers of 3 in the n x n pattern instances."""
+    cdef PatternPowers* q = PATTERN_POWERS[n]
+    cdef int i, k, power
+    if q != NULL:
+        return q
+    ps = patterns.pattern_set(n)
+    if len(ps.instances) > MAX_INSTANCES or max(ps.lengths) > MAX_INSTANCE_SQUARES:
+        raise ValueError(f"the {n}x{n} pattern set does not fit the compiled table")
+    q = <PatternPowers*>calloc(1, sizeof(PatternPowers))
+    if q == NULL:
+        raise MemoryError("no memory for the pattern indices")
+    q.width = (len(ps.instances) + 7) & ~7
+    for i, (_, squares) in enumerate(ps.instances):
+        power = 1
+        for k in reversed(squares):  # the last square is the lowest digit
+            q.power[k][i] = power
+            power *= 3
+    PATTERN_POWERS[n] = q
+    return q
+
+
+cdef inline void add_power(unsigned short* view, const unsigned short* power, int times, int width) noexcept nogil:
+    cdef int k
+    for k in range(width):
+        view[k] += times * power[k]
+
+
+cdef void read_frame(unsigned short* frame, gc_u128 black, gc_u128 white, const PatternPowers* q,
+                     const Geometry* g) noexcept nogil:
+    """Both colours' views of every instance's index, read from the board."""
+    cdef int square
+    memset(frame, 0, FRAME * sizeof(unsigned short))
+    for square in range(g.nsq):
+        if black & g.square_bit[square]:
+            add_power(frame, q.power[square], 1, q.width)
+            add_power(frame + MAX_INSTANCES, q.power[square], 2, q.width)
+        elif white & g.square_bit[square]:
+            add_power(frame, q.power[square], 2, q.width)
+            add_power(frame + MAX_INSTANCES, q.power[square], 1, q.width)
+
+
+cdef inline void advance_frame(const unsigned short* before, unsigned short* after, const PatternPowers* q,
+                               int mover, int square, gc_u128 flipped, const Geometry* g) noexcept nogil:
+    """``after``: the frame ``before`` once ``mover`` has played ``square``, flipping ``flipped``."""
+    cdef unsigned char squares[128]
+    cdef int count = 0
+    cdef uint64_t half = gc_u128_lo(flipped)
+    while half:
+        squares[count] = g.bit_square[gc_ctz64(half)]
+        count += 1
+        half &= half - 1
+    half = gc_u128_hi(flipped)
+    while half:
+        squares[count] = g.bit_square[64 + gc_ctz64(half)]
+        count += 1
+        half &= half - 1
+    gc_patterns_advance(before, after, &q.power[0][0], mover, square, squares, count)
+
+
 cdef inline void fill_cells(gc_u128 me, gc_u128 opp, const Geometry* g, unsigned char* cells) noexcept nogil:
     """cells[square] = 0 empty, 1 ``me``, 2 ``opp``."""
     cdef uint64_t half
@@ -224,25 +309,44 @@ cdef inline int instance_index(const unsigned char* cells, const PatternTable* t
     return index
 
 
-cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
-    cdef const PatternTable* t = <const PatternTable*>g.patterns if g.patterns != NULL else PATTERN_TABLES[g.n]
+cdef inline const PatternTable* table_of(const Geometry* g) noexcept nogil:
+    """The pattern table a core of geometry ``g`` evaluates with (NULL: none)."""
+    return <const PatternTable*>g.patterns if g.patterns != NULL else PATTERN_TABLES[g.n]
+
+
+cdef inline void read_indices(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTable* t,
+                              unsigned short* indices) noexcept nogil:
+    """Every instance's index for ``me`` to move, read square by square from the board."""
     cdef unsigned char cells[128]
-    cdef int i, total, mobility, discs, empties, stage
-    cdef const short* w
+    cdef int i
+    fill_cells(me, opp, g, cells)
+    for i in range(t.instances):
+        indices[i] = <unsigned short>instance_index(cells, t, i)
+
+
+cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
+    cdef const PatternTable* t = table_of(g)
+    cdef unsigned short indices[MAX_INSTANCES]
     if t == NULL:
         return 0
+    read_indices(me, opp, g, t, indices)
+    return pattern_sum(me, opp, g, t, indices)
+
+
+cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTable* t,
+                     const unsigned short* indices) noexcept nogil:
+    """The pattern score of ``me`` to move whose instances have ``indices``: whether read from
+    the board (_pattern_score) or tracked move by move (OthelloCore.tracked_pattern_score)."""
+    cdef int i, total, mobility, discs, empties
+    cdef const short* w
     empties = g.nsq - gc_popcount128(me | opp)
-    stage = (empties - 1 if empties > 0 else 0) // t.stage_width
-    if stage > t.last_stage:
-        stage = t.last_stage
-    w = t.weights + stage * t.stride
+    w = t.weights + t.stage_start[empties]
     mobility = gc_popcount128(moves_of(me, opp, g)) - gc_popcount128(moves_of(opp, me, g))
     discs = gc_popcount128(me) - gc_popcount128(opp)
     total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
              + w[t.stride - 1] * (1 if empties % 2 else -1))
-    fill_cells(me, opp, g, cells)
     for i in range(t.instances):
-        total += w[t.offset[i] + instance_index(cells, t, i)]
+        total += w[t.offset[i] + indices[i]]
     if total > MAX_PATTERN_SCORE:
         return MAX_PATTERN_SCORE
     if total < -MAX_PATTERN_SCORE:
@@ -265,6 +369,8 @@ def _init_tables():
 _init_tables()
 if MAX_PATTERN_SCORE != patterns.MAX_PATTERN_SCORE:
     raise ImportError("the compiled pattern score bound differs from _othello_patterns")
+if GC_PATTERN_VIEW != MAX_INSTANCES:
+    raise ImportError("gamecore_patterns.h and _othello_cy disagree on the instances a view holds")
 
 cdef inline gc_u128 to_board(object x, const Geometry* g):
     """A Python bitboard (plain layout) as a kernel board of this size's layout."""
@@ -413,9 +519,12 @@ cdef class OthelloCore(GameCore):
         self.size = 8
         self.stack = NULL
         self.capacity = 0
+        self.frames = NULL
+        self.powers = NULL
 
     def __dealloc__(self):
         free(self.stack)
+        free(self.frames)
 
     cdef bint _reserve(self, int plies) noexcept nogil:
         """Room for ``plies`` moves in the history (at most MAX_PLIES); False if none."""
@@ -456,6 +565,8 @@ cdef class OthelloCore(GameCore):
                 h ^= SQUARE_KEY[1][i]
         self.zhash = h
         self.sp = 0
+        if self.frames != NULL:
+            read_frame(self.frames, black, white, <const PatternPowers*>self.powers, self.g)
 
     def set_board(self, black, white, turn):
         """Set the discs (two bitboards) and the side to move; clears the move history."""
@@ -525,6 +636,7 @@ cdef class OthelloCore(GameCore):
 
     cdef void make_move(self, int move) noexcept nogil:
         cdef int t = self.turn
+        cdef unsigned short* frame
         cdef gc_u128 flipped = 0, me, opp
         cdef uint64_t h = self.zhash ^ TURN_KEY[0] ^ TURN_KEY[1]
         if self.sp >= self.capacity and not self._reserve(self.sp + 1):
@@ -536,6 +648,12 @@ cdef class OthelloCore(GameCore):
             self.discs[t] = me | flipped | self.g.square_bit[move]
             self.discs[1 - t] = opp ^ flipped
             h ^= SQUARE_KEY[t][move] ^ xor_flip_keys(flipped, self.g)
+        if self.frames != NULL:
+            frame = self.frames + self.sp * FRAME
+            if move == C_PASS:
+                gc_patterns_copy(frame, frame + FRAME)
+            else:
+                advance_frame(frame, frame + FRAME, <const PatternPowers*>self.powers, t, move, flipped, self.g)
         self.stack[self.sp].move = move
         self.stack[self.sp].flips = flipped
         self.stack[self.sp].hash = self.zhash
@@ -584,8 +702,42 @@ cdef class OthelloCore(GameCore):
         else:
             total = kernel.evaluate[gc_u128](me, opp, self.g, weights)
         if weights[6]:
-            total += weights[6] * _pattern_score(me, opp, self.g)
+            if self.frames != NULL:
+                total += weights[6] * self.tracked_pattern_score()
+            else:
+                total += weights[6] * _pattern_score(me, opp, self.g)
         return total
+
+    cdef int begin_search(self, const int* weights) except -1:
+        """With the learned evaluation among ``weights``, keep the pattern indices up to date
+        move by move from here on (this core is a search's own copy; push and pop of the
+        public positions never pay for it)."""
+        if weights[6] == 0 or self.frames != NULL or table_of(self.g) == NULL:
+            return 0
+        self.powers = powers_of(self.size)
+        self.frames = <unsigned short*>malloc((MAX_PLIES + 1) * FRAME * sizeof(unsigned short))
+        if self.frames == NULL:
+            raise MemoryError("no memory for the pattern indices")
+        read_frame(self.frames + self.sp * FRAME, self.discs[0], self.discs[1], <const PatternPowers*>self.powers,
+                   self.g)
+        return 0
+
+    cdef int tracked_pattern_score(self) noexcept nogil:
+        """_pattern_score of the side to move, from the tracked indices."""
+        cdef const PatternTable* t = table_of(self.g)
+        if t == NULL:
+            return 0
+        return pattern_sum(self.discs[self.turn], self.discs[1 - self.turn], self.g, t,
+                           self.frames + self.sp * FRAME + self.turn * MAX_INSTANCES)
+
+    def _track_patterns(self):
+        """Track the pattern indices as a search with the learned evaluation does (for the
+        tests: the learned feature then reads them); whether they are tracked."""
+        cdef int weights[16]
+        memset(weights, 0, sizeof(weights))
+        weights[6] = 1
+        self.begin_search(weights)
+        return self.frames != NULL
 
     cdef int order_key(self, int move) noexcept nogil:
         return 0 if move == C_PASS else self.g.square_weight[move]

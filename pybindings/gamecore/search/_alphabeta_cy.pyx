@@ -336,6 +336,7 @@ cdef class Searcher:
                     self.mpc_high[i] = high[i]
                     self.mpc_low[i] = low[i]
             self.core = core.copy()
+            self.core.begin_search(self.weights)
             self.evaluator = evaluator
             self.has_evaluator = evaluator is not None
             self.view = wrap

@@ -12,7 +12,9 @@ cython/python ratio is taken on the same work, the backends' samples taken in tu
   gamecore (``ref_perft.perft``, e.g. the plain Cython loop of the course's bench folder),
   timed in turn: the ratio that compares machines.
 - ``othello search``: alpha-beta nodes per second on 8x8 midgame positions with the standard
-  evaluation, the ratio, and the time to solve FFO endgame positions exactly.
+  evaluation (``--eval``: another one, e.g. ``learned``), the ratio, and the time to solve FFO
+  endgame positions exactly; with ``--against PATH``, the Cython-only run timed in turn with
+  this build and the gamecore at PATH (before/after figures of one run).
 - ``othello endgame``: the FFO positions alone (``data/ffo-40-59.obf``), one line each; with
   ``--solve-limit S``, how many empty squares the solver finishes within S seconds a move.
 - ``othello mcts``: UCT iterations per second per backend and the ratio.
@@ -31,6 +33,7 @@ import os
 import random
 import resource
 import statistics
+import sys
 import time
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -231,19 +234,89 @@ def midgame_positions(backend: str, count: int = 4, plies: int = 20) -> list[Oth
     return positions
 
 
-def _search_work(backend: str, depth: int, tt_mb: int) -> Callable[[], int]:
+def _search_work(backend: str, depth: int, tt_mb: int, evaluation: str = "standard") -> Callable[[], int]:
     positions = midgame_positions(backend)
 
     def work() -> int:
         # A fresh engine per position: every search starts from an empty table.
-        return sum(Engine("standard", tt_mb=tt_mb).search(game, depth=depth).nodes for game in positions)
+        return sum(Engine(evaluation, tt_mb=tt_mb).search(game, depth=depth).nodes for game in positions)
 
     return work
 
 
-def _search_rate(backend: str, depth: int, runs: int, tt_mb: int) -> tuple[float, int]:
-    seconds, nodes = median_seconds(_search_work(backend, depth, tt_mb), runs)
+def _search_rate(backend: str, depth: int, runs: int, tt_mb: int, evaluation: str = "standard") -> tuple[float, int]:
+    seconds, nodes = median_seconds(_search_work(backend, depth, tt_mb, evaluation), runs)
     return nodes / seconds, nodes
+
+
+#: ``--against``: one sample of the compiled search, run by another build of gamecore in a
+#: process of its own (the same work as ``_search_work``, with that build's public names).
+SAMPLE_ELSEWHERE = """
+import sys, time
+from gamecore.bench import midgame_positions
+from gamecore.search.engine import Engine
+evaluation, depth, tt_mb, least = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+positions = midgame_positions("cython")
+calls, start = 0, time.process_time()
+while True:
+    nodes = sum(Engine(evaluation, tt_mb=tt_mb).search(game, depth=depth).nodes for game in positions)
+    calls += 1
+    elapsed = time.process_time() - start
+    if elapsed >= least:
+        break
+print(elapsed / calls, nodes)
+"""
+
+
+def package_folder(path: str) -> str:
+    """The folder that holds the ``gamecore`` package of ``path``: that folder itself, or a
+    checkout's ``python`` folder. ValueError when neither holds one."""
+    for folder in (path, os.path.join(path, "python")):
+        if os.path.isfile(os.path.join(folder, "gamecore", "__init__.py")):
+            return os.path.abspath(folder)
+    raise ValueError(f"--against: no gamecore package in {path} (give a checkout or the folder holding gamecore/)")
+
+
+def _sample_elsewhere(folder: str, evaluation: str, depth: int, tt_mb: int) -> Callable[[], tuple[float, int]]:
+    """One timed sample of the compiled search by the gamecore in ``folder``: (CPU seconds of
+    the work, nodes); ValueError with that build's last error line when it fails."""
+    import subprocess  # noqa: PLC0415 (--against only: the other benchmarks need not load it)
+
+    env = {**os.environ, "PYTHONPATH": folder, "GAMECORE_BACKEND": "cython"}
+    command = [sys.executable, "-c", SAMPLE_ELSEWHERE, evaluation, str(depth), str(tt_mb), str(MIN_SAMPLE_SECONDS)]
+
+    def sample() -> tuple[float, int]:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise ValueError(f"--against: the gamecore in {folder} failed: {last}")
+        seconds, nodes = done.stdout.split()
+        return float(seconds), int(nodes)
+
+    return sample
+
+
+def bench_against(out: TextIO, path: str, evaluation: str, depth: int, runs: int, tt_mb: int = 16) -> None:
+    """Compiled alpha-beta nodes/s of this build and of the gamecore at ``path``, their samples
+    taken in turn, each in a fresh process: before/after figures measured in one run."""
+    this_build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    folders = {"this build": package_folder(this_build), path: package_folder(path)}
+    samples = {name: _sample_elsewhere(folder, evaluation, depth, tt_mb) for name, folder in folders.items()}
+    times: dict[str, list[float]] = {name: [] for name in samples}
+    nodes: dict[str, int] = {}
+    for run in range(max(1, runs)):
+        for name in list(samples) if run % 2 == 0 else list(samples)[::-1]:
+            seconds, nodes[name] = samples[name]()
+            times[name].append(seconds)
+    rates = {name: nodes[name] / statistics.median(times[name]) for name in samples}
+    for name in samples:
+        print(
+            f"alpha-beta cython  depth {depth:>2} {evaluation}: {nodes[name]:>11,} nodes {rates[name]:>13,.0f} nodes/s"
+            f"  {name}",
+            file=out,
+        )
+    other = list(samples)[1]
+    print(f"this build / {other}: {rates['this build'] / rates[other]:.2f}x (alternated runs, medians)", file=out)
 
 
 def bench_search(
@@ -254,12 +327,19 @@ def bench_search(
     ffo: str = "40-49",
     backend: str | None = None,
     progress: TextIO | None = None,
+    evaluation: str = "standard",
+    against: str | None = None,
 ) -> int:
-    """Alpha-beta nodes/s per backend, the ratio, a deeper Cython run, then FFO solving
-    (``progress``: where the progress of its steps goes; None: nowhere)."""
+    """Alpha-beta nodes/s per backend with ``evaluation``, the ratio, a deeper Cython run, the
+    deeper run against the build at ``against`` when given (:func:`bench_against`), then FFO
+    solving (``progress``: where the progress of its steps goes; None: nowhere)."""
     names = _backends(backend)
     deep_run = "cython" in names and deep
-    steps = 1 + len(names) + (len(names) == 2) + bool(deep_run)
+    if against is not None:
+        if "cython" not in names:
+            raise ValueError("--against times the compiled backend, which is not in use here")
+        package_folder(against)  # ValueError before any work
+    steps = 1 + len(names) + (len(names) == 2) + bool(deep_run) + (against is not None)
     with Progress(steps, "steps", label="bench search", stream=progress, quiet=progress is None) as shown:
         # First, while the process's peak memory is still low: the peak only ever grows.
         shown.doing("peak memory of a search with a 64 MB table")
@@ -267,22 +347,32 @@ def bench_search(
         for name in names:
             shown.advance(doing=f"{name}: alpha-beta depth {depth}, {runs} runs")
             # A small table: allocating and touching 16 MB would cost more than these short searches.
-            rate, nodes = _search_rate(name, depth, runs, tt_mb=1)
+            rate, nodes = _search_rate(name, depth, runs, tt_mb=1, evaluation=evaluation)
             shown.note(
-                f"alpha-beta {name:7s} depth {depth:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (1 MB table)", out
+                f"alpha-beta {name:7s} depth {depth:>2} {evaluation}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s "
+                "(1 MB table)",
+                out,
             )
         if len(names) == 2:
             shown.advance(doing=f"cython/python ratio: alternated runs at depth {depth}")
-            works = {name: _search_work(name, depth, tt_mb=1) for name in names}
+            works = {name: _search_work(name, depth, tt_mb=1, evaluation=evaluation) for name in names}
             ratio = io.StringIO()  # printed through the progress helper, above its line
             _print_ratio(ratio, f"at depth {depth}", alternated_medians(works, runs))
             shown.note(ratio.getvalue().rstrip("\n"), out)
         if deep_run:
             shown.advance(doing=f"cython: alpha-beta depth {deep}, {runs} runs")
-            rate, nodes = _search_rate("cython", deep, runs, tt_mb=16)
+            rate, nodes = _search_rate("cython", deep, runs, tt_mb=16, evaluation=evaluation)
             shown.note(
-                f"alpha-beta cython  depth {deep:>2}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s (16 MB table)", out
+                f"alpha-beta cython  depth {deep:>2} {evaluation}: {nodes:>11,} nodes {rate:>13,.0f} nodes/s "
+                "(16 MB table)",
+                out,
             )
+        if against is not None:
+            against_depth = deep or depth
+            shown.advance(doing=f"cython: depth {against_depth}, this build and {against} in turn, {runs} runs")
+            compared = io.StringIO()
+            bench_against(compared, against, evaluation, against_depth, runs)
+            shown.note(compared.getvalue().rstrip("\n"), out)
         shown.advance()
     tt = Engine(tt_mb=16).tt_bytes(names[0])
     print(f"transposition table: {tt / 2**20:.0f} MB allocated ({tt // 16:,} entries of 16 bytes)", file=out)

@@ -262,6 +262,7 @@ class Searcher:
             self._mpc_level = 0
             self._core = core.copy()
             self._weights = values + [0] * (MAX_WEIGHTS - len(values))
+            self._core.begin_search(self._weights)
             self._evaluator = evaluator
             self._wrap = wrap
             self._cpu_clock = bool(cpu_clock)
