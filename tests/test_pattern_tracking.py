@@ -75,7 +75,7 @@ def test_a_size_without_weights_is_not_tracked(backends):
 def late_positions(n: int, count: int, seed: int) -> list[Othello]:
     """Positions of random games with 8 to 14 empty squares: passes and finished games in the tree."""
     rng = random.Random(seed)
-    found = []
+    found: list[Othello] = []
     while len(found) < count:
         game = Othello(n, backend="python")
         while not game.is_game_over() and n * n - sum(game.core.counts()) > rng.randint(8, 14):
