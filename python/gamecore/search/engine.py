@@ -210,6 +210,11 @@ DEFAULT_EVALUATION = "default"
 #: Whether alpha-beta prunes by Multi-ProbCut when ``mpc`` is None, a fit applies and the
 #: search is limited by time alone (docs/performance.md has the games that decided it).
 MPC_DEFAULT = True
+#: A timed move with up to this many empty squares beyond the exact solver's limit first
+#: tries to prove a win or a draw (win/loss/draw: the window -1..1), in at most
+#: ``WLD_SHARE`` of its time; a proven loss, or no proof in time, leaves the rest to the search.
+WLD_EMPTIES = 2
+WLD_SHARE = 0.5
 
 
 def _load_weights(weights: Any) -> patterns.Weights | None:
@@ -870,37 +875,65 @@ class Engine:
             # othello endgame --solve-limit 1): from 0.8 s, 18 leave the search time to spare.
             limit = (20 if budget >= 2 else 18 if budget >= 0.8 else 16) if fast else (10 if budget >= 2 else 8)
         empties = position.size * position.size - sum(position.score())
-        if empties > limit or position.is_game_over():
+        # Just beyond the exact limit of a timed move, win/loss/draw first: a proof that a
+        # move wins (or draws) costs a fraction of the margin's, and is played when found.
+        wld = self.endgame_empties is None and limit < empties <= limit + WLD_EMPTIES
+        if (empties > limit and not wld) or position.is_game_over():
             return None, 0
         if depth is not None and depth < empties:
             return None, 0  # the solver would look deeper than the caller allowed
         time_left = budget - (self._now() - start) if budget else 0.0
         if budget and time_left <= 0:
             return None, 0
+        if not wld:
+            move, score, count, completed = self._solve(solve_exact, position, None, None, nodes, time_left)
+            if not completed:
+                return None, count
+            return self._solved(position, move, score, True, count, start), count
+        move, score, count, completed = self._solve(solve_exact, position, -1, 1, nodes, time_left * WLD_SHARE)
+        if not completed or score < 0 or move is None:
+            return None, count  # a proven loss, or no proof: the search gets the time left
+        if score == 0:  # inside the window: an exact draw
+            return self._solved(position, move, 0, True, count, start), count
+        # A proven win: its margin in the time left (over 0: the window's other half is lost
+        # anyway), else the winning move with a margin of at least 1.
+        time_left = (budget - (self._now() - start)) * WLD_SHARE if budget else 0.0  # a second solver's start
+        if time_left > 0 and not self._endgame_stopped:
+            best, margin, more, done = self._solve(solve_exact, position, 0, None, nodes, time_left)
+            count += more
+            if done and best is not None and margin > 0:
+                return self._solved(position, best, margin, True, count, start), count
+        return self._solved(position, move, 1, False, count, start), count
+
+    def _solve(
+        self, solve_exact: Any, position: Any, alpha: int | None, beta: int | None, nodes: int | None, seconds: float
+    ) -> tuple[Any, int, int, bool]:
+        """One exact-solver call that :meth:`stop` can end."""
         self._endgame_stop = bytearray(1)  # Engine.stop sets it; the solver reads it with its clock
         try:
-            move, score, count, completed = solve_exact(
-                position.core.copy(), node_limit=nodes or 0, time_limit=time_left, _stop=self._endgame_stop
+            return solve_exact(  # type: ignore[no-any-return]
+                position.core.copy(), alpha, beta, node_limit=nodes or 0, time_limit=seconds, _stop=self._endgame_stop
             )
         finally:
             self._endgame_stopped = bool(self._endgame_stop[0])
             self._endgame_stop = None
-        if not completed:
-            return None, count
+
+    def _solved(self, position: Any, move: int, score: int, exact: bool, nodes: int, start: float) -> SearchResult[Any]:
+        """The result of a solve: ``score`` the final margin, ``exact`` or at least that much."""
         return SearchResult(
             move=position.move_from_code(move),
             score=score,
-            depth=empties,
+            depth=position.size * position.size - sum(position.score()),
             pv=[position.move_from_code(move)],
-            nodes=count,
+            nodes=nodes,
             elapsed=self._now() - start,
-            exact=True,
+            exact=exact,
             algorithm="endgame",
             backend=position.backend,
             values=[score, -score] if _player_to_move(position) == 0 else [-score, score],
             player=_player_to_move(position),
             proven="win" if score > 0 else "loss" if score < 0 else "draw",
-        ), count
+        )
 
 
 def _margin(score: int) -> tuple[int, str | None]:
