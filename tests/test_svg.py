@@ -109,3 +109,53 @@ def test_svg_is_a_string_jupyter_shows():
 def test_bad_options_are_clear_errors(options, error):
     with pytest.raises(error):
         board(Othello(), **options)
+
+
+def _luminance(display):
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(display.lstrip("#")[k : k + 2], 16) / 255 for k in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a, b):
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_legal_dots_stand_out_on_the_board_for_every_colour(name):
+    # issue 33: black's dots were dark green on Othello's green (a 0.55-opaque black dot)
+    position = GAMES[name].for_size()
+    seen = set()
+    while not position.is_game_over() and len(seen) < position.num_players:
+        dots = of_class(parsed(board(position)), "legal")
+        if dots:
+            seen.add(int(position.turn))
+            background = position.board_display[0]
+            best = max(_contrast(dots[0].get(part), background) for part in ("fill", "stroke"))
+            assert best >= 4.5, (position.turn, dots[0].attrib, background)
+        position.push(position.legal_moves()[0])
+    assert len(seen) == position.num_players or name == "tetralath"  # Tetralath shows no dots
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_clickable_cells_say_their_name_owner_and_legality(name, backend):
+    position = played(GAMES[name].for_size(backend=backend.name), 3)
+    targets = of_class(parsed(board(position, clickable=True)), "hit")
+    cells = [value for row in position.cells() for value in row]
+    assert [t.get("data-cell") for t in targets] == [str(position.move_from_code(i)) for i in range(len(cells))]
+    assert [int(t.get("data-owner")) for t in targets] == cells
+    legal = {m.index for m in position.legal_moves()}
+    assert {i for i, t in enumerate(targets) if t.get("data-legal") == "1"} == legal & set(range(len(cells)))
+    assert [i for i, t in enumerate(targets) if t.get("data-last")] == [position.peek().index]
+    assert not of_class(parsed(board(position)), "hit")  # only when asked
+
+
+def test_flipped_rings_the_discs_the_last_move_turned():
+    game = Othello.from_moves("f5 d6 c3")  # c3 turns d4 over
+    rings = of_class(parsed(game.svg(flipped=True)), "flipped")
+    [d4] = [e for e in of_class(parsed(game.svg(labels={"d4": "x"})), "label")]
+    assert [(r.get("cx"), r.get("cy")) for r in rings] == [(d4.get("x"), d4.get("y"))]
+    assert not of_class(parsed(Othello().svg(flipped=True)), "flipped")  # no move yet
+    assert not of_class(parsed(Tetralath.from_moves("e5").svg(flipped=True)), "flipped")  # nothing turns

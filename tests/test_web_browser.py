@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecore import Othello, Rolit, Tetralath
+from gamecore import GAMES, Othello, Rolit, Tetralath
+from test_game_registry import NAME as FOURTH
+from test_game_registry import small_othello  # noqa: F401  # the fixture of the fourth game
 from web_helpers import played_record, running_server, write_database, write_games_json
 
 
@@ -424,4 +426,83 @@ def test_two_tabs_are_two_games(browser, server):
     assert first.get_attribute("#board", "data-ply") == "1"
     assert last_move(first) == "d3"
     assert second.get_attribute("#board", "data-game") == "tetralath"
+    context.close()
+
+
+def _box(page, selector):
+    return page.eval_on_selector(
+        selector, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats"),
+    [
+        ("othello", {"size": 8}, [("human", 1), ("engine", 0.05)]),
+        ("rolit", {"players": 4}, [("human", 1), ("mcts", 0.05), ("maxn", 0.05), ("brs", 0.05)]),
+        ("tetralath", {"lang": "pt"}, [("human", 1), ("engine", 0.05)]),
+    ],
+)
+def test_a_small_window_shows_the_board_beside_the_status(browser, server, tmp_path, game, options, seats):
+    # issue 33: at 800x700 the status and the controls fell below the board, off screen
+    context = browser.new_context(viewport={"width": 800, "height": 700})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    new_game(page, game, seats, **options)
+    # at the start, a person to move: nothing to pause, no empty thinking box
+    assert page.is_disabled("#pause") and page.is_hidden("#thinking")
+    page.click("#board [data-legal='1'][role='button']")
+    page.wait_for_selector("#board[data-turn='human']:not([data-ply='0'])")
+    picture = "#board svg > rect"  # the picture's background: where the board is drawn
+    for selector in (picture, "#status", "#scores", "#controls", "#new"):
+        left, top, right, bottom = _box(page, selector)
+        assert 0 <= left and right <= 800 and 0 <= top and bottom <= 700, (selector, (left, top, right, bottom))
+    left, _, right, _ = _box(page, picture)
+    assert _box(page, "#status")[0] >= right - 1 and right - left >= 400  # beside the board, which is not tiny
+    assert page.text_content("#thinking")  # what the engine thought, once it has moved
+    _screenshot(page, tmp_path, os.environ.get("GAMECORE_WEB_SCREENSHOTS"), f"web-{game}-800x700.png")
+    context.close()
+
+
+def test_a_replay_says_it_is_one_and_whose_game_it_is(page, replays, tmp_path):
+    # issue 33: a replay showed the new-game form's seats and said nothing of being a replay
+    _, records = replays
+    page.click("#replays summary")
+    _open_replay(page, "server:1")  # Rolit, four bots
+    record = records[1][0]
+    seats = [e.text_content() for e in page.query_selector_all("#seat-choice .replay-seat")]
+    assert seats == [
+        f"{colour}: {player}" for colour, player in zip(["red", "blue", "yellow", "green"], record["players"])
+    ]
+    assert not page.query_selector_all("#seat-choice select")
+    total = len(page.query_selector_all("#moves li"))
+    assert page.text_content("#replay-status").startswith(f"Replay, move 0 of {total}")
+    assert "(bot0)" in page.text_content("#status") and page.is_disabled("#pause")
+    page.click("#redo")
+    page.wait_for_selector("#board[data-ply='1']")
+    assert page.text_content("#replay-status").startswith(f"Replay, move 1 of {total}")
+    _screenshot(page, tmp_path, os.environ.get("GAMECORE_WEB_SCREENSHOTS"), "web-replay.png")
+    # a new game from there takes the game's own seats again
+    number = int(page.get_attribute("#board", "data-game-number"))
+    page.click("#new")
+    page.wait_for_selector(f"#board[data-game-number='{number + 1}']")
+    assert page.is_hidden("#replay-status") and len(page.query_selector_all("#seat-choice select")) == 4
+
+
+@pytest.mark.usefixtures("small_othello")
+def test_a_game_no_page_file_names_is_played_by_clicking(browser, server):
+    # issue 32: a fourth game registered in a test is on the page's menu and played like the others
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    fourth = GAMES[FOURTH]
+    new_game(page, FOURTH, [("human", 1), ("human", 1)], size=6)
+    assert len(page.query_selector_all("#board rect.hit")) == 36
+    click_moves(page, ("c2", "b2"))
+    truth = fourth.from_moves("c2 b2", size=6)
+    assert board_owners(page) == expected_owners(truth, [truth.move_from_code(i).name for i in range(36)])
     context.close()

@@ -22,6 +22,7 @@ from gamecore import GAMES, Othello, Rolit, Tetralath  # noqa: E402
 from gamecore.cli import main  # noqa: E402
 from gamecore.players import EnginePlayer, MCTSPlayer  # noqa: E402
 from gamecore.search.engine import SearchResult  # noqa: E402
+from gamecore.svg import board  # noqa: E402
 from gamecore.ui import GAME_UIS  # noqa: E402
 from gamecore.ui.play import MESSAGES, describe_score, evaluation_scale  # noqa: E402
 from gamecore.web import app as web_app  # noqa: E402
@@ -93,6 +94,47 @@ def test_moves_flips_and_last_move(client):
     assert [names[i] for i in state["flipped"]] == ["d4"]
     assert state["cells"] == [v for row in Othello.from_moves("d3").cells() for v in row]
     assert state["turn_name"] == "white" and [c["score"] for c in state["colours"]] == [4, 1]
+
+
+def test_the_board_is_the_librarys_svg(client):
+    # issue 34: one renderer draws boards everywhere; the page shows the state's picture
+    start = new_session(client, game="rolit", options={"players": 3}, seats=[{"player": "human"}] * 3)
+    move = start["legal_names"][-1]
+    state = act(client, start["id"], "move", move=move)
+    sid, position = start["id"], Rolit.from_moves(move, players=3)
+    assert state["board_svg"] == str(board(position, size=560, flipped=True, clickable=True))
+    picture = client.get(f"/api/sessions/{sid}/board.svg")
+    assert picture.headers["content-type"].startswith("image/svg+xml")
+    assert picture.text == state["board_svg"] and picture.headers["content-security-policy"]
+    assert client.get(f"/api/sessions/{sid}/board.svg?size=200").text == str(
+        board(position, size=200, flipped=True, clickable=True)
+    )
+    for size in ("10", "x", "99999999", "-5"):
+        answer = client.get(f"/api/sessions/{sid}/board.svg?size={size}")
+        assert answer.status_code == 400 and "size" in answer.json()["error"]
+    assert client.get("/api/sessions/nosuchsessionnosuch/board.svg").status_code == 404
+
+
+def test_the_menus_say_each_games_options_and_seats(client):
+    # issue 32: the page names no game; what it offers comes from each game's class
+    menu = {entry["game"]: entry for entry in client.get("/api/games").json()["games"]}
+    assert set(menu) == set(GAMES)
+    for name, entry in menu.items():
+        cls = GAMES[name]
+        assert [o["name"] for o in entry["options"]] == [o.name for o in cls.game_options()]
+        assert entry["players"] == list(cls.players) and entry["default_time"] == cls.default_time
+        for key, colours in entry["seats"].items():  # every setting of the options that change the seats
+            position, values = cls.from_options(json.loads(key))
+            named = [GAME_UIS[name].colour_name(c, values["lang"]).lower() for c in position.colors]
+            assert colours == named, (name, key)
+    assert menu["rolit"]["seat_options"] == ["players"] and len(menu["rolit"]["seats"]) == 3
+    assert menu["tetralath"]["seats"]['{"lang":"pt"}'] == ["brancas", "pretas"]
+    assert menu["othello"]["seats"] == {"{}": ["black", "white"]}
+
+
+def test_a_count_of_pieces_only_where_it_decides_the_game(client):
+    sid = new_session(client, game="tetralath", options={}, seats=HUMANS)["id"]
+    assert [c["score"] for c in act(client, sid, "move", move="e5")["colours"]] == [None, None]
 
 
 def test_undo_redo_goto_and_a_new_line(client):

@@ -234,13 +234,14 @@ class _Drawing:
         x, y = self.xy(cell)
         return (
             f'<circle class="last" cx="{x}" cy="{y}" r="{self.px(0.14)}" fill="{HIGHLIGHT}" stroke="#ffffff" '
-            f'stroke-width="{self.px(0.02)}"/>'
+            f'stroke-width="{self.px(0.035)}"/>'
         )
 
     def flip_ring(self, cell: int) -> str:
         x, y = self.xy(cell)
+        ink = _ink_on(self.colours[self.contents[cell]])  # dashed black or white: it shows on any piece
         return (
-            f'<circle class="flipped" cx="{x}" cy="{y}" r="{self.px(0.3)}" fill="none" stroke="{HIGHLIGHT}" '
+            f'<circle class="flipped" cx="{x}" cy="{y}" r="{self.px(0.3)}" fill="none" stroke="{ink}" '
             f'stroke-width="{self.px(0.05)}" stroke-dasharray="{self.px(0.1)} {self.px(0.07)}"/>'
         )
 
