@@ -293,7 +293,8 @@ def test_watching_an_engine_game_with_live_thinking_and_stop(page, tmp_path):
     assert page.text_content("#pause") == "Play"
     page.click("#pause")
     page.wait_for_selector("#thinking:not([data-depth='']):not([data-depth='0']):not([data-depth='1'])")
-    assert "for " in page.text_content("#thinking") or "level" in page.text_content("#thinking")
+    thought = page.text_content("#thinking")  # read once: the next iteration may change it
+    assert "for " in thought or "level" in thought
     _screenshot(page, tmp_path, os.environ.get("GAMECORE_WEB_SCREENSHOTS"), "web-thinking.png")
     page.click("#stop")
     page.wait_for_selector("#board[data-ply='12']")
