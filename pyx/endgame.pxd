@@ -911,6 +911,13 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
                 count_stat(s, empties, EG_STAT_TABLE_CUTS)
                 return alpha
             tt_move = entry.move
+    else:
+        # The root takes only the table's move (a shared table's, from an earlier solve): its
+        # bounds could end the search without a best move.
+        h = tt_hash(player, opponent)
+        entry = tt_probe(s, h, empties)
+        if entry != NULL:
+            tt_move = entry.move
     if not moves:
         if not eg_moves(opponent, player, s.g):
             return final_score(player, opponent, s.t.nsq)
@@ -972,7 +979,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
                 alpha = best
     if root:
         s.root_move = best_move
-    elif best >= beta:
+    if best >= beta:
         tt_store(s, h, empties, best, s.t.nsq, best_move)
     elif best > alpha0:
         tt_store(s, h, empties, best, best, best_move)

@@ -611,6 +611,13 @@ class EndgameSolver:
                 if alpha >= beta:
                     return alpha
                 tt_move = entry[3]
+        else:
+            # The root takes only the table's move (a shared table's, from an earlier solve):
+            # its bounds could end the search without a best move.
+            h = tt_hash(player, opponent)
+            entry = self.tt_probe(h, empties)
+            if entry is not None:
+                tt_move = entry[3]
         moves = legal_moves_mask(player, opponent, self.n)
         if not moves:
             if not legal_moves_mask(opponent, player, self.n):
@@ -663,13 +670,12 @@ class EndgameSolver:
                     alpha = best
         if root:
             self.root_move = best_move
+        if best >= beta:
+            self.tt_store(h, empties, best, self.nsq, best_move)
+        elif best > alpha0:
+            self.tt_store(h, empties, best, best, best_move)
         else:
-            if best >= beta:
-                self.tt_store(h, empties, best, self.nsq, best_move)
-            elif best > alpha0:
-                self.tt_store(h, empties, best, best, best_move)
-            else:
-                self.tt_store(h, empties, -self.nsq, best, best_move)
+            self.tt_store(h, empties, -self.nsq, best, best_move)
         return best
 
 

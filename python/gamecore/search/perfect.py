@@ -26,10 +26,11 @@ cleanly with what was proven so far (``PerfectLine.completed`` False).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import threading
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -38,8 +39,9 @@ from .._progress import Progress
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
 from ..ui.othello import load_record
+from .split import DaskJobs, Journal, SplitStopped, TreeSplit, empties_of
 
-__all__ = ["PerfectLine", "perfect_line", "table_bits_for", "add_subparser"]
+__all__ = ["PerfectLine", "perfect_line", "table_bits_for", "split_plies_for", "add_subparser"]
 
 #: Table sizes of :func:`perfect_line` (2**bits entries, 16 bytes each compiled): the smallest
 #: that holds what a solve of that many empty squares stores, 2**22 (64 MiB) at most: more
@@ -151,6 +153,8 @@ def perfect_line(
     progress: Callable[[PerfectLine, int, str], None] | None = None,
     progress_every: float = 2.0,
     table: Any = None,
+    split_plies: int | None = None,
+    jobs: Any = None,
 ) -> PerfectLine:
     """Solve ``position`` (an Othello position, left unchanged): see the module's text.
 
@@ -159,6 +163,11 @@ def perfect_line(
     earlier solves stored). ``time_limit`` > 0 stops after that many seconds of wall time.
     ``progress(result_so_far, nodes, doing)`` is called from another thread every
     ``progress_every`` seconds while the solver works (``doing``: what it is proving now).
+    ``split_plies``: the top plies searched by :class:`~gamecore.search.split.TreeSplit`
+    (symmetric positions once, children ordered by a short search), the positions below solved
+    as jobs; default :func:`split_plies_for` the empty squares, 0 for one solve of the root.
+    ``jobs``: a :class:`~gamecore.search.split.DaskJobs` to solve the jobs on a cluster (then
+    the nodes are the workers').
 
     :raises InvalidOptionError: not an Othello position, a bad ``table_bits`` or ``time_limit``.
     """
@@ -170,8 +179,9 @@ def perfect_line(
     game = position.copy()
     nsq = game.size * game.size
     empties = nsq - sum(game.score())
-    if table is None:
+    if table is None:  # with a cluster too: the line's last moves are solved here
         table = endgame.EndgameTable(table_bits_for(empties) if table_bits is None else table_bits)
+    plies = split_plies_for(empties) if split_plies is None else split_plies
     result = PerfectLine(game.size, game.turn == Othello.Color.BLACK, -nsq, nsq, wld)
     start, cpu_start = time.perf_counter(), time.process_time()
     counter = array("q", [0, 0, 0])  # the solver's: nodes, root moves searched, their best score
@@ -208,17 +218,65 @@ def perfect_line(
         result.nodes += nodes
         return move, score, completed
 
+    def run_job(core: Any, alpha: int, beta: int) -> tuple[int | None, int, bool]:
+        if jobs is None:
+            return run(core, alpha, beta)
+        if time_limit and time.perf_counter() - start >= time_limit:
+            return None, 0, False
+        before = jobs.nodes
+        move, score, completed = jobs.leaf(core, alpha, beta)
+        result.nodes += jobs.nodes - before
+        return move, score, completed
+
+    def batch(positions: list[tuple[Any, int, int]]) -> Any:
+        assert jobs is not None
+        before = jobs.nodes
+        try:
+            yield from jobs.batch(positions)
+        finally:
+            result.nodes += jobs.nodes - before
+
+    tree = TreeSplit(game.size, game.backend, plies, run_job, batch=batch if jobs is not None else None)
+
+    def solve(core: Any, alpha: int, beta: int, root: bool = False) -> tuple[int | None, int, bool]:
+        """One solve of ``core``: the solver's alone (no split, or a position too small for
+        one), else the tree split's."""
+        if empties_of(core) <= tree.min_empties:  # small: here, also with a cluster
+            return run(core, alpha, beta, root)
+        if plies == 0:
+            return run_job(core, alpha, beta) if jobs is not None else run(core, alpha, beta, root)
+        nodes_before = tree.nodes
+        try:
+            move, score = tree.solve(core, alpha, beta)
+        except SplitStopped:
+            return None, 0, False
+        finally:
+            result.nodes += tree.nodes - nodes_before
+        return move, score, True
+
     try:
         with _Progress(progress_every if progress is not None else 0, report):
-            _solve_value(game, result, run, doing)
+            _solve_value(game, result, solve, doing)
             if result.value is not None or (wld and result.outcome() is not None):
-                _solve_line(game, result, run, doing)
+                _solve_line(game, result, solve, doing)
     except KeyboardInterrupt:
         root_bound()
         result.completed = False
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - cpu_start
     return result
+
+
+#: The split's plies on a cluster: enough jobs for the workers at once.
+CLUSTER_SPLIT_PLIES = 2
+
+
+def split_plies_for(empties: int) -> int:
+    """The default plies of the tree split of a solve of ``empties`` empty squares in one
+    process: 1 from 23 (the root's symmetric moves searched once: a third of the nodes of the
+    6x6 start), else 0 (one solve: the split's searches would cost more than they save; a
+    deeper split costs more nodes than it saves, the jobs' roots lose the solver's cut-offs)."""
+    return 1 if empties >= 23 else 0
 
 
 def _window(value: int, size: int) -> tuple[int, int]:
@@ -304,6 +362,25 @@ def add_subparser(sub: Any) -> None:
     p.add_argument("--time", type=seconds, default=None, help="stop after this many seconds")
     p.add_argument("--progress", type=seconds_or_zero, default=2.0, help="seconds between progress lines (0: none)")
     p.add_argument("--table-bits", type=count, default=None, help="table of 2**BITS entries (default by empties)")
+    p.add_argument(
+        "--split",
+        type=count,
+        default=None,
+        metavar="PLIES",
+        help="search the top PLIES plies apart (symmetric positions once), solving the positions below as "
+        "jobs (default: 1 from 23 empty squares, 0 below; 2 with --scheduler)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="solve the jobs on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of --workers "
+        'processes (pip install "gamecore[cluster]")',
+    )
+    p.add_argument("--workers", type=count, default=2, help="--scheduler local: worker processes (default 2)")
+    p.add_argument(
+        "--journal", default=None, metavar="FILE", help="--scheduler: keep the jobs done in FILE; a rerun skips them"
+    )
     add_backend(p)
     p.set_defaults(solve_handler=run_command)
 
@@ -330,6 +407,34 @@ def _read_position(args: argparse.Namespace) -> Othello:
     return game
 
 
+@contextlib.contextmanager
+def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs | None]:
+    """The Dask cluster's jobs of ``--scheduler`` (None without it), closed afterwards."""
+    if args.scheduler is None:
+        if args.journal is not None:
+            raise GamecoreError("--journal keeps a cluster's jobs: it needs --scheduler")
+        yield None
+        return
+    try:
+        from dask.distributed import Client, LocalCluster  # noqa: PLC0415 (optional extra)
+    except ImportError:
+        raise GamecoreError('--scheduler needs Dask distributed: pip install "gamecore[cluster]"') from None
+    cluster = None
+    if args.scheduler == "local":
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(args.scheduler)
+    empties = game.size * game.size - sum(game.score())
+    bits = table_bits_for(empties) if args.table_bits is None else args.table_bits
+    try:
+        yield DaskJobs(client, game.size, game.backend, bits, Journal(args.journal))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run_command(args: argparse.Namespace, out: TextIO) -> int:
     """``gamecore solve``: exit status 0 when the asked result was proven, 130 after Ctrl-C, 1 after --time."""
     game = _read_position(args)
@@ -346,14 +451,17 @@ def run_command(args: argparse.Namespace, out: TextIO) -> int:
             window = f"[{result.lower:+d}, {result.upper:+d}]"
             shown.update(nodes, f"value in {window}, line {len(result.line)} moves, proving {doing}")
 
-        result = perfect_line(
-            game,
-            wld=args.wld,
-            table_bits=args.table_bits,
-            time_limit=args.time or 0.0,
-            progress=show if args.progress else None,
-            progress_every=min(args.progress, 0.5),
-        )
+        with _cluster_jobs(args, game) as jobs:
+            result = perfect_line(
+                game,
+                wld=args.wld,
+                table_bits=args.table_bits,
+                time_limit=args.time or 0.0,
+                progress=show if args.progress else None,
+                progress_every=min(args.progress, 0.5),
+                split_plies=args.split if args.split is not None or jobs is None else CLUSTER_SPLIT_PLIES,
+                jobs=jobs,
+            )
     rate = result.nodes / max(result.cpu_seconds, 1e-9)
     if result.value is not None:
         print(f"value: {result.value:+d} for {mover}: {result.describe()} with perfect play", file=out)
