@@ -107,7 +107,7 @@ def test_endgame_reaches_exact_values(backend):
     while len(game.legal_moves()) and 16 - sum(game.score()) > 6:
         game.push(game.legal_moves()[0])
     minimax = _negamax(backend, game, "minimax", 20)
-    for algorithm in mp.MULTIPLAYER_ALGORITHMS:
+    for algorithm in mp.MULTIPLAYER_SEARCHES:
         move, score, values, done, pv, nodes, hits, exact, memory = _multi(backend, game, algorithm, 20)
         assert exact and done <= 8
         # Negamax scores a final result as WIN + margin; the n-player searches give the margin.
@@ -117,7 +117,7 @@ def test_endgame_reaches_exact_values(backend):
 # -- agreement between the backends -------------------------------------------------------
 
 
-@pytest.mark.parametrize("algorithm", mp.MULTIPLAYER_ALGORITHMS)
+@pytest.mark.parametrize("algorithm", mp.MULTIPLAYER_SEARCHES)
 def test_backends_agree_node_for_node(backends, algorithm):
     py, cy = backends
     for moves in OTHELLO_OPENINGS:

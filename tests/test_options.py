@@ -227,7 +227,7 @@ def test_the_options_module_is_what_both_twins_use(backends):
     for name in ("check_evaluation", "check_weights", "WIN", "MAX_PLY", "MAX_WEIGHT", "TT_ENTRY_BYTES"):
         assert getattr(py.alphabeta, name) is getattr(cy.alphabeta, name) is getattr(_options, name)
     assert py.multiplayer.check_values is cy.multiplayer.check_values is _options.check_values
-    assert py.multiplayer.MULTIPLAYER_ALGORITHMS is cy.multiplayer.MULTIPLAYER_ALGORITHMS
+    assert py.multiplayer.MULTIPLAYER_SEARCHES is cy.multiplayer.MULTIPLAYER_SEARCHES is _options.MULTIPLAYER_SEARCHES
     # The games' rules modules and MCTS's: every shared name a twin exports is the shared object
     # itself. (An int up to 256 or a short str is one object wherever it is written: the source
     # checks below catch those written out again.)
@@ -405,3 +405,19 @@ def test_the_compiled_twins_c_copies_equal_the_shared_values(backends):
         "multiplayer.MULTIPLAYER_SALTS",
     ):
         assert expected in checked, expected
+
+
+def test_the_clashing_names_are_renamed_and_the_old_ones_still_read():
+    # #32: MAX_WEIGHTS was 16 (alpha-beta's evaluation) and 64 (MCTS's implicit minimax), two
+    # check_weights, two MULTIPLAYER_ALGORITHMS (with and without MCTS). One name, one meaning now.
+    from gamecore.search import engine  # noqa: PLC0415
+
+    assert (_options.MAX_WEIGHTS, _mcts_rules.MAX_MCTS_WEIGHTS) == (16, 64)
+    assert "MAX_WEIGHTS" not in _mcts_rules.__all__ and "check_weights" not in _mcts_rules.__all__
+    assert len(_mcts_rules.check_mcts_weights([1, 2])) == 64 and len(_options.check_weights([1, 2])) == 2
+    assert engine.MULTIPLAYER_ALGORITHMS == (*_options.MULTIPLAYER_SEARCHES, "mcts")
+    assert "MULTIPLAYER_ALGORITHMS" not in _options.__all__
+    # the old spellings, kept for one version
+    assert _mcts_rules.MAX_WEIGHTS is _mcts_rules.MAX_MCTS_WEIGHTS
+    assert _mcts_rules.check_weights is _mcts_rules.check_mcts_weights
+    assert _options.MULTIPLAYER_ALGORITHMS is _options.MULTIPLAYER_SEARCHES

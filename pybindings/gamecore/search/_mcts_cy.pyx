@@ -23,7 +23,7 @@ from gamecore.errors import ConcurrentUseError, GameOverError
 from gamecore.search._mcts_rules import (
     DEFAULT_EXPLORATION, DEFAULT_MAX_NODES, HISTORY_MOVES, MULTIPLAYER_GREEDY, MULTIPLAYER_HISTORY, PROGRESS_INTERVAL,
     REWARD_UNIT, check_mcts_limits, greedy_threshold, history_weight, position_state, reached_state, reward_shares,
-    MAX_WEIGHTS, TAU_BYTES, check_implicit, check_weights, implicit_bounds, implicit_weight,
+    MAX_MCTS_WEIGHTS, TAU_BYTES, check_implicit, check_mcts_weights, implicit_bounds, implicit_weight,
     MAST_PRIOR_REWARD, MAST_PRIOR_VISITS, check_mast, mast_on, MAST_GREEDY, MAST_FROM_SECONDS, MULTIPLAYER_MAST,
 )
 from gamecore.search._options import check_mcts_options
@@ -58,7 +58,7 @@ cdef enum:
     # An iteration's (player, move) pairs: its tree path and its playout (no game is longer).
     MAX_TRAIL = 2 * MAX_PATH
     C_REWARD_UNIT = 12  # REWARD_UNIT
-    C_MAX_WEIGHTS = 64  # MAX_WEIGHTS: sizes the weights buffer
+    C_MAX_MCTS_WEIGHTS = 64  # MAX_MCTS_WEIGHTS: sizes the weights buffer
     C_TIE_BITS = 0x7FF  # TIE_BITS: the random bits that break a greedy playout move's tie
     C_MAST_PRIOR_VISITS = 2  # MAST_PRIOR_VISITS
     C_MAST_PRIOR_REWARD = 12  # MAST_PRIOR_REWARD
@@ -69,7 +69,7 @@ cdef enum:
 
 #: The C constants that copy a shared one, by its name in _mcts_rules (compared in the tests).
 _C_COPIES = {"REWARD_UNIT": C_REWARD_UNIT, "HISTORY_MOVES": C_HISTORY_MOVES, "PROGRESS_INTERVAL": C_PROGRESS_INTERVAL,
-             "MAX_WEIGHTS": C_MAX_WEIGHTS, "TIE_BITS": C_TIE_BITS,
+             "MAX_MCTS_WEIGHTS": C_MAX_MCTS_WEIGHTS, "TIE_BITS": C_TIE_BITS,
              "MAST_PRIOR_VISITS": C_MAST_PRIOR_VISITS, "MAST_PRIOR_REWARD": C_MAST_PRIOR_REWARD}
 
 
@@ -129,7 +129,7 @@ cdef class MCTSTree:
     cdef readonly object implicit
     cdef readonly object mast
     cdef double alpha                # implicit's weight in the tree (implicit_weight of its last search)
-    cdef int weights[C_MAX_WEIGHTS]  # of the search under way (implicit minimax's evaluation)
+    cdef int weights[C_MAX_MCTS_WEIGHTS]  # of the search under way (implicit minimax's evaluation)
     cdef long long tau_low, tau_span  # of the search under way (implicit_bounds)
     cdef int* tau                    # implicit minimax values, PLAYER_BUFFER a node (with implicit only)
     cdef uint64_t rng
@@ -432,9 +432,9 @@ cdef class MCTSTree:
         """
         cdef int i
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
-        checked = check_weights(weights)
+        checked = check_mcts_weights(weights)
         self.check_idle()
-        for i in range(C_MAX_WEIGHTS):
+        for i in range(C_MAX_MCTS_WEIGHTS):
             self.weights[i] = checked[i]
         self.busy = True
         self.stop_requested = False

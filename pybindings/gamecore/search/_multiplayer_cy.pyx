@@ -20,12 +20,12 @@ cdef extern from "gamecore_clock.h":
 
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError, InvalidPositionError
 from gamecore.search._options import (
-    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_ALGORITHMS, NO_HORIZON, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
+    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_SEARCHES, NO_HORIZON, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
 )
 from gamecore.search._results import MultiOutcome
 
 __all__ = [
-    "MULTIPLAYER_ALGORITHMS",
+    "MULTIPLAYER_SEARCHES",
     "MAXN_ENTRY_BYTES",
     "MultiSearcher",
     "NO_HORIZON",
@@ -210,7 +210,7 @@ cdef class MultiSearcher(Searcher):
         cdef double entered = gc_clock_seconds(bool(cpu_clock))
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
-        check_algorithm(algorithm, MULTIPLAYER_ALGORITHMS)
+        check_algorithm(algorithm, MULTIPLAYER_SEARCHES)
         weights = check_weights(weights)
         max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
         root_moves = check_root_moves(root_moves)
@@ -220,7 +220,7 @@ cdef class MultiSearcher(Searcher):
         cdef int players = game.num_players()
         if not 2 <= players <= PLAYER_BUFFER:
             raise InvalidPositionError(f"the searches handle 2 to {PLAYER_BUFFER} players, the game has {players}")
-        cdef int alg = MULTIPLAYER_ALGORITHMS.index(algorithm)
+        cdef int alg = MULTIPLAYER_SEARCHES.index(algorithm)
         if alg == ALG_BRS and players > 2:
             if not game.set_turn(game.to_move()):
                 raise InvalidOptionError("Best-Reply Search needs a game that lets a player move out of turn (set_turn)")

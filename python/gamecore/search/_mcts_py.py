@@ -147,7 +147,7 @@ from ._mcts_rules import (
     check_implicit,
     check_mast,
     check_mcts_limits,
-    check_weights,
+    check_mcts_weights,
     greedy_threshold,
     history_weight,
     implicit_bounds,
@@ -263,7 +263,7 @@ class MCTSTree:
         self._mast_on = False
         self._recording = False
         self._alpha = 0.0  # implicit's weight in the tree (implicit_weight of its last search)
-        self._weights = check_weights(None)
+        self._weights = check_mcts_weights(None)
         self._tau_low = 0
         self._tau_span = 1
         self._threshold = 0
@@ -425,7 +425,7 @@ class MCTSTree:
         minimax backups use (``None``: all 0); ignored when ``implicit`` is 0.
         """
         iterations, time_limit = check_mcts_limits(iterations, time_limit)
-        checked = check_weights(weights)
+        checked = check_mcts_weights(weights)
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
         self._stop_requested = False

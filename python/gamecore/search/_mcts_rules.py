@@ -44,10 +44,10 @@ __all__ = [
     "implicit_weight",
     "MULTIPLAYER_IMPLICIT",
     "IMPLICIT_FROM_SECONDS",
-    "check_weights",
+    "check_mcts_weights",
     "implicit_bounds",
     "TAU_BYTES",
-    "MAX_WEIGHTS",
+    "MAX_MCTS_WEIGHTS",
     "position_state",
     "reached_state",
 ]
@@ -101,8 +101,9 @@ REWARD_BYTES = 8
 #: Bytes a node's implicit minimax values take in the compiled tree, per player (one int each),
 #: when ``implicit`` is on.
 TAU_BYTES = 4
-#: The most evaluation weights a tree takes (the compiled twin's buffer; no game has more features).
-MAX_WEIGHTS = 64
+#: The most evaluation weights an MCTS tree takes for implicit minimax (the compiled twin's
+#: buffer; no game has more features). Not alpha-beta's ``_options.MAX_EVALUATION_WEIGHTS``.
+MAX_MCTS_WEIGHTS = 64
 #: Seconds of the search's clock between two calls of its ``progress`` (at most 10 a second).
 PROGRESS_INTERVAL = 0.1
 
@@ -169,17 +170,23 @@ def implicit_weight(implicit: float | None, players: int, time_limit: float = 0.
     return implicit
 
 
-def check_weights(weights: Any) -> list[int]:
+def check_mcts_weights(weights: Any) -> list[int]:
     """A tree's evaluation weights for implicit minimax: ``None`` (all 0) or at most
-    ``MAX_WEIGHTS`` ints, padded with zeros to ``MAX_WEIGHTS``."""
+    ``MAX_MCTS_WEIGHTS`` ints, padded with zeros to ``MAX_MCTS_WEIGHTS``."""
     if weights is None:
-        return [0] * MAX_WEIGHTS
-    if not isinstance(weights, (list, tuple)) or len(weights) > MAX_WEIGHTS:
-        raise InvalidOptionError(f"weights must be a list of at most {MAX_WEIGHTS} ints, got {weights!r}")
+        return [0] * MAX_MCTS_WEIGHTS
+    if not isinstance(weights, (list, tuple)) or len(weights) > MAX_MCTS_WEIGHTS:
+        raise InvalidOptionError(f"weights must be a list of at most {MAX_MCTS_WEIGHTS} ints, got {weights!r}")
     for w in weights:
         if isinstance(w, bool) or not isinstance(w, int) or not -(2**31) < w < 2**31:
             raise InvalidOptionError(f"weights must be ints of 32 bits, got {w!r}")
-    return [int(w) for w in weights] + [0] * (MAX_WEIGHTS - len(weights))
+    return [int(w) for w in weights] + [0] * (MAX_MCTS_WEIGHTS - len(weights))
+
+
+# The names before #32 (they clashed with alpha-beta's MAX_WEIGHTS and check_weights in
+# _options): kept for one version for code that imports them; not exported.
+MAX_WEIGHTS = MAX_MCTS_WEIGHTS
+check_weights = check_mcts_weights
 
 
 def implicit_bounds(low: int, highest_sum: int, players: int) -> tuple[int, int]:

@@ -84,9 +84,9 @@ from ._options import (
     LOWER,
     MAX_PLY,
     MAXN_ENTRY_BYTES,
-    MULTIPLAYER_ALGORITHMS,
     MULTIPLAYER_SALT_STEP,
     MULTIPLAYER_SALTS,
+    MULTIPLAYER_SEARCHES,
     NO_HORIZON,
     UPPER,
     check_algorithm,
@@ -98,7 +98,7 @@ from ._options import (
 from ._results import NO_MOVE, MultiOutcome
 
 __all__ = [
-    "MULTIPLAYER_ALGORITHMS",
+    "MULTIPLAYER_SEARCHES",
     "MAXN_ENTRY_BYTES",
     "MultiSearcher",
     "NO_HORIZON",
@@ -216,7 +216,7 @@ class MultiSearcher(Searcher):
         algorithm: str,
         root_moves: list[int] | None,
     ) -> MultiOutcome:
-        check_algorithm(algorithm, MULTIPLAYER_ALGORITHMS)
+        check_algorithm(algorithm, MULTIPLAYER_SEARCHES)
         weights = check_weights(weights)
         max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
         root_moves = check_root_moves(root_moves)

@@ -33,7 +33,7 @@ __all__ = [
     "MAX_WEIGHT",
     "MAX_NODE_LIMIT",
     "MAX_TT_MB",
-    "MULTIPLAYER_ALGORITHMS",
+    "MULTIPLAYER_SEARCHES",
     "HISTORY_OFFSET",
     "HISTORY_SIZE",
     "HISTORY_MAX",
@@ -87,8 +87,11 @@ MAX_WEIGHTS = 16
 MAX_WEIGHT = 10_000
 #: Node limits above this (2**63 - 1) mean the same as this: no limit that can be reached.
 MAX_NODE_LIMIT = 2**63 - 1
-#: The n-player searches of ``_multiplayer_*`` (MCTS aside).
-MULTIPLAYER_ALGORITHMS = ("maxn", "maxn-plain", "paranoid", "brs")
+#: The n-player tree searches of ``_multiplayer_*`` (MCTS aside: the engine's
+#: ``MULTIPLAYER_ALGORITHMS`` adds it).
+MULTIPLAYER_SEARCHES = ("maxn", "maxn-plain", "paranoid", "brs")
+#: The name before #32 (it clashed with the engine's, which holds MCTS too): kept for one version.
+MULTIPLAYER_ALGORITHMS = MULTIPLAYER_SEARCHES
 #: The largest transposition table, in megabytes.
 MAX_TT_MB = 4096
 #: Alpha-beta's history scores are kept for move codes -2..125 (square indices and special moves).

@@ -59,7 +59,7 @@ __all__ = [
 # WIN: the searchers score a finished game as WIN + its margin (SearchResult takes it off).
 TWO_PLAYER_ALGORITHMS = ("alphabeta", "minimax")
 #: The searches for any number of players (two included).
-MULTIPLAYER_ALGORITHMS = (*_options.MULTIPLAYER_ALGORITHMS, "mcts")
+MULTIPLAYER_ALGORITHMS = (*_options.MULTIPLAYER_SEARCHES, "mcts")
 ALGORITHMS = (*TWO_PLAYER_ALGORITHMS, *MULTIPLAYER_ALGORITHMS)
 #: What :func:`search` runs when no algorithm is named, by the number of players.
 DEFAULT_MULTIPLAYER_ALGORITHM = "mcts"
