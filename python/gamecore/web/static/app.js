@@ -176,7 +176,7 @@ function drawBoard(s) {
     picture.removeAttribute("width");
     picture.removeAttribute("height");
     picture.setAttribute("preserveAspectRatio", "xMidYMin meet"); // the board at the top of its space
-    picture.setAttribute("role", "img");
+    picture.setAttribute("role", "group"); // not "img": its legal cells are buttons
     picture.setAttribute("aria-label", "board");
     holder.replaceChildren(document.importNode(picture, true));
     shownSvg = s.board_svg;
