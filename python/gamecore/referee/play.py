@@ -24,6 +24,12 @@ announced its sandbox with ``{"type": "sandboxed"}``, that is before any code of
 is not the bot's doing: :func:`play_game` raises :class:`SandboxError` naming the game, and
 no record is made. A ``setup`` error after the announcement can only be the bot's own
 forgery: it forfeits (``protocol``).
+
+In process. :func:`play_in_process` plays a task of built-in players only (gamecore's own
+code, never a submission) through :func:`gamecore.runner.run_game`, with the seeds the hosts
+would give them, and returns the same :class:`~gamecore.referee.rules.GameRecord`
+(:func:`record_of_played`): what the runner's record holds, in the referee's words. Both
+paths end in :func:`_record`.
 """
 
 from __future__ import annotations
@@ -33,11 +39,13 @@ from typing import Any
 
 from ..errors import GamecoreError
 from ..games import Position
+from ..players import make_player
+from ..runner import PlayedGame, Seat, run_game
 from .games import game_class, seat_scores, start_position
 from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, MoveRequest, Rules, StartRequest, Task
 from .sandbox import BotProcess, Limits, ReplyError, SandboxError
 
-__all__ = ["play_game", "FORFEIT_REASONS"]
+__all__ = ["play_game", "play_in_process", "record_of_played", "FORFEIT_REASONS"]
 
 #: Why a bot can lose a game without finishing it, and what each means.
 FORFEIT_REASONS = {
@@ -224,7 +232,21 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
         printed = [bot.printed for bot in bots]
         for bot in bots:
             bot.close()
-    names = [spec["name"] for spec in specs]
+    return _record(task, position, moves, forfeits, printed, started)
+
+
+def _record(
+    task: Task,
+    position: Position[Any],
+    moves: list[MoveRecord],
+    forfeits: list[Forfeit],
+    printed: list[int],
+    started: float,
+) -> GameRecord:
+    """The record of a game of ``task`` that stopped at ``position`` (over, or at the first
+    forfeit): places, scores, winner and termination read from the position and the forfeits."""
+    seats = game_class(task["game"]).seats
+    names = [spec["name"] for spec in task["bots"]]
     if forfeits:
         lost = {f["seat"] for f in forfeits}
         places = [1 if seat in lost else 0 for seat in range(seats)]
@@ -242,7 +264,7 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
     return {
         "key": task["key"],
         "game": task["game"],
-        "size": size,
+        "size": task["size"],
         "players": names,
         "first": names[0],
         "moves": moves,
@@ -256,3 +278,53 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "duration": round(time.time() - started, 3),
     }
+
+
+def play_in_process(task: Task) -> GameRecord:
+    """Play ``task`` in this process through :func:`gamecore.runner.run_game`: for built-in
+    players only (``kind`` ``builtin``: gamecore's own code), each made as its host makes it
+    (``make_player(spec, seed=task seed + seat)``) and given the time per move. A submission is
+    never run here: a task with one raises :class:`~gamecore.errors.GamecoreError` before any
+    move.
+    """
+    outside = [spec["name"] for spec in task["bots"] if spec.get("kind") != "builtin"]
+    if outside:
+        raise GamecoreError(f"only built-in players play in process; {', '.join(outside)} must run in a sandbox")
+    position = start_position(task["game"], task["size"])
+    seats = game_class(task["game"]).seats
+    if len(task["bots"]) != seats:
+        raise GamecoreError(f"{task['game']} is played by {seats} bots, the task has {len(task['bots'])}")
+    budget = float(_rules(task).time)
+    players = [make_player(spec["spec"], seed=task["seed"] + seat) for seat, spec in enumerate(task["bots"])]
+    started = time.time()
+    played = run_game(position, [_given(p, budget) for p in players], [spec["name"] for spec in task["bots"]])
+    return record_of_played(task, played, started)
+
+
+def _given(player: Any, budget: float) -> Seat:
+    """A player's seat as its host serves it: given the time per move (``choose_move(position,
+    time)``), never asked for a forced pass."""
+
+    def choose(position: Any) -> tuple[Any, Any]:
+        legal = position.legal_moves()
+        if len(legal) == 1 and legal[0].is_pass:  # a forced pass: played without asking, as play_game does
+            return legal[0], None
+        return player.choose_move(position, budget), getattr(player, "last_result", None)
+
+    return choose
+
+
+def record_of_played(task: Task, played: PlayedGame, started: float | None = None) -> GameRecord:
+    """The referee's record of a game the runner played for ``task`` (its seats in order of
+    play): each played move with its seat and wall time, a forfeit as ``illegal_move``."""
+    letters = {style.number: style.letter for style in played.final.colour_styles()}
+    order = [letters[int(colour)] for colour in played.final.colors]
+    moves: list[MoveRecord] = [
+        {"seat": order.index(m.colour), "move": m.move, "time": round(m.wall_seconds, 4)}
+        for m in played.played[: len(played.codes)]  # a forfeiting answer was never played
+    ]
+    forfeits: list[Forfeit] = []
+    if played.forfeit is not None:
+        seat, detail = played.forfeit
+        forfeits.append({"seat": seat, "reason": "illegal_move", "detail": detail[-2000:]})
+    return _record(task, played.final, moves, forfeits, [0] * len(order), time.time() if started is None else started)
