@@ -17,9 +17,10 @@ import time
 
 import pytest
 
+from gamecore.cli import main
 from gamecore.games.othello import Othello
 from gamecore.search.perfect import perfect_line
-from gamecore.search.split import DaskJobs, Journal, TreeSplit, canonical, symmetries
+from gamecore.search.split import DaskJobs, Journal, ThreadJobs, TreeSplit, canonical, symmetries
 from gamecore.ui.othello import load_record
 
 #: Feinstein's perfect 6x6 line (see test_solve.py): its positions have known values.
@@ -112,6 +113,29 @@ def test_split_line_keeps_the_value(backend):
 def test_backends_agree_on_a_split_solve(backends):
     results = [perfect_line(position_after(20, b.name), split_plies=2) for b in backends]
     assert len({(r.value, tuple(str(m) for m in r.line), r.nodes) for r in results}) == 1
+
+
+def test_threads_give_the_value_and_a_perfect_line():
+    game = position_after(14, "cython")  # 22 empty squares
+    jobs = ThreadJobs(2, 6, "cython", 16)
+    try:
+        result = perfect_line(game, split_plies=2, jobs=jobs)
+    finally:
+        jobs.close()
+    assert result.completed and result.value == -4 and jobs.nodes > 0
+    solve = game._backend.endgame.solve_exact
+    position, value = game.copy(), -4
+    for move in result.line[:6]:  # the split's moves: each keeps the value
+        position.push(move)
+        value = -value
+        assert solve(position.core.copy())[1] == value
+
+
+def test_command_threads_and_journal_errors(capsys):
+    assert main(["solve", "--size", "6", "--moves", "c2b4c5d2e4e3d1c1b1d5", "--progress", "0", "--threads", "2"]) == 0
+    assert "white wins 20-16" in capsys.readouterr().out
+    assert main(["solve", "--size", "4", "--journal", "x.jsonl"]) != 0
+    assert "--journal" in capsys.readouterr().err
 
 
 def test_journal_round_trip(tmp_path):

@@ -39,7 +39,7 @@ from .._progress import Progress
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
 from ..ui.othello import load_record
-from .split import DaskJobs, Journal, SplitStopped, TreeSplit, empties_of
+from .split import DaskJobs, Journal, SplitStopped, ThreadJobs, TreeSplit, empties_of, is_symmetric
 
 __all__ = ["PerfectLine", "perfect_line", "table_bits_for", "split_plies_for", "add_subparser"]
 
@@ -165,7 +165,8 @@ def perfect_line(
     ``progress_every`` seconds while the solver works (``doing``: what it is proving now).
     ``split_plies``: the top plies searched by :class:`~gamecore.search.split.TreeSplit`
     (symmetric positions once, children ordered by a short search), the positions below solved
-    as jobs; default :func:`split_plies_for` the empty squares, 0 for one solve of the root.
+    as jobs, 0 for one solve of the root; by default :func:`split_plies_for` the empty squares,
+    used only at symmetric positions (the start), unless ``jobs`` are given.
     ``jobs``: a :class:`~gamecore.search.split.DaskJobs` to solve the jobs on a cluster (then
     the nodes are the workers').
 
@@ -245,6 +246,11 @@ def perfect_line(
             return run(core, alpha, beta, root)
         if plies == 0:
             return run_job(core, alpha, beta) if jobs is not None else run(core, alpha, beta, root)
+        if split_plies is None and jobs is None and not is_symmetric(core):
+            # By default, in one process, the split is used only where it leaves out symmetric
+            # moves: its jobs' roots have none of the solver's table cut-offs (the 28 empty
+            # squares after c2 b4 c5 d2 and their line cost 216 M nodes split, 149 M not).
+            return run(core, alpha, beta, root)
         nodes_before = tree.nodes
         try:
             move, score = tree.solve(core, alpha, beta)
@@ -273,8 +279,8 @@ CLUSTER_SPLIT_PLIES = 2
 
 def split_plies_for(empties: int) -> int:
     """The default plies of the tree split of a solve of ``empties`` empty squares in one
-    process: 1 from 23 (the root's symmetric moves searched once: a third of the nodes of the
-    6x6 start), else 0 (one solve: the split's searches would cost more than they save; a
+    process: 1 from 23 (used where the position is symmetric: the root's symmetric moves searched
+    once, a third of the nodes of the 6x6 start), else 0 (one solve: the split's searches would cost more than they save; a
     deeper split costs more nodes than it saves, the jobs' roots lose the solver's cut-offs)."""
     return 1 if empties >= 23 else 0
 
@@ -379,6 +385,9 @@ def add_subparser(sub: Any) -> None:
     )
     p.add_argument("--workers", type=count, default=2, help="--scheduler local: worker processes (default 2)")
     p.add_argument(
+        "--threads", type=count, default=1, help="solve the split's jobs on this many threads of this process"
+    )
+    p.add_argument(
         "--journal", default=None, metavar="FILE", help="--scheduler: keep the jobs done in FILE; a rerun skips them"
     )
     add_backend(p)
@@ -410,10 +419,19 @@ def _read_position(args: argparse.Namespace) -> Othello:
 @contextlib.contextmanager
 def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs | None]:
     """The Dask cluster's jobs of ``--scheduler`` (None without it), closed afterwards."""
+    empties = game.size * game.size - sum(game.score())
+    bits = table_bits_for(empties) if args.table_bits is None else args.table_bits
     if args.scheduler is None:
         if args.journal is not None:
             raise GamecoreError("--journal keeps a cluster's jobs: it needs --scheduler")
-        yield None
+        if args.threads > 1:
+            threads = ThreadJobs(args.threads, game.size, game.backend, bits)
+            try:
+                yield threads
+            finally:
+                threads.close()
+        else:
+            yield None
         return
     try:
         from dask.distributed import Client, LocalCluster  # noqa: PLC0415 (optional extra)
@@ -425,8 +443,6 @@ def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs 
         client = Client(cluster)
     else:
         client = Client(args.scheduler)
-    empties = game.size * game.size - sum(game.score())
-    bits = table_bits_for(empties) if args.table_bits is None else args.table_bits
     try:
         yield DaskJobs(client, game.size, game.backend, bits, Journal(args.journal))
     finally:

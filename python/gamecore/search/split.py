@@ -26,6 +26,7 @@ does not do them again.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import json
 import os
@@ -42,11 +43,13 @@ __all__ = [
     "ORDER_DEPTH",
     "symmetries",
     "canonical",
+    "is_symmetric",
     "SplitStopped",
     "TreeSplit",
     "Journal",
     "solve_job",
     "DaskJobs",
+    "ThreadJobs",
 ]
 
 #: Plies of the learned-evaluation search that orders the children of a split node.
@@ -105,6 +108,15 @@ def final_value(core: Any) -> int:
     diff = black - white if core.turn == 0 else white - black
     empty = core.size * core.size - black - white
     return diff + (empty if diff > 0 else -empty if diff < 0 else 0)
+
+
+def is_symmetric(core: Any) -> bool:
+    """True when a symmetry of the board other than the identity maps the position onto itself
+    (then some of its moves are equivalent)."""
+    black, white = core.bitboards()
+    return any(
+        _transform(black, perm) == black and _transform(white, perm) == white for perm in symmetries(core.size)[1:]
+    )
 
 
 class SplitStopped(Exception):
@@ -295,8 +307,8 @@ class Journal:
                     handle.write(json.dumps({"job": key, "move": move, "score": score}) + "\n")
 
 
-#: Per process (a cluster's worker): the table each backend's jobs share, and its lock.
-_WORKER_TABLES: dict[tuple[str, int], Any] = {}
+#: Per process (a cluster's worker): the tables free for the jobs of each backend and size.
+_WORKER_TABLES: dict[tuple[str, int], list[Any]] = {}
 _WORKER_LOCK = threading.Lock()
 
 
@@ -304,20 +316,21 @@ def solve_job(
     size: int, black: int, white: int, turn: int, alpha: int, beta: int, backend: str, table_bits: int
 ) -> tuple[int | None, int, int]:
     """One job on a worker: ``(move, score, nodes)`` of the position in the window (fail-soft),
-    solved with the worker's table (kept from job to job: a later job starts from what the
-    earlier ones proved)."""
+    solved with a table of the worker's (kept from job to job: a later job starts from what the
+    earlier ones proved; a job running meanwhile in another thread takes another table)."""
     game = Othello(size, backend=backend)
     game.core.set_board(black, white, turn)
     endgame = game._backend.endgame
-    with _WORKER_LOCK:  # one job at a time uses the table; others (extra threads) get their own
-        table = _WORKER_TABLES.pop((backend, table_bits), None)
+    with _WORKER_LOCK:
+        free = _WORKER_TABLES.setdefault((backend, table_bits), [])
+        table = free.pop() if free else None
     if table is None:
         table = endgame.EndgameTable(table_bits)
     try:
         move, score, nodes, completed = endgame.solve_exact(game.core, alpha, beta, table=table)
     finally:
         with _WORKER_LOCK:
-            _WORKER_TABLES[(backend, table_bits)] = table
+            _WORKER_TABLES[(backend, table_bits)].append(table)
     if not completed:  # pragma: no cover - no limit is given to a job
         raise RuntimeError("a split job stopped before its end")
     return move, int(score), int(nodes)
@@ -343,6 +356,11 @@ class DaskJobs:
         # pure=False: a job run again after a worker's death is a new run, never a cached failure
         return self.client.submit(solve_job, *args, self.backend, self.table_bits, pure=False, retries=2)
 
+    def _as_completed(self, futures: list[Any]) -> Iterator[Any]:
+        from dask.distributed import as_completed  # noqa: PLC0415 (optional extra)
+
+        return iter(as_completed(futures))
+
     def leaf(self, core: Any, alpha: int, beta: int) -> tuple[int | None, int, bool]:
         for _, move, score in self._run([(core, alpha, beta)]):
             return move, score, True
@@ -354,8 +372,6 @@ class DaskJobs:
 
     def _run(self, jobs: list[tuple[Any, int, int]]) -> Iterator[tuple[int, int | None, int]]:
         """``(index, move, score)`` of each job as it finishes (from the journal if done before)."""
-        from dask.distributed import as_completed  # noqa: PLC0415 (optional extra)
-
         futures = {}
         for index, (core, alpha, beta) in enumerate(jobs):
             args = self._args(core, alpha, beta)
@@ -366,7 +382,7 @@ class DaskJobs:
                 continue
             futures[self._submit(args)] = (index, key)
         try:
-            for future in as_completed(list(futures)):
+            for future in self._as_completed(list(futures)):
                 move, score, nodes = future.result()
                 index, key = futures[future]
                 self.nodes += nodes
@@ -375,3 +391,21 @@ class DaskJobs:
         finally:
             for future in futures:
                 future.cancel()
+
+
+class ThreadJobs(DaskJobs):
+    """Jobs on ``threads`` threads of this process (the compiled solver runs without the GIL):
+    the cluster's scheme on one machine's cores, each thread with a table of its own."""
+
+    def __init__(self, threads: int, size: int, backend: str, table_bits: int) -> None:
+        super().__init__(None, size, backend, table_bits, Journal(None))
+        self.pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gamecore-solve")
+
+    def _submit(self, args: tuple[Any, ...]) -> Any:
+        return self.pool.submit(functools.partial(solve_job, *args, self.backend, self.table_bits))
+
+    def _as_completed(self, futures: list[Any]) -> Iterator[Any]:
+        return concurrent.futures.as_completed(futures)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
