@@ -402,7 +402,8 @@ class ThreadJobs(DaskJobs):
         self.pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gamecore-solve")
 
     def _submit(self, args: tuple[Any, ...]) -> Any:
-        return self.pool.submit(functools.partial(solve_job, *args, self.backend, self.table_bits))
+        size, black, white, turn, alpha, beta = args
+        return self.pool.submit(solve_job, size, black, white, turn, alpha, beta, self.backend, self.table_bits)
 
     def _as_completed(self, futures: list[Any]) -> Iterator[Any]:
         return concurrent.futures.as_completed(futures)
