@@ -20,7 +20,16 @@ import pytest
 from gamecore.cli import main
 from gamecore.games.othello import Othello
 from gamecore.search.perfect import perfect_line
-from gamecore.search.split import DaskJobs, Journal, ThreadJobs, TreeSplit, canonical, symmetries
+from gamecore.search.split import (
+    DaskJobs,
+    Journal,
+    SplitStopped,
+    ThreadJobs,
+    TreeSplit,
+    canonical,
+    solve_job,
+    symmetries,
+)
 from gamecore.ui.othello import load_record
 
 #: Feinstein's perfect 6x6 line (see test_solve.py): its positions have known values.
@@ -129,6 +138,17 @@ def test_threads_give_the_value_and_a_perfect_line():
         position.push(move)
         value = -value
         assert solve(position.core.copy())[1] == value
+
+
+def test_closing_the_threads_stops_a_running_job():
+    jobs = ThreadJobs(1, 6, "cython", 16)
+    black, white = Othello(6).core.bitboards()
+    running = jobs.pool.submit(solve_job, 6, black, white, 0, -36, 36, "cython", 16, jobs.stop)  # a minute's job
+    time.sleep(0.3)
+    start = time.monotonic()
+    jobs.close()  # what Ctrl-C or a time limit does: the job stops at its next clock reading
+    assert time.monotonic() - start < 5
+    assert isinstance(running.exception(), SplitStopped)
 
 
 def test_command_threads_and_journal_errors(capsys):

@@ -313,11 +313,20 @@ _WORKER_LOCK = threading.Lock()
 
 
 def solve_job(
-    size: int, black: int, white: int, turn: int, alpha: int, beta: int, backend: str, table_bits: int
+    size: int,
+    black: int,
+    white: int,
+    turn: int,
+    alpha: int,
+    beta: int,
+    backend: str,
+    table_bits: int,
+    stop: bytearray | None = None,
 ) -> tuple[int | None, int, int]:
     """One job on a worker: ``(move, score, nodes)`` of the position in the window (fail-soft),
     solved with a table of the worker's (kept from job to job: a later job starts from what the
-    earlier ones proved; a job running meanwhile in another thread takes another table)."""
+    earlier ones proved; a job running meanwhile in another thread takes another table).
+    ``stop`` (threads of one process): a nonzero byte stops the job (:class:`SplitStopped`)."""
     game = Othello(size, backend=backend)
     game.core.set_board(black, white, turn)
     endgame = game._backend.endgame
@@ -327,12 +336,12 @@ def solve_job(
     if table is None:
         table = endgame.EndgameTable(table_bits)
     try:
-        move, score, nodes, completed = endgame.solve_exact(game.core, alpha, beta, table=table)
+        move, score, nodes, completed = endgame.solve_exact(game.core, alpha, beta, table=table, _stop=stop)
     finally:
         with _WORKER_LOCK:
             _WORKER_TABLES[(backend, table_bits)].append(table)
-    if not completed:  # pragma: no cover - no limit is given to a job
-        raise RuntimeError("a split job stopped before its end")
+    if not completed:  # stopped by `stop`: no other limit is given to a job
+        raise SplitStopped
     return move, int(score), int(nodes)
 
 
@@ -400,13 +409,17 @@ class ThreadJobs(DaskJobs):
     def __init__(self, threads: int, size: int, backend: str, table_bits: int) -> None:
         super().__init__(None, size, backend, table_bits, Journal(None))
         self.pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gamecore-solve")
+        self.stop = bytearray(1)  # set by close: the jobs still running stop (Ctrl-C, a time limit)
 
     def _submit(self, args: tuple[Any, ...]) -> Any:
         size, black, white, turn, alpha, beta = args
-        return self.pool.submit(solve_job, size, black, white, turn, alpha, beta, self.backend, self.table_bits)
+        return self.pool.submit(
+            solve_job, size, black, white, turn, alpha, beta, self.backend, self.table_bits, self.stop
+        )
 
     def _as_completed(self, futures: list[Any]) -> Iterator[Any]:
         return concurrent.futures.as_completed(futures)
 
     def close(self) -> None:
+        self.stop[0] = 1
         self.pool.shutdown(wait=True, cancel_futures=True)
