@@ -12,7 +12,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from bits cimport (gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
+from bits cimport (gc_prefetch, gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
                    gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
 cimport othello as kernel
 cdef extern from "gamecore_patterns.h":
@@ -280,6 +280,17 @@ cdef inline void advance_frame(const unsigned short* before, unsigned short* aft
     gc_patterns_advance(before, after, &q.power[0][0], mover, square, squares, count)
 
 
+cdef inline void prefetch_weights(const Geometry* g, const unsigned short* indices, int empties) noexcept nogil:
+    cdef const PatternTable* t = table_of(g)
+    cdef const short* w
+    cdef int i
+    if t == NULL:
+        return
+    w = t.weights + t.stage_start[empties]
+    for i in range(t.instances):
+        gc_prefetch(w + t.offset[i] + indices[i])
+
+
 cdef inline void fill_cells(gc_u128 me, gc_u128 opp, const Geometry* g, unsigned char* cells) noexcept nogil:
     """cells[square] = 0 empty, 1 ``me``, 2 ``opp``."""
     cdef uint64_t half
@@ -330,18 +341,19 @@ cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nog
     if t == NULL:
         return 0
     read_indices(me, opp, g, t, indices)
-    return pattern_sum(me, opp, g, t, indices)
+    return pattern_sum(me, opp, g, t, indices, moves_of(me, opp, g))
 
 
 cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTable* t,
-                     const unsigned short* indices) noexcept nogil:
-    """The pattern score of ``me`` to move whose instances have ``indices``: whether read from
-    the board (_pattern_score) or tracked move by move (OthelloCore.tracked_pattern_score)."""
+                     const unsigned short* indices, gc_u128 my_moves) noexcept nogil:
+    """The pattern score of ``me`` to move whose instances have ``indices`` and who has the
+    moves ``my_moves``: whether read from the board (_pattern_score) or tracked move by move
+    (OthelloCore.tracked_pattern_score)."""
     cdef int i, total, mobility, discs, empties
     cdef const short* w
     empties = g.nsq - gc_popcount128(me | opp)
     w = t.weights + t.stage_start[empties]
-    mobility = gc_popcount128(moves_of(me, opp, g)) - gc_popcount128(moves_of(opp, me, g))
+    mobility = gc_popcount128(my_moves) - gc_popcount128(moves_of(opp, me, g))
     discs = gc_popcount128(me) - gc_popcount128(opp)
     total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
              + w[t.stride - 1] * (1 if empties % 2 else -1))
@@ -654,6 +666,10 @@ cdef class OthelloCore(GameCore):
                 gc_patterns_copy(frame, frame + FRAME)
             else:
                 advance_frame(frame, frame + FRAME, <const PatternPowers*>self.powers, t, move, flipped, self.g)
+            # The weights the new position's evaluation reads, asked from memory now: most
+            # positions reached are leaves, evaluated a few instructions later.
+            prefetch_weights(self.g, frame + FRAME + (1 - t) * MAX_INSTANCES,
+                             self.g.nsq - gc_popcount128(self.discs[0] | self.discs[1]))
         self.stack[self.sp].move = move
         self.stack[self.sp].flips = flipped
         self.stack[self.sp].hash = self.zhash
@@ -682,7 +698,12 @@ cdef class OthelloCore(GameCore):
 
     cdef bint is_terminal(self) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
-        return not moves_of(me, opp, self.g) and not moves_of(opp, me, self.g)
+        cdef gc_u128 moves = moves_of(me, opp, self.g)
+        if self.frames != NULL:  # a leaf's learned evaluation reads these moves next
+            self.seen[0] = me
+            self.seen[1] = opp
+            self.seen[2] = moves
+        return not moves and not moves_of(opp, me, self.g)
 
     cdef int terminal_value(self) noexcept nogil:
         cdef int mine = gc_popcount128(self.discs[self.turn])
@@ -718,6 +739,7 @@ cdef class OthelloCore(GameCore):
         self.frames = <unsigned short*>malloc((MAX_PLIES + 1) * FRAME * sizeof(unsigned short))
         if self.frames == NULL:
             raise MemoryError("no memory for the pattern indices")
+        self.seen[0] = self.seen[1] = self.seen[2] = 0  # the empty board's: right whenever it matches
         read_frame(self.frames + self.sp * FRAME, self.discs[0], self.discs[1], <const PatternPowers*>self.powers,
                    self.g)
         return 0
@@ -725,10 +747,11 @@ cdef class OthelloCore(GameCore):
     cdef int tracked_pattern_score(self) noexcept nogil:
         """_pattern_score of the side to move, from the tracked indices."""
         cdef const PatternTable* t = table_of(self.g)
+        cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
         if t == NULL:
             return 0
-        return pattern_sum(self.discs[self.turn], self.discs[1 - self.turn], self.g, t,
-                           self.frames + self.sp * FRAME + self.turn * MAX_INSTANCES)
+        return pattern_sum(me, opp, self.g, t, self.frames + self.sp * FRAME + self.turn * MAX_INSTANCES,
+                           self.seen[2] if me == self.seen[0] and opp == self.seen[1] else moves_of(me, opp, self.g))
 
     def _track_patterns(self):
         """Track the pattern indices as a search with the learned evaluation does (for the
