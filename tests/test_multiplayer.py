@@ -16,6 +16,7 @@ import pytest
 
 from gamecore import Othello, Tetralath, search
 from gamecore.search import _multiplayer_py as mp
+from gamecore.search._options import SearchLimits
 from gamecore.search._results import NO_MOVE, MultiOutcome
 from gamecore.search.engine import Engine
 
@@ -35,7 +36,7 @@ def _weights(position):
 
 def _multi(backend, position, algorithm, depth, tt_mb=1, nodes=0):
     searcher = backend.multiplayer.MultiSearcher(tt_mb)
-    return searcher.search_multi(position.core.copy(), _weights(position), depth, nodes, 0.0, algorithm)
+    return searcher.search_multi(position.core.copy(), _weights(position), SearchLimits(depth, nodes), algorithm)
 
 
 def _negamax(backend, position, algorithm, depth):
@@ -322,18 +323,18 @@ SYNTHETIC = [(3, 3, 6, 1), (3, 4, 5, 2), (4, 3, 7, 3), (4, 2, 8, 4), (3, 5, 4, 5
 def test_synthetic_against_oracles(players, branching, length, seed):
     for depth in range(1, length + 1):
         game = SyntheticGame(players, branching, length, seed)
-        plain = mp.MultiSearcher(1).search_multi(game, [], depth, 0, 0.0, "maxn-plain")
-        pruned = mp.MultiSearcher(1).search_multi(game, [], depth, 0, 0.0, "maxn")
+        plain = mp.MultiSearcher(1).search_multi(game, [], SearchLimits(depth), "maxn-plain")
+        pruned = mp.MultiSearcher(1).search_multi(game, [], SearchLimits(depth), "maxn")
         assert plain[2] == oracle_maxn(game, depth)
         assert pruned[:5] == plain[:5]
         assert pruned[5] <= plain[5]
-        assert mp.MultiSearcher(1).search_multi(game, [], depth, 0, 0.0, "paranoid")[1] == oracle_paranoid(
+        assert mp.MultiSearcher(1).search_multi(game, [], SearchLimits(depth), "paranoid")[1] == oracle_paranoid(
             game, depth, 0
         )
-        assert mp.MultiSearcher(1).search_multi(game, [], depth, 0, 0.0, "brs")[1] == oracle_brs(game, depth, 0)
+        assert mp.MultiSearcher(1).search_multi(game, [], SearchLimits(depth), "brs")[1] == oracle_brs(game, depth, 0)
         assert game.path == []
     # Over the whole set, shallow pruning saves states.
     game = SyntheticGame(players, branching, length, seed)
-    pruned = mp.MultiSearcher(0).search_multi(game, [], length, 0, 0.0, "maxn")
-    plain = mp.MultiSearcher(0).search_multi(game, [], length, 0, 0.0, "maxn-plain")
+    pruned = mp.MultiSearcher(0).search_multi(game, [], SearchLimits(length), "maxn")
+    plain = mp.MultiSearcher(0).search_multi(game, [], SearchLimits(length), "maxn-plain")
     assert pruned[5] < plain[5]

@@ -24,6 +24,7 @@ import pytest
 
 from gamecore import Othello, Rolit, _backend, search
 from gamecore.players import RandomPlayer
+from gamecore.search._options import SearchLimits
 from gamecore.search.engine import Engine
 from gamecore.search.mcts import MCTS
 
@@ -261,7 +262,9 @@ def test_the_clock_starts_before_the_position_is_copied(monkeypatch):
 
     monkeypatch.setattr(type(core), "copy", slow_copy)
     weights = Engine()._weights(_position("python", 10, 5))[0]
-    found = pure.multiplayer.MultiSearcher(0).search_multi(core, weights, 30, 0, 0.05, "maxn", None, None, None, True)
+    found = pure.multiplayer.MultiSearcher(0).search_multi(
+        core, weights, SearchLimits(30, 0, 0.05, cpu_clock=True), "maxn"
+    )
     assert found.nodes <= pure.alphabeta.CLOCK_INTERVAL  # it was about 1,000
 
 

@@ -19,6 +19,7 @@ import pytest
 from gamecore import Engine, Rolit, search
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError
 from gamecore.players import RandomPlayer
+from gamecore.search._options import SearchLimits
 
 
 def _position(backend_name, colours, plies, seed):
@@ -35,7 +36,7 @@ def _weights(position):
 
 def _multi(backend, position, algorithm, depth, tt_mb=1, **options):
     searcher = backend.multiplayer.MultiSearcher(tt_mb)
-    return searcher.search_multi(position.core.copy(), _weights(position), depth, 0, 0.0, algorithm, **options)
+    return searcher.search_multi(position.core.copy(), _weights(position), SearchLimits(depth), algorithm, **options)
 
 
 POSITIONS = [(c, plies, seed) for c in ("RYGB", "RYG", "RG") for plies, seed in ((4, 1), (20, 2), (44, 3))]

@@ -21,6 +21,7 @@ from gamecore import Rolit, search
 from gamecore.bench.multiplayer import bench_multiplayer
 from gamecore.errors import InvalidPositionError
 from gamecore.players import RandomPlayer, make_player
+from gamecore.search._options import SearchLimits
 from gamecore.search.engine import Engine
 
 COLOURS = ["RYGB", "RYG", "RG"]
@@ -37,7 +38,7 @@ def _position(backend_name, colours, plies, seed):
 def _multi(backend, position, algorithm, depth, nodes=0):
     weights = Engine()._weights(position)[0]
     searcher = backend.multiplayer.MultiSearcher(1)
-    return searcher.search_multi(position.core.copy(), weights, depth, nodes, 0.0, algorithm)
+    return searcher.search_multi(position.core.copy(), weights, SearchLimits(depth, nodes), algorithm)
 
 
 POSITIONS = [(colours, plies, seed) for colours in COLOURS for plies, seed in ((0, 0), (9, 1), (25, 2), (40, 3))]

@@ -35,6 +35,7 @@ from gamecore.errors import (
 from gamecore.games import _othello_rules, _rolit_rules, _tetralath_rules
 from gamecore.players import make_player
 from gamecore.search import _mcts_rules, _options, _results
+from gamecore.search._options import SearchLimits
 from gamecore.search.mcts import MCTS
 
 GAMES = {"othello": lambda b: Othello(6, backend=b), "tetralath": lambda b: Tetralath(backend=b), "rolit": Rolit}
@@ -151,12 +152,16 @@ def test_the_backends_searchers_refuse_the_same_options_alike(backends):
         lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, weights=[1] * 17),
         lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, time_limit=-1),
         lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, root_moves=[200]),
-        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], 2, 0, 0.0, "x"),
-        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1] * 17, 2, 0, 0.0, "maxn"),
-        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], 0, 0, 0.0, "maxn"),
-        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], 2, -1, 0.0, "maxn"),
+        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], SearchLimits(2), "x"),
         lambda b: b.multiplayer.MultiSearcher(1).search_multi(
-            Rolit(backend=b.name).core, [1], 2, 0, 0.0, "maxn", root_moves=[-3]
+            Rolit(backend=b.name).core, [1] * 17, SearchLimits(2), "maxn"
+        ),
+        lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], SearchLimits(0), "maxn"),
+        lambda b: b.multiplayer.MultiSearcher(1).search_multi(
+            Rolit(backend=b.name).core, [1], SearchLimits(2, -1), "maxn"
+        ),
+        lambda b: b.multiplayer.MultiSearcher(1).search_multi(
+            Rolit(backend=b.name).core, [1], SearchLimits(2), "maxn", root_moves=[-3]
         ),
         lambda b: b.mcts.MCTSTree(0, -1.0),
         lambda b: b.rolit.RolitCore().count_leaves(-1) and b.rolit.RolitCore().perft(-1),
@@ -421,3 +426,17 @@ def test_the_clashing_names_are_renamed_and_the_old_ones_still_read():
     assert _mcts_rules.MAX_WEIGHTS is _mcts_rules.MAX_MCTS_WEIGHTS
     assert _mcts_rules.check_weights is _mcts_rules.check_mcts_weights
     assert _options.MULTIPLAYER_ALGORITHMS is _options.MULTIPLAYER_SEARCHES
+
+
+def test_a_search_takes_its_limits_as_one_object(backends):
+    # #32 §5: search_multi takes a SearchLimits (depth, nodes, seconds, clock), not four
+    # positional numbers; anything else is one error in both twins.
+    found = []
+    for b in backends:
+        searcher = b.multiplayer.MultiSearcher(1)
+        # no weights: every one 0 in both twins (the pure one crashed on a short list before)
+        found.append(searcher.search_multi(Rolit(backend=b.name).core, [], SearchLimits(2, nodes=50), "maxn"))
+        _raises(InvalidLimitError, searcher.search_multi, Rolit(backend=b.name).core, [], 2, "maxn")
+    assert found[0] == found[-1] and found[0].depth >= 1  # node for node
+    assert SearchLimits(3).checked() == (3, 0, 0.0)
+    _raises(InvalidLimitError, SearchLimits(3, seconds=-1.0).checked)

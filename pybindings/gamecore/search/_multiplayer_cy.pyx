@@ -18,9 +18,9 @@ from interrupt cimport gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_clock_seconds(int cpu) noexcept nogil
 
-from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError, InvalidPositionError
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError, InvalidOptionError, InvalidPositionError
 from gamecore.search._options import (
-    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_SEARCHES, NO_HORIZON, check_algorithm, check_root_moves, check_search_limits, check_values, check_weights,
+    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_SEARCHES, NO_HORIZON, SearchLimits, check_algorithm, check_root_moves, check_values, check_weights,
 )
 from gamecore.search._results import MultiOutcome
 
@@ -185,8 +185,7 @@ cdef class MultiSearcher(Searcher):
         """Entries of the table ``algorithm`` uses that hold a position (see the pure twin)."""
         return self.maxn_filled if algorithm in ("maxn", "maxn-plain") else self.tt_filled
 
-    def search_multi(self, core, weights, max_depth, node_limit, time_limit, algorithm, root_moves=None,
-                     evaluator=None, wrap=None, cpu_clock=False, progress=None):
+    def search_multi(self, core, weights, limits, algorithm, root_moves=None, evaluator=None, wrap=None, progress=None):
         """Search ``core``; return a ``MultiOutcome`` (move codes).
 
         ``score`` is the root player's value; ``values`` the vector of every player (Max^n;
@@ -195,8 +194,8 @@ cdef class MultiSearcher(Searcher):
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
         the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
         game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
-        the horizon (see the pure twin). ``time_limit`` is in seconds of the wall clock, or with
-        ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the search runs on a copy of
+        the horizon (see the pure twin). ``limits`` (``SearchLimits``): the deepest iteration, the node
+        and time limits, and which clock. ``core`` is not touched: the search runs on a copy of
         it. Like ``Searcher.search``, a second call while one runs (from the evaluation, or from
         another thread) raises ConcurrentUseError, and Ctrl-C stops it within a fraction of a second.
         ``progress`` and :meth:`stop` as for ``Searcher.search``.
@@ -206,13 +205,16 @@ cdef class MultiSearcher(Searcher):
                 "this searcher (Engine) is already searching: an evaluation function may not call "
                 "it again, and two threads may not share it (give each its own Engine)"
             )
+        if not isinstance(limits, SearchLimits):
+            raise InvalidLimitError(f"limits must be a SearchLimits, got {type(limits).__name__}")
+        cpu_clock = bool(limits.cpu_clock)
         # The clock starts here: copying the position and making the table are in the time.
-        cdef double entered = gc_clock_seconds(bool(cpu_clock))
+        cdef double entered = gc_clock_seconds(cpu_clock)
         if not isinstance(core, GameCore):
             raise TypeError(f"core must be a compiled game core, got {type(core).__name__}")
         check_algorithm(algorithm, MULTIPLAYER_SEARCHES)
         weights = check_weights(weights)
-        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+        max_depth, node_limit, time_limit = limits.checked()
         root_moves = check_root_moves(root_moves)
         if evaluator is not None and not (callable(evaluator) and callable(wrap)):
             raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")

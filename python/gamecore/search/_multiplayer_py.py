@@ -75,7 +75,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._rng import MASK64
-from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError
+from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError, InvalidOptionError
 from ._alphabeta_py import LimitReached, Searcher
 from ._options import (
     EXACT,
@@ -83,15 +83,16 @@ from ._options import (
     INFINITY,
     LOWER,
     MAX_PLY,
+    MAX_WEIGHTS,
     MAXN_ENTRY_BYTES,
     MULTIPLAYER_SALT_STEP,
     MULTIPLAYER_SALTS,
     MULTIPLAYER_SEARCHES,
     NO_HORIZON,
     UPPER,
+    SearchLimits,
     check_algorithm,
     check_root_moves,
-    check_search_limits,
     check_values,
     check_weights,
 )
@@ -162,14 +163,11 @@ class MultiSearcher(Searcher):
         self,
         core: Any,
         weights: list[int],
-        max_depth: int,
-        node_limit: int,
-        time_limit: float,
+        limits: SearchLimits,
         algorithm: str,
         root_moves: list[int] | None = None,
         evaluator: Callable[[Any], Any] | None = None,
         wrap: Callable[[Any], Any] | None = None,
-        cpu_clock: bool = False,
         progress: Callable[[int, int, list[int], int], Any] | None = None,
     ) -> MultiOutcome:
         """Search ``core``; return a :class:`MultiOutcome` (move codes).
@@ -180,8 +178,8 @@ class MultiSearcher(Searcher):
         when that iteration reached the end of the game on every line; ``memory`` the bytes of
         the search structures (tables and recursion buffers). ``move`` is ``NO_MOVE`` when the
         game is over. ``evaluator(wrap(core))``, when given, replaces ``evaluate_players(weights)`` at
-        the horizon (see the module docstring). ``time_limit`` is in seconds of the wall clock,
-        or with ``cpu_clock`` of the searching thread's CPU time. ``core`` is not touched: the
+        the horizon (see the module docstring). ``limits`` (:class:`~gamecore.search._options.SearchLimits`):
+        the deepest iteration, the node and time limits, and which clock. ``core`` is not touched: the
         search runs on a copy of it. Like ``Searcher.search``, a second call while one runs (from the
         evaluation, or from another thread) raises ConcurrentUseError. ``progress`` and
         :meth:`stop` as for ``Searcher.search``.
@@ -194,14 +192,16 @@ class MultiSearcher(Searcher):
         try:
             if evaluator is not None and not (callable(evaluator) and callable(wrap)):
                 raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
+            if not isinstance(limits, SearchLimits):
+                raise InvalidLimitError(f"limits must be a SearchLimits, got {type(limits).__name__}")
             self._evaluator = evaluator
             self._wrap = wrap
-            self._cpu_clock = bool(cpu_clock)
+            self._cpu_clock = bool(limits.cpu_clock)
             self._progress = progress
             self._stop_requested = False
             # The clock starts here: copying the position and making the table are in the time.
             self._start = self._now()
-            return self._search_multi(core.copy(), weights, max_depth, node_limit, time_limit, algorithm, root_moves)
+            return self._search_multi(core.copy(), weights, limits, algorithm, root_moves)
         finally:
             self._core = self._evaluator = self._wrap = self._progress = None
             self._lock.release()
@@ -210,15 +210,14 @@ class MultiSearcher(Searcher):
         self,
         core: Any,
         weights: list[int],
-        max_depth: int,
-        node_limit: int,
-        time_limit: float,
+        limits: SearchLimits,
         algorithm: str,
         root_moves: list[int] | None,
     ) -> MultiOutcome:
         check_algorithm(algorithm, MULTIPLAYER_SEARCHES)
         weights = check_weights(weights)
-        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+        weights += [0] * (MAX_WEIGHTS - len(weights))  # as the compiled twin's buffer: a missing weight is 0
+        max_depth, node_limit, time_limit = limits.checked()
         root_moves = check_root_moves(root_moves)
         players = core.num_players()
         if algorithm == "brs" and players > 2:

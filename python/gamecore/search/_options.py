@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import operator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidEvaluationError, InvalidLimitError, InvalidMoveError, InvalidOptionError
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_NODE_LIMIT",
     "MAX_TT_MB",
     "MULTIPLAYER_SEARCHES",
+    "SearchLimits",
     "HISTORY_OFFSET",
     "HISTORY_SIZE",
     "HISTORY_MAX",
@@ -178,6 +180,23 @@ def check_weights(weights: Any) -> list[int]:
                 f"an evaluation weight must be an int from -{MAX_WEIGHT} to {MAX_WEIGHT}, got {value!r}"
             )
     return [int(v) for v in values]
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """What one search may spend, as the engine hands it to a searcher (both twins): the
+    deepest iteration, positions (0: no limit), seconds (0: no limit) of the wall clock or,
+    with ``cpu_clock``, of the searching thread's CPU time. Checked by the search
+    (:func:`check_search_limits`), so a bad value is the same error in both twins."""
+
+    depth: int
+    nodes: int = 0
+    seconds: float = 0.0
+    cpu_clock: bool = False
+
+    def checked(self) -> tuple[int, int, float]:
+        """``(depth, nodes, seconds)`` checked, or :class:`InvalidLimitError`."""
+        return check_search_limits(self.depth, self.nodes, self.seconds)
 
 
 def check_search_limits(max_depth: Any, node_limit: Any, time_limit: Any) -> tuple[int, int, float]:

@@ -40,7 +40,7 @@ from ..games import _othello_patterns as patterns
 from ..games.base import MoveT, Position
 from . import _mpc, _options
 from ._mcts_rules import check_implicit, check_mast
-from ._options import MAX_WEIGHT, WIN, check_algorithm, check_tt_mb
+from ._options import MAX_WEIGHT, WIN, SearchLimits, check_algorithm, check_tt_mb
 from ._results import NO_MOVE
 from .mcts import DEFAULT_EXPLORATION, MCTS, clock_function
 
@@ -688,17 +688,15 @@ class Engine:
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         player = _player_to_move(position)
+        limits = SearchLimits(depth if depth is not None else MAX_DEPTH - 1, nodes or 0, remaining, self.clock == "cpu")
         found = searcher.search_multi(
             core,
             weights,
-            depth if depth is not None else MAX_DEPTH - 1,
-            nodes or 0,
-            remaining,
+            limits,
             self.algorithm,
             _root_moves(position, moves),
             evaluator,
             position.wrap_core if evaluator is not None else None,
-            self.clock == "cpu",
             report,
         )
         maxn = self.algorithm in ("maxn", "maxn-plain")
@@ -837,9 +835,8 @@ class Engine:
         if time_left <= 0:
             return None, 0
         weights, _ = self._weights(position)
-        found = solver.search_multi(
-            position.core.copy(), weights, empties, 0, time_left, "maxn", None, None, None, self.clock == "cpu"
-        )
+        limits = SearchLimits(empties, seconds=time_left, cpu_clock=self.clock == "cpu")
+        found = solver.search_multi(position.core.copy(), weights, limits, "maxn")
         if not found.exact:
             return None, found.nodes
         return SearchResult(
