@@ -45,6 +45,7 @@ cdef extern from "gamecore_endgame64.h":
 
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
+    double gc_clock_seconds(int cpu) noexcept nogil
 from interrupt cimport gc_poll_signals
 
 cdef enum:
@@ -131,7 +132,8 @@ ctypedef struct Solver:
     uint64_t nodes
     uint64_t node_limit           # 0: none
     uint64_t next_check
-    double deadline               # gc_monotonic_seconds() to stop at; 0: none
+    double deadline               # gc_clock_seconds(cpu_clock) to stop at; 0: none
+    int cpu_clock                 # the deadline is the thread's CPU time (else the wall clock)
     double next_poll              # gc_poll_signals' clock (0.0 to start)
     int stop
     int interrupted               # a signal handler raised (Ctrl-C): its exception is set
@@ -413,7 +415,7 @@ cdef inline bint check_limits(Solver* s) noexcept nogil:
         s.next_check = s.nodes + EG_TIME_CHECK_EVERY
         if s.progress != NULL:
             s.progress[0] = s.nodes
-        if s.deadline != 0.0 and gc_monotonic_seconds() >= s.deadline:
+        if s.deadline != 0.0 and gc_clock_seconds(s.cpu_clock) >= s.deadline:
             s.stop = 1
         elif s.stop_flag != NULL and s.stop_flag[0] != 0:
             s.stop = 1

@@ -62,3 +62,39 @@ def test_fixed_depth_and_a_given_limit_keep_the_plain_search(backend):
     assert Engine().search(game, depth=3).proven is None
     given = Engine(clock="cpu", endgame_empties=LIMIT[backend.name]).search(game, time_limit=0.3)
     assert given.algorithm == "alphabeta"
+
+
+def test_the_solver_keeps_a_cpu_budget_on_a_shared_cpu(backend):
+    """``_cpu_clock``: the deadline is the solving thread's CPU time. With a busy thread on the
+    same single CPU the solver gets about half of it, so a CPU budget lasts about twice as long
+    on the wall clock as a wall budget does."""
+    import os  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    if not hasattr(os, "sched_setaffinity"):
+        pytest.skip("needs os.sched_setaffinity (Linux) to share one CPU")
+    game = positions_with(28, 1, backend.name)[0]  # seconds to minutes to solve: never within 0.3 s
+    solve_exact = game.exact_solver()
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})
+    done = threading.Event()
+
+    def busy() -> None:
+        while not done.is_set():
+            sum(range(1000))
+
+    spinner = threading.Thread(target=busy)
+    spinner.start()
+    try:
+        took = {}
+        for cpu in (False, True):
+            start = time.perf_counter()
+            *_, completed = solve_exact(game.core.copy(), time_limit=0.3, _cpu_clock=cpu)
+            took[cpu] = time.perf_counter() - start
+            assert not completed
+    finally:
+        done.set()
+        spinner.join()
+        os.sched_setaffinity(0, before)
+    assert took[False] < 0.45 and took[True] > 1.5 * took[False], took

@@ -124,7 +124,7 @@ if (endgame.EG_SCALE, endgame.EG_MAX_PATTERN_SCORE) != (patterns.SCALE, patterns
 
 
 def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, time_limit=0.0, *, table=None,
-                _eval_order=None, _stop=None, _progress=None, _stats=None):
+                _eval_order=None, _stop=None, _progress=None, _stats=None, _cpu_clock=False):
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
     ``score`` is the final disc difference for the side to move under perfect play by
@@ -200,6 +200,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     s.node_limit = min(node_limit, 0xFFFFFFFFFFFFFFFF)
     s.next_check = endgame.EG_TIME_CHECK_EVERY
     s.stop = 0
+    s.cpu_clock = 1 if _cpu_clock else 0
     s.next_poll = 0.0
     s.interrupted = 0
     cdef const unsigned char[::1] stop_view
@@ -234,7 +235,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
             raise MemoryError("no memory for the endgame transposition table")
     try:
         with nogil:
-            s.deadline = endgame.gc_monotonic_seconds() + limit if limit > 0.0 else 0.0
+            s.deadline = endgame.gc_clock_seconds(s.cpu_clock) + limit if limit > 0.0 else 0.0
             if nsq <= 64:
                 score = endgame.solve_root[uint64_t](&s, <uint64_t>me, <uint64_t>opp, a, b, empties)
             else:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .._game_py import bit_indices
@@ -304,6 +305,7 @@ class EndgameSolver:
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
+        self.clock: Callable[[], float] = time.perf_counter  # what deadline is read on (solve_exact's _cpu_clock)
         self.next_check = _TIME_CHECK_EVERY
         self.root_move = NO_MOVE
 
@@ -328,7 +330,7 @@ class EndgameSolver:
             self.next_check = self.nodes + _TIME_CHECK_EVERY
             if self.progress is not None:
                 self.progress[0] = self.nodes
-            if self.deadline and time.perf_counter() >= self.deadline:
+            if self.deadline and self.clock() >= self.deadline:
                 raise _SolverStopped
             if self.stop_flag is not None and self.stop_flag[0]:
                 raise _SolverStopped
@@ -691,6 +693,7 @@ def solve_exact(
     _stop: bytearray | None = None,
     _progress: Any = None,
     _stats: Any = None,
+    _cpu_clock: bool = False,
 ) -> tuple[int | None, int, int, bool]:  # the options are what a user passed, checked below
     """Solve the position exactly: ``(best_move, score, nodes, completed)``.
 
@@ -723,6 +726,8 @@ def solve_exact(
     each reading of the clock, and after each root move the moves searched and the best score
     among them; ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)``
     zeros) counts by empty squares the nodes, table hits and cut-offs (see ``STATS_FIELDS``).
+    ``_cpu_clock``: ``time_limit`` is seconds of this thread's CPU time, not of the wall clock
+    (an engine whose budget is CPU time: matches on a loaded machine).
 
     :raises InvalidOptionError: a bad window (not ints within +-squares, or alpha >= beta),
         a negative or non-int ``node_limit``, a negative or non-finite ``time_limit``, a bad
@@ -737,10 +742,12 @@ def solve_exact(
             raise InvalidOptionError(f"table must be an EndgameTable of this backend, got {type(table).__name__}")
         if table.busy:
             raise InvalidOptionError("the endgame table is in use by another solve")
-    deadline = time.perf_counter() + time_limit if time_limit > 0.0 else 0.0
+    clock = time.thread_time if _cpu_clock else time.perf_counter
+    deadline = clock() + time_limit if time_limit > 0.0 else 0.0
     solver = EndgameSolver(
         core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop, table, _progress, _stats, core._geometry
     )
+    solver.clock = clock
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     if table is not None:

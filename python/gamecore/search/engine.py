@@ -518,8 +518,10 @@ class Engine:
             nodes = min(int(nodes), MAX_NODES)
         backend = _backend.load(position.backend)
         searcher = self._searcher(backend)  # allocated before the clock starts
-        start = self._now()
         weights, evaluator = self._weights(position)
+        if self.algorithm == "alphabeta":  # Multi-ProbCut's table too: made once, on the first search
+            self._mpc_table(position, weights, evaluator, depth is None and nodes is None)
+        start = self._now()
         root_moves = _root_moves(position, moves)
         report = None if progress is None else self._reporter(position, progress, start)
 
@@ -894,7 +896,7 @@ class Engine:
             return self._solved(position, move, 0, True, count, start), count
         # A proven win: its margin in the time left (over 0: the window's other half is lost
         # anyway), else the winning move with a margin of at least 1.
-        time_left = (budget - (self._now() - start)) * WLD_SHARE if budget else 0.0  # a second solver's start
+        time_left = (budget - (self._now() - start)) * 0.9 if budget else 0.0  # room for a second solver's start
         if time_left > 0 and not self._endgame_stopped:
             best, margin, more, done = self._solve(solve_exact, position, 0, None, nodes, time_left)
             count += more
@@ -909,7 +911,13 @@ class Engine:
         self._endgame_stop = bytearray(1)  # Engine.stop sets it; the solver reads it with its clock
         try:
             return solve_exact(  # type: ignore[no-any-return]
-                position.core.copy(), alpha, beta, node_limit=nodes or 0, time_limit=seconds, _stop=self._endgame_stop
+                position.core.copy(),
+                alpha,
+                beta,
+                node_limit=nodes or 0,
+                time_limit=seconds,
+                _stop=self._endgame_stop,
+                _cpu_clock=self.clock == "cpu",  # the budget's clock (was always the wall's)
             )
         finally:
             self._endgame_stopped = bool(self._endgame_stop[0])
