@@ -518,10 +518,8 @@ class Engine:
             nodes = min(int(nodes), MAX_NODES)
         backend = _backend.load(position.backend)
         searcher = self._searcher(backend)  # allocated before the clock starts
-        weights, evaluator = self._weights(position)
-        if self.algorithm == "alphabeta":  # Multi-ProbCut's table too: made once, on the first search
-            self._mpc_table(position, weights, evaluator, depth is None and nodes is None)
         start = self._now()
+        weights, evaluator = self._weights(position)
         root_moves = _root_moves(position, moves)
         report = None if progress is None else self._reporter(position, progress, start)
 
@@ -590,7 +588,8 @@ class Engine:
             return exact
         if nodes is not None:
             nodes = max(1, nodes - solver_nodes)
-
+        # Multi-ProbCut's table (made on a first search) before the time left is read.
+        mpc = self._mpc_table(position, weights, evaluator, depth is None and nodes is None)
         remaining = budget - (self._now() - start) if time_limit is not None else 0.0
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
@@ -611,7 +610,7 @@ class Engine:
             root_moves=root_moves,
             cpu_clock=self.clock == "cpu",
             progress=report,
-            mpc=self._mpc_table(position, weights, evaluator, depth is None and nodes is None),
+            mpc=mpc,
         )
         score, proven = _margin(found.score)
         return SearchResult(
