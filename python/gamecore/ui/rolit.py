@@ -424,7 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
 #: The description and epilog of ``gamecore rolit``.
 PARSER_TEXTS: dict[str, Any] = {
     "description": "Play Rolit (Othello for 2 to 4 players) in the terminal. The colours named are played by "
-    "people, the others by the computer; name none to watch the computer play.",
+    "people, the others by the computer; name none to watch the computer play. An alias of 'gamecore play "
+    "rolit': 'gamecore rolit Y B --algorithm maxn' is 'play rolit --red maxn --blue human --yellow human "
+    "--green maxn' (the handout's mcts is the engine's, engine:algorithm=mcts).",
     "epilog": "Example: gamecore rolit Y B --time 2   (you play yellow and blue against red and green)",
 }
 
