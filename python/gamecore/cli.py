@@ -91,27 +91,38 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    game, kind = args.bench_game, args.kind
-    if game == "rolit":
-        if kind == "strength":  # reached only with options before the kind: it parses its own
-            raise GamecoreError("write the options after the kind: gamecore bench rolit strength [OPTIONS]")
-        run = bench_rolit.bench_rolit if kind == "core" else bench_multiplayer.bench_multiplayer
-        run(out, runs=args.runs, backend=args.backend, quick=args.quick)
-        return 0
-    if game == "tetralath":
-        bench.bench_tetralath(
-            out,
-            runs=args.runs,
-            backend=args.backend,
-            plies=args.plies,
-            depth=args.depth,
-            time_limit=args.time,
-            quick=args.quick,
-        )
-        return 0
-    if game == "rl":
-        bench_rl.bench_rl(out, runs=args.runs, backend=args.backend, quick=args.quick)
-        return 0
+    """``gamecore bench GAME [KIND]``: the handler its game's parser set (no game named here)."""
+    return int(args.bench_handler(args, out))
+
+
+def _bench_rolit(args: argparse.Namespace, out: TextIO) -> int:
+    if args.kind == "strength":  # reached only with options before the kind: it parses its own
+        raise GamecoreError("write the options after the kind: gamecore bench rolit strength [OPTIONS]")
+    run = bench_rolit.bench_rolit if args.kind == "core" else bench_multiplayer.bench_multiplayer
+    run(out, runs=args.runs, backend=args.backend, quick=args.quick)
+    return 0
+
+
+def _bench_tetralath(args: argparse.Namespace, out: TextIO) -> int:
+    bench.bench_tetralath(
+        out,
+        runs=args.runs,
+        backend=args.backend,
+        plies=args.plies,
+        depth=args.depth,
+        time_limit=args.time,
+        quick=args.quick,
+    )
+    return 0
+
+
+def _bench_rl(args: argparse.Namespace, out: TextIO) -> int:
+    bench_rl.bench_rl(out, runs=args.runs, backend=args.backend, quick=args.quick)
+    return 0
+
+
+def _bench_othello(args: argparse.Namespace, out: TextIO) -> int:
+    kind = args.kind
     if kind == "perft":
         if args.reference is not None:
             if "cython" not in _backend.available():
@@ -244,6 +255,7 @@ def _add_bench_parser(sub: Any) -> None:
         "the engine against an opponent (strength: gamecore bench othello strength --help).",
     )
     _add_bench_kind(o, "othello")
+    o.set_defaults(bench_handler=_bench_othello)
     o.add_argument("--size", type=board_size, default=8, help="mcts: board size (default 8)")
     o.add_argument(
         "--depth", type=count, help="search: depth of the cython/python comparison (default 6); api: negamax depth"
@@ -305,6 +317,7 @@ def _add_bench_parser(sub: Any) -> None:
         "gamecore bench rolit strength --help).",
     )
     _add_bench_kind(r, "rolit")
+    r.set_defaults(bench_handler=_bench_rolit)
     _add_bench_common(
         r,
         quick="core: perft two plies shallower, a tenth of the playouts; search: a ply shallower, a quarter "
@@ -318,6 +331,7 @@ def _add_bench_parser(sub: Any) -> None:
         "timed engine reaches on each ply of an opening (search).",
     )
     _add_bench_kind(t, "tetralath")
+    t.set_defaults(bench_handler=_bench_tetralath)
     t.add_argument("--depth", type=count, help="depth of the opening searches (default 8, --quick 5)")
     t.add_argument("--plies", type=count, help="plies of the openings (default 12, --quick 4)")
     t.add_argument(
@@ -332,7 +346,7 @@ def _add_bench_parser(sub: Any) -> None:
         '(needs pip install ".[rl]").',
     )
     _add_bench_common(rl, quick="a tenth of the games")
-    rl.set_defaults(kind=None)
+    rl.set_defaults(kind=None, bench_handler=_bench_rl)
 
 
 def ply_list(text: str) -> tuple[int, ...]:
