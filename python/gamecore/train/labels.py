@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .._cli_types import at_least, count
 from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
@@ -218,8 +219,13 @@ def add_parser(games: Any, board_size: Any) -> None:
     p.add_argument("--from", dest="game_files", nargs="+", metavar="FILE", required=True, help="game files")
     p.add_argument("--out", required=True, help="the label file (appended to; its games are skipped)")
     p.add_argument("--empties", type=_empties_range, default=(13, 18), help="LO-HI empty squares (default 13-18)")
-    p.add_argument("--games", type=int, default=0, help="games to label in this run, at most (default all)")
-    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument(
+        "--games",
+        type=at_least(int, 0, "a whole number of games"),
+        default=0,
+        help="games to label in this run, at most (default 0: all)",
+    )
+    p.add_argument("--workers", type=count, default=1, help="processes (default 1)")
     p.add_argument("--seed", type=int, default=1, help="the order of the games (default 1)")
     add_quiet_option(p)
     p.set_defaults(run=run_command)
