@@ -37,6 +37,7 @@ cdef class OthelloCore(GameCore):
 
     cdef void _set(self, gc_u128 black, gc_u128 white, int turn) noexcept nogil
     cdef int tracked_pattern_score(self) noexcept nogil
+    cdef bint tracked_is_terminal(self) noexcept nogil
 
 # The learned evaluation, for the exact endgame solver's move ordering: load_patterns(n)
 # (with the GIL, before a search) points the size's table at its weights, has_patterns(n)

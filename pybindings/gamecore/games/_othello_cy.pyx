@@ -698,12 +698,16 @@ cdef class OthelloCore(GameCore):
 
     cdef bint is_terminal(self) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
-        cdef gc_u128 moves = moves_of(me, opp, self.g)
-        if self.frames != NULL:  # a leaf's learned evaluation reads these moves next
-            self.seen[0] = me
-            self.seen[1] = opp
-            self.seen[2] = moves
-        return not moves and not moves_of(opp, me, self.g)
+        if self.frames != NULL:
+            return self.tracked_is_terminal()  # out of line: the plain evaluations' path stays as it was
+        return not moves_of(me, opp, self.g) and not moves_of(opp, me, self.g)
+
+    cdef bint tracked_is_terminal(self) noexcept nogil:
+        """is_terminal, keeping the mover's moves for the learned evaluation of a leaf, next."""
+        self.seen[0] = self.discs[self.turn]
+        self.seen[1] = self.discs[1 - self.turn]
+        self.seen[2] = moves_of(self.seen[0], self.seen[1], self.g)
+        return not self.seen[2] and not moves_of(self.seen[1], self.seen[0], self.g)
 
     cdef int terminal_value(self) noexcept nogil:
         cdef int mine = gc_popcount128(self.discs[self.turn])
