@@ -200,18 +200,32 @@ def test_the_fit_recovers_known_parameters():
         assert abs(f["sigma"] - noise) < 0.3 * noise, f
 
 
-def test_the_shipped_fit_is_for_the_shipped_weights():
-    fit = _mpc.load_fit(8)
-    assert fit is not None
-    with open(patterns.data_path(patterns.data_name(8, "patterns")), "rb") as f:
+#: The sizes with a shipped Multi-ProbCut fit (gamecore/data/othello{size}.mpc.json).
+SHIPPED_FITS = (6, 8)
+
+
+@pytest.mark.parametrize("n", SHIPPED_FITS)
+def test_the_shipped_fit_is_for_the_shipped_weights(n):
+    fit = _mpc.load_fit(n)
+    assert fit is not None and fit["size"] == n
+    with open(patterns.data_path(patterns.data_name(n, "patterns")), "rb") as f:
         assert fit["weights_sha256"] == patterns.sha256(f.read())
     assert fit["t"] in train_mpc.T_CANDIDATES
-    assert fit["command"].startswith("gamecore train othello-mpc --size 8")
-    assert check_mpc(_mpc.table_for(8)) is not None
+    assert fit["command"] == f"gamecore train othello-mpc --size {n} --out DIR"  # the defaults: rebuildable
+    assert check_mpc(_mpc.table_for(n)) is not None
     for entry in fit["fits"]:
         assert entry["shallow"] == _mpc.shallow_depth(entry["depth"])
         assert entry["sigma"] > 0 and entry["pairs"] >= train_mpc.MIN_PAIRS
-    assert _mpc.load_fit(10) is None
+    # The shipped weights come with it, and the timed engine of that size prunes with it.
+    shipped = patterns.shipped_weights(n)
+    assert shipped is not None and shipped.source == "shipped"
+    game = _position(6, 4, "python", size=n)
+    assert Engine()._mpc_table(game, Engine().evaluation_weights(game), None, True) is _mpc.table_for(n)
+
+
+def test_sizes_without_a_fit_have_none():
+    for n in {4, 6, 8, 10} - set(SHIPPED_FITS):
+        assert _mpc.load_fit(n) is None and _mpc.table_for(n) is None
 
 
 def test_a_tiny_fit_run(tmp_path):
@@ -238,8 +252,8 @@ def test_by_default_only_searches_limited_by_time_alone_prune(backend):
     assert Engine(mpc=False)._mpc_table(game, weights, None, True) is None
     assert Engine(mpc=True)._mpc_table(game, weights, None, False) is _mpc.table_for(8)
     assert Engine("standard")._mpc_table(game, Engine("standard").evaluation_weights(game), None, True) is None
-    six = _position(6, 4, backend.name, size=6)
-    assert Engine()._mpc_table(six, Engine().evaluation_weights(six), None, True) is None  # no 6x6 fit
+    four = _position(6, 4, backend.name, size=4)
+    assert Engine()._mpc_table(four, Engine().evaluation_weights(four), None, True) is None  # no 4x4 fit
     plain = Engine(tt_mb=1).search(game, depth=6)
     full = Engine(mpc=False, tt_mb=1).search(game, depth=6)
     assert (plain.move, plain.score, plain.nodes) == (full.move, full.score, full.nodes)
