@@ -1,4 +1,5 @@
-"""Games on a Dask distributed cluster: the only module of gamecore that imports dask.
+"""Games on a Dask distributed cluster: the referee's only module that imports dask (the exact solver's
+split, ``search/split.py``, imports it too, only for ``gamecore solve --scheduler``).
 
 Install the extra on the referee's machine and on every worker: ``pip install "gamecore[cluster]"``.
 Start a scheduler and workers, one thread per worker process so that each game has a core::
