@@ -141,6 +141,14 @@ def test_a_damaged_label_file_is_one_clear_error(tmp_path, line):
         labels.read_exact_labels([str(path)], 6)
 
 
+def test_an_output_that_is_not_a_label_file_is_refused_and_kept(tmp_path, transcripts):
+    out = tmp_path / "notes.txt"
+    out.write_text("my notes, not labels\n")
+    with pytest.raises(InvalidOptionError, match="notes.txt:1: not a label line"):
+        labels.label_games([str(transcripts)], str(out), size=6, lo=6, hi=9)
+    assert out.read_text() == "my notes, not labels\n"
+
+
 @pytest.mark.parametrize("lo, hi", [(0, 5), (9, 8), (1, 40)])
 def test_a_bad_range_is_refused(tmp_path, transcripts, lo, hi):
     with pytest.raises(InvalidOptionError, match="empties"):

@@ -101,9 +101,19 @@ def _labelled_games(path: str) -> set[str]:
     """The ``FILE#GAME`` of every game with a line in ``path`` already (none: no file)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return {line.split()[3] for line in f if line.strip() and not line.startswith("#")}
+            lines = f.read().splitlines()
     except FileNotFoundError:
         return set()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidOptionError(f"{path}: cannot read the label file ({error})") from None
+    games = set()
+    for number, line in enumerate(lines, 1):
+        if line.strip() and not line.startswith("#"):
+            fields = line.split()
+            if len(fields) != 4 or fields[1] not in ("X", "O") or "#" not in fields[3]:  # never append to it
+                raise InvalidOptionError(f"{path}:{number}: not a label line (BOARD SIDE EXACT FILE#GAME)")
+            games.add(fields[3])
+    return games
 
 
 def _solve_chunk(chunk: list[LabelJob]) -> list[list[str]]:
