@@ -297,6 +297,14 @@ def test_evaluate_is_what_a_one_ply_search_maximises(backend, weights):
     assert engine.evaluate(game) != 0 and len(set(children)) > 1
 
 
+def test_evaluate_refuses_what_is_not_a_position():
+    from gamecore.errors import InvalidPositionError  # noqa: PLC0415
+
+    for thing in ("f5", None, Othello().core):
+        with pytest.raises(InvalidPositionError):
+            Engine().evaluate(thing)
+
+
 def test_an_engine_with_weights_of_another_size_is_refused_when_made(tmp_path):
     path = patterns.data_path(patterns.data_name(8, "patterns"))
     with pytest.raises(InvalidOptionError, match="weights are for 8x8, not 6x6"):

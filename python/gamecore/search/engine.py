@@ -441,7 +441,10 @@ class Engine:
         value its searches give a leaf (the learned evaluation's units are 1/100 disc).
 
         :raises InvalidOptionError: weights of another size or game, an unknown evaluation.
+        :raises InvalidPositionError: not a gamecore position.
         """
+        if not isinstance(position, Position):
+            raise InvalidPositionError(f"cannot evaluate a {type(position).__name__}: pass a gamecore position")
         target: Any = self._weighted(position) if self.weights is not None else position
         weights, evaluator = self._weights(target)
         if evaluator is not None:
