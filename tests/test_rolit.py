@@ -767,6 +767,6 @@ def test_the_handouts_colour_names_run_its_line_as_written():
     assert [namespace[name] for name in "RBYG"] == [Rolit.RED, Rolit.BLUE, Rolit.YELLOW, Rolit.GREEN]
     out = io.StringIO()
     gamecore.rolit(gamecore.Y, gamecore.B, input=io.StringIO("quit\n"), output=out, time=0.01)
-    assert out.getvalue().startswith(
-        "Rolit, 4 players: Red (computer), Blue (human), Yellow (human), Green (computer)."
-    )
+    # (gamecore rolit is play rolit since #32: its seats line names the handout's humans.)
+    assert "\nRed (engine), Blue (human), Yellow (human), Green (engine).\n" in out.getvalue()
+    assert out.getvalue().startswith("Rolit, 4 players in this order: Red, Blue, Yellow, Green")

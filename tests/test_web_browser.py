@@ -61,7 +61,9 @@ def replays(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(replays):
-    with running_server(replay_path=str(replays[0] / "games.json")) as url:
+    # Every test here is one client (127.0.0.1) and leaves its games open: room for all of
+    # them under the per-client cap (half the sessions, #31), which test_web_server tests.
+    with running_server(replay_path=str(replays[0] / "games.json"), max_sessions=128) as url:
         yield url
 
 
