@@ -279,6 +279,7 @@ class EndgameSolver:
         progress: Any = None,
         stats: Any = None,
         geometry: Any = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.t = _endgame_tables(n)
         self.progress = progress  # None, or [nodes, root moves searched, their best score] (root_progress)
@@ -305,7 +306,7 @@ class EndgameSolver:
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
-        self.clock: Callable[[], float] = time.perf_counter  # what deadline is read on (solve_exact's _cpu_clock)
+        self.clock = clock  # what deadline is read on (solve_exact's _cpu_clock; the compiled Solver.cpu_clock)
         self.next_check = _TIME_CHECK_EVERY
         self.root_move = NO_MOVE
 
@@ -745,9 +746,18 @@ def solve_exact(
     clock = time.thread_time if _cpu_clock else time.perf_counter
     deadline = clock() + time_limit if time_limit > 0.0 else 0.0
     solver = EndgameSolver(
-        core.size, node_limit, deadline, _eval_order, core.num_empty(), _stop, table, _progress, _stats, core._geometry
+        core.size,
+        node_limit,
+        deadline,
+        _eval_order,
+        core.num_empty(),
+        _stop,
+        table,
+        _progress,
+        _stats,
+        core._geometry,
+        clock,
     )
-    solver.clock = clock
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     if table is not None:
