@@ -3,7 +3,8 @@
 - Every label line is the exact value of its position, checked against a brute-force
   negamax written here (no solver, no ordering, no table), on both backends; the two
   backends write the same lines.
-- A run stopped after some games goes on where it stopped, with no game labelled twice.
+- A run stopped after some games goes on where it stopped, with no game labelled twice;
+  Ctrl-C keeps the games written and exits 130.
 - In training, a label replaces the game's result for that position (and only that one).
 - A damaged label file or a bad range is one clear error.
 """
@@ -97,6 +98,25 @@ def test_a_stopped_run_goes_on_where_it_stopped(tmp_path, transcripts):
     assert again.getvalue().startswith("0 games,")
 
 
+def test_ctrl_c_keeps_what_is_written_and_exits_130(tmp_path, transcripts, monkeypatch):
+    solve = labels.solve_game
+    solved = []
+
+    def solve_then_interrupt(job, backend=None):
+        if len(solved) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C arrives during the third game
+        solved.append(job.source)
+        return solve(job, backend)
+
+    monkeypatch.setattr(labels, "solve_game", solve_then_interrupt)
+    out = tmp_path / "labels.txt"
+    args = ["train", "othello-label", "--size", "6", "--from", str(transcripts), "--out", str(out), "--empties", "6-9"]
+    text = io.StringIO()
+    assert main([*args, "--quiet"], out=text) == 130
+    assert text.getvalue().startswith("2 games,")
+    assert {line.split()[3] for line in out.read_text().splitlines()[1:]} == set(solved)
+
+
 def test_a_label_replaces_the_result_of_its_position_only():
     pytest.importorskip("numpy", reason='the training needs numpy and scipy: pip install ".[train]"')
     from gamecore.train.dataset import positions_from_records  # noqa: PLC0415
@@ -126,7 +146,7 @@ def test_training_with_labels_records_them(tmp_path, transcripts):
     )
     assert code == 0
     record = json.loads((tmp_path / "w" / "othello6.json").read_text())
-    used = record["exact_labels"][-1]["positions_used"]
+    used = record["exact_labels"]["positions_used"]
     assert used == sum(1 for line in out.read_text().splitlines() if not line.startswith("#")) > 0
 
 

@@ -38,7 +38,7 @@ from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
 
-__all__ = ["LabelJob", "label_games", "solve_game", "read_exact_labels"]
+__all__ = ["LabelJob", "LabelRun", "label_games", "solve_game", "read_exact_labels"]
 
 _PASS = -1
 _TABLE_BITS = 20  # an endgame table of 2^20 entries a game: the solves of 13-20 empties fit
@@ -53,6 +53,15 @@ class LabelJob:
     size: int
     lo: int
     hi: int
+
+
+@dataclass(frozen=True)
+class LabelRun:
+    """What one :func:`label_games` run wrote, and whether Ctrl-C stopped it before the end."""
+
+    games: int
+    positions: int
+    interrupted: bool
 
 
 def solve_game(job: LabelJob, backend: str | None = None) -> list[str]:
@@ -144,9 +153,9 @@ def label_games(
     workers: int = 1,
     seed: int = 1,
     say: Callable[[str], None] | None = None,
-) -> tuple[int, int]:
+) -> LabelRun:
     """Label the positions of up to ``games`` games (0: all) of ``paths`` into ``out_path``
-    (see the module); return (games, positions) written by this run."""
+    (see the module); return what this run wrote and whether Ctrl-C stopped it."""
     if size not in (4, 6, 8, 10):
         raise InvalidOptionError(f"Othello boards are 4x4 to 10x10 with even sides, not {size}x{size}")
     if not 1 <= lo <= hi <= size * size - 4:
@@ -185,7 +194,8 @@ def label_games(
         except KeyboardInterrupt:
             if say is not None:
                 say("interrupted: what is written stays; run again to go on")
-    return written_games, written_lines
+            return LabelRun(written_games, written_lines, interrupted=True)
+    return LabelRun(written_games, written_lines, interrupted=False)
 
 
 def read_exact_labels(paths: Sequence[str], size: int) -> dict[str, dict[int, int]]:
@@ -246,7 +256,7 @@ def run_command(args: Any, out: TextIO) -> int:
         print(text, file=sys.stderr, flush=True)
 
     lo, hi = args.empties
-    games, lines = label_games(
+    run = label_games(
         args.game_files,
         args.out,
         size=args.size,
@@ -257,5 +267,6 @@ def run_command(args: Any, out: TextIO) -> int:
         seed=args.seed,
         say=None if args.quiet else say,
     )
-    print(f"{games} games, {lines} positions labelled into {args.out}", file=out)
-    return 0
+    print(f"{run.games} games, {run.positions} positions labelled into {args.out}", file=out)
+    # 130, as a shell reports a command Ctrl-C stopped: a script sees the labelling is not done
+    return 130 if run.interrupted else 0

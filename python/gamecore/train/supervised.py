@@ -167,9 +167,7 @@ def train_from_games(
     from .labels import read_exact_labels  # noqa: PLC0415
 
     solved = read_exact_labels(exact_paths, n)
-    exact_sources: list[dict[str, Any]] = [
-        {"file": os.path.basename(path), "sha256": _file_digest(path)} for path in exact_paths
-    ]
+    label_files = [{"file": os.path.basename(path), "sha256": _file_digest(path)} for path in exact_paths]
     used = 0
     sources = []
     parts = []
@@ -190,7 +188,6 @@ def train_from_games(
         )
         say(f"{path}: {len(records)} games, {len(part)} positions")
     if exact_paths:
-        exact_sources.append({"positions_used": used})
         say(f"{used} positions take an exact label")
     everything = Positions.concatenate(parts)
     held = held_out_games(everything.game, options.held_out, options.seed)
@@ -212,7 +209,7 @@ def train_from_games(
         "options": asdict(options),
         "command": command_of(options),
         "sources": sources,
-        "exact_labels": exact_sources,
+        "exact_labels": {"files": label_files, "positions_used": used},
         "positions": {"fitted_rows": len(train), "held_out_rows": len(test)},
         "held_out": stage_figures(table, test, width),
         "seconds": {"total": round(time.perf_counter() - started, 1), "fit": round(fit_seconds, 1)},
