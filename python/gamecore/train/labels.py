@@ -28,17 +28,17 @@ import argparse
 import os
 import random
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .._cli_types import at_least, count
+from .._cli_types import at_least
 from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
+from ._runs import Run, add_workers_options, append_results, results_in_order
 
-__all__ = ["LabelJob", "LabelRun", "label_games", "solve_game", "read_exact_labels"]
+__all__ = ["LabelJob", "label_games", "solve_game", "read_exact_labels"]
 
 _PASS = -1
 _TABLE_BITS = 20  # an endgame table of 2^20 entries a game: the solves of 13-20 empties fit
@@ -53,15 +53,6 @@ class LabelJob:
     size: int
     lo: int
     hi: int
-
-
-@dataclass(frozen=True)
-class LabelRun:
-    """What one :func:`label_games` run wrote, and whether Ctrl-C stopped it before the end."""
-
-    games: int
-    positions: int
-    interrupted: bool
 
 
 def solve_game(job: LabelJob, backend: str | None = None) -> list[str]:
@@ -125,23 +116,6 @@ def _labelled_games(path: str) -> set[str]:
     return games
 
 
-def _solve_chunk(chunk: list[LabelJob]) -> list[list[str]]:
-    return [solve_game(job) for job in chunk]
-
-
-def _results(jobs: list[LabelJob], workers: int) -> Iterator[list[str]]:
-    """Each job's lines, in the jobs' order; ``workers`` processes (1: this one)."""
-    if workers == 1:
-        yield from (solve_game(job) for job in jobs)
-        return
-    import multiprocessing  # noqa: PLC0415
-
-    chunks = [jobs[i : i + 20] for i in range(0, len(jobs), 20)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for done in pool.imap(_solve_chunk, chunks):
-            yield from done
-
-
 def label_games(
     paths: Sequence[str],
     out_path: str,
@@ -153,9 +127,10 @@ def label_games(
     workers: int = 1,
     seed: int = 1,
     say: Callable[[str], None] | None = None,
-) -> LabelRun:
+    scheduler: str | None = None,
+) -> Run:
     """Label the positions of up to ``games`` games (0: all) of ``paths`` into ``out_path``
-    (see the module); return what this run wrote and whether Ctrl-C stopped it."""
+    (see the module); return what this run wrote (games, lines) and whether Ctrl-C stopped it."""
     if size not in (4, 6, 8, 10):
         raise InvalidOptionError(f"Othello boards are 4x4 to 10x10 with even sides, not {size}x{size}")
     if not 1 <= lo <= hi <= size * size - 4:
@@ -168,34 +143,12 @@ def label_games(
         jobs = jobs[:games]
     if say is not None:
         say(f"{len(done)} games labelled already; {len(jobs)} to go, {lo}..{hi} empties, {workers} worker(s)")
-    new = not os.path.exists(out_path)
-    written_games = written_lines = 0
-    started = last = time.perf_counter()
-    with open(out_path, "a", encoding="utf-8") as out:
-        if new:
-            print(
-                f"# gamecore train othello-label --size {size} --empties {lo}-{hi} --seed {seed}: "
-                "BOARD SIDE EXACT FILE#GAME (the exact final margin for the side to move)",
-                file=out,
-            )
-        try:
-            for lines in _results(jobs, workers):
-                for line in lines:
-                    print(line, file=out)
-                out.flush()
-                written_games += 1
-                written_lines += len(lines)
-                now = time.perf_counter()
-                if say is not None and now - last >= 10:
-                    last = now
-                    rate = written_games / (now - started)
-                    left = (len(jobs) - written_games) / rate if rate else 0
-                    say(f"{written_games}/{len(jobs)} games, {written_lines} positions, about {left / 60:.0f} min left")
-        except KeyboardInterrupt:
-            if say is not None:
-                say("interrupted: what is written stays; run again to go on")
-            return LabelRun(written_games, written_lines, interrupted=True)
-    return LabelRun(written_games, written_lines, interrupted=False)
+    header = (
+        f"# gamecore train othello-label --size {size} --empties {lo}-{hi} --seed {seed}: "
+        "BOARD SIDE EXACT FILE#GAME (the exact final margin for the side to move)"
+    )
+    results = results_in_order(solve_game, jobs, workers=workers, scheduler=scheduler)
+    return append_results(out_path, header, results, len(jobs), say, what="games")
 
 
 def read_exact_labels(paths: Sequence[str], size: int) -> dict[str, dict[int, int]]:
@@ -245,8 +198,8 @@ def add_parser(games: Any, board_size: Any) -> None:
         default=0,
         help="games to label in this run, at most (default 0: all)",
     )
-    p.add_argument("--workers", type=count, default=1, help="processes (default 1)")
     p.add_argument("--seed", type=int, default=1, help="the order of the games (default 1)")
+    add_workers_options(p)
     add_quiet_option(p)
     p.set_defaults(run=run_command)
 
@@ -266,7 +219,8 @@ def run_command(args: Any, out: TextIO) -> int:
         workers=args.workers,
         seed=args.seed,
         say=None if args.quiet else say,
+        scheduler=args.scheduler,
     )
-    print(f"{run.games} games, {run.positions} positions labelled into {args.out}", file=out)
+    print(f"{run.jobs} games, {run.lines} positions labelled into {args.out}", file=out)
     # 130, as a shell reports a command Ctrl-C stopped: a script sees the labelling is not done
     return 130 if run.interrupted else 0

@@ -478,9 +478,10 @@ def add_subparser(sub: Any, board_size: Callable[[str], int]) -> None:
     from . import mpc  # noqa: PLC0415 (it imports this module)
 
     mpc.add_parser(games, board_size)
-    from . import labels  # noqa: PLC0415
+    from . import labels, selfplay  # noqa: PLC0415
 
     labels.add_parser(games, board_size)
+    selfplay.add_parser(games, board_size)
 
 
 def run_command(args: Any, out: TextIO) -> int:

@@ -1,0 +1,147 @@
+"""What the training's long commands share (``train othello-label``, ``train othello-selfplay``):
+jobs run in order, here, on processes of this machine or on a Dask cluster, and their lines
+appended to a file that the next run goes on from.
+
+- :func:`results_in_order` yields each job's result in the jobs' order, whichever worker
+  finished it first. On a Dask cluster (``scheduler``: ``tcp://HOST:8786``, or ``"local"``
+  for a ``LocalCluster`` of ``workers`` processes, the same Dask the referee's tournaments
+  use) a worker that dies has its jobs run again by Dask.
+- :func:`append_results` appends each result's lines to the output as it arrives, with a
+  progress line every ten seconds; Ctrl-C stops it, keeping every line written (the next run
+  skips what is there), and says so in the :class:`Run` it returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .._cli_types import count
+from ..errors import GamecoreError, InvalidOptionError
+
+__all__ = ["Run", "results_in_order", "append_results", "dask_client", "add_workers_options"]
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+#: Jobs sent to a worker at a time: enough to hide the cost of sending, few enough to spread.
+CHUNK = 20
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one run appended (jobs done, lines written) and whether Ctrl-C stopped it."""
+
+    jobs: int
+    lines: int
+    interrupted: bool
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str, workers: int) -> Iterator[Any]:
+    """A ``distributed.Client`` of the cluster at ``scheduler``, or of a ``LocalCluster`` of
+    ``workers`` one-thread processes when ``scheduler`` is ``"local"``, for a ``with``."""
+    try:
+        from dask.distributed import Client, LocalCluster  # noqa: PLC0415 (optional extra)
+    except ImportError:
+        raise InvalidOptionError('--scheduler needs Dask: pip install "gamecore[cluster]"') from None
+    try:
+        if scheduler == "local":
+            with (
+                LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                ) as cluster,
+                Client(cluster) as client,
+            ):
+                yield client
+        else:
+            with Client(scheduler, timeout="20s") as client:
+                yield client
+    except (OSError, TimeoutError) as error:
+        raise GamecoreError(f"the Dask scheduler {scheduler}: {error}") from None
+
+
+def _run_chunk(function: Callable[[Job], Result], chunk: Sequence[Job]) -> list[Result]:
+    return [function(job) for job in chunk]
+
+
+def results_in_order(
+    function: Callable[[Job], Result],
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Iterator[Result]:
+    """``function(job)`` of every job, in the jobs' order: in this process (one worker, no
+    scheduler), in ``workers`` processes, or on the Dask cluster of ``scheduler``.
+    ``function`` must be a module's function (it travels to the workers by name)."""
+    chunks = [jobs[i : i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+    run_chunk = functools.partial(_run_chunk, function)
+    if scheduler:
+        with dask_client(scheduler, workers) as client:
+            futures = client.map(run_chunk, chunks, pure=False)
+            try:
+                for future in futures:
+                    yield from future.result()
+            finally:
+                client.cancel(futures)
+    elif workers == 1:
+        yield from map(function, jobs)
+    else:
+        import multiprocessing  # noqa: PLC0415
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for done in pool.imap(run_chunk, chunks):
+                yield from done
+
+
+def append_results(
+    out_path: str,
+    header: str,
+    results: Iterator[list[str]],
+    total: int,
+    say: Callable[[str], None] | None,
+    what: str = "jobs",
+) -> Run:
+    """Append each result's lines to ``out_path`` (``header`` first when the file is new),
+    flushing after each, until ``results`` ends or Ctrl-C stops it."""
+    done = lines = 0
+    started = last = time.perf_counter()
+    with open(out_path, "a", encoding="utf-8") as out:
+        if out.tell() == 0:
+            print(header, file=out)
+        try:
+            for result in results:
+                for line in result:
+                    print(line, file=out)
+                out.flush()
+                done += 1
+                lines += len(result)
+                now = time.perf_counter()
+                if say is not None and now - last >= 10:
+                    last = now
+                    rate = done / (now - started)
+                    left = (total - done) / rate if rate else 0
+                    say(f"{done}/{total} {what}, {lines} lines, about {left / 60:.0f} min left")
+        except KeyboardInterrupt:
+            if say is not None:
+                say("interrupted: what is written stays; run again to go on")
+            return Run(done, lines, interrupted=True)
+    return Run(done, lines, interrupted=False)
+
+
+def add_workers_options(parser: Any) -> None:
+    """``--workers N`` and ``--scheduler ADDRESS`` of a command that runs through :func:`results_in_order`."""
+    parser.add_argument(
+        "--workers", type=count, default=1, help="processes, or a local Dask cluster's workers (default 1)"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of --workers processes "
+        '(pip install "gamecore[cluster]")',
+    )
