@@ -13,8 +13,10 @@ appended to a file that the next run goes on from.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -23,7 +25,7 @@ from typing import Any, TypeVar
 from .._cli_types import count
 from ..errors import GamecoreError, InvalidOptionError
 
-__all__ = ["Run", "results_in_order", "append_results", "dask_client", "add_workers_options"]
+__all__ = ["Run", "results_in_order", "append_results", "dask_client", "add_workers_options", "lo_hi", "progress_lines"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -145,3 +147,23 @@ def add_workers_options(parser: Any) -> None:
         help="run on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of --workers processes "
         '(pip install "gamecore[cluster]")',
     )
+
+
+def lo_hi(what: str, example: str) -> Callable[[str], tuple[int, int]]:
+    """An argparse type reading ``LO-HI`` (or one number) as ``(LO, HI)``."""
+
+    def read(text: str) -> tuple[int, int]:
+        try:
+            lo, _, hi = text.partition("-")
+            return int(lo), int(hi or lo)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"give {what} as LO-HI, e.g. {example}, not {text!r}") from None
+
+    return read
+
+
+def progress_lines(quiet: bool) -> Callable[[str], None] | None:
+    """Where a command's progress lines go: standard error, or nowhere with ``--quiet``."""
+    if quiet:
+        return None
+    return lambda text: print(text, file=sys.stderr, flush=True)

@@ -24,10 +24,8 @@ or one given a ``--games`` budget, goes on where it stopped when started again.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -36,7 +34,7 @@ from .._cli_types import at_least
 from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
-from ._runs import Run, add_workers_options, append_results, results_in_order
+from ._runs import Run, add_workers_options, append_results, lo_hi, progress_lines, results_in_order
 
 __all__ = ["LabelJob", "label_games", "solve_game", "read_exact_labels"]
 
@@ -174,14 +172,6 @@ def read_exact_labels(paths: Sequence[str], size: int) -> dict[str, dict[int, in
     return labels
 
 
-def _empties_range(text: str) -> tuple[int, int]:
-    try:
-        lo, _, hi = text.partition("-")
-        return int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"give empties as LO-HI, e.g. 13-18, not {text!r}") from None
-
-
 def add_parser(games: Any, board_size: Any) -> None:
     """``gamecore train othello-label``: registered beside ``gamecore train othello``."""
     p = games.add_parser(
@@ -191,7 +181,9 @@ def add_parser(games: Any, board_size: Any) -> None:
     p.add_argument("--size", type=board_size, default=8)
     p.add_argument("--from", dest="game_files", nargs="+", metavar="FILE", required=True, help="game files")
     p.add_argument("--out", required=True, help="the label file (appended to; its games are skipped)")
-    p.add_argument("--empties", type=_empties_range, default=(13, 18), help="LO-HI empty squares (default 13-18)")
+    p.add_argument(
+        "--empties", type=lo_hi("empties", "13-18"), default=(13, 18), help="LO-HI empty squares (default 13-18)"
+    )
     p.add_argument(
         "--games",
         type=at_least(int, 0, "a whole number of games"),
@@ -205,9 +197,6 @@ def add_parser(games: Any, board_size: Any) -> None:
 
 
 def run_command(args: Any, out: TextIO) -> int:
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
     lo, hi = args.empties
     run = label_games(
         args.game_files,
@@ -218,7 +207,7 @@ def run_command(args: Any, out: TextIO) -> int:
         games=args.games,
         workers=args.workers,
         seed=args.seed,
-        say=None if args.quiet else say,
+        say=progress_lines(args.quiet),
         scheduler=args.scheduler,
     )
     print(f"{run.jobs} games, {run.lines} positions labelled into {args.out}", file=out)

@@ -22,9 +22,7 @@ processes, or on a Dask cluster (``--scheduler``, see :mod:`gamecore.train._runs
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -33,7 +31,7 @@ from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
 from ..players import make_player
-from ._runs import Run, add_workers_options, append_results, results_in_order
+from ._runs import Run, add_workers_options, append_results, lo_hi, progress_lines, results_in_order
 
 __all__ = ["SelfPlayJob", "play_game", "self_play", "DEFAULT_PLAYER", "DEFAULT_RANDOM_PLIES"]
 
@@ -131,14 +129,6 @@ def self_play(
     return append_results(out_path, header, results, len(jobs), say, what="games")
 
 
-def _plies_range(text: str) -> tuple[int, int]:
-    try:
-        lo, _, hi = text.partition("-")
-        return int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"give random plies as LO-HI, e.g. 4-16, not {text!r}") from None
-
-
 def add_parser(games: Any, board_size: Any) -> None:
     """``gamecore train othello-selfplay``: registered beside ``gamecore train othello``."""
     p = games.add_parser(
@@ -157,7 +147,7 @@ def add_parser(games: Any, board_size: Any) -> None:
     lo, hi = DEFAULT_RANDOM_PLIES
     p.add_argument(
         "--random-plies",
-        type=_plies_range,
+        type=lo_hi("random plies", "4-16"),
         default=DEFAULT_RANDOM_PLIES,
         help=f"LO-HI: each game opens with a random number of random plies in this range (default {lo}-{hi})",
     )
@@ -169,9 +159,6 @@ def add_parser(games: Any, board_size: Any) -> None:
 
 
 def run_command(args: Any, out: TextIO) -> int:
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
     run = self_play(
         args.out,
         size=args.size,
@@ -182,7 +169,7 @@ def run_command(args: Any, out: TextIO) -> int:
         workers=args.workers,
         scheduler=args.scheduler,
         backend=args.backend,
-        say=None if args.quiet else say,
+        say=progress_lines(args.quiet),
     )
     print(f"{run.jobs} games played into {args.out}", file=out)
     return 130 if run.interrupted else 0  # as a shell reports a command Ctrl-C stopped
