@@ -58,6 +58,15 @@ GC_ALWAYS_INLINE uint64_t gc_direction_moves64(uint64_t player, uint64_t mask, u
     return moves;
 }
 
+/* gc_moves64's moves on 8x8, where its steps and masks are constants (the 64 bits are the
+ * board: no `full` mask; `inner` is every byte's bits 1..6): about half the instructions. */
+GC_ALWAYS_INLINE uint64_t gc_moves8x8(uint64_t player, uint64_t opponent) {
+    uint64_t empty = ~(player | opponent);
+    uint64_t inner = opponent & 0x7E7E7E7E7E7E7E7EULL;
+    return gc_direction_moves64(player, inner, empty, 1) | gc_direction_moves64(player, opponent, empty, 8)
+         | gc_direction_moves64(player, inner, empty, 9) | gc_direction_moves64(player, inner, empty, 7);
+}
+
 typedef struct {
     int n;
     uint64_t full;              /* every square */

@@ -58,6 +58,27 @@ static inline void gc_patterns_advance(const uint16_t* before, uint16_t* after, 
     }
 }
 
+/* `view`: the other side's view (the side to move next) once `mover` has played as in
+ * gc_patterns_advance, from that side's view `before` (of the frame before the move): what a
+ * search's leaf evaluates, without a frame of its own. */
+static inline void gc_patterns_view_after(const uint16_t* before, uint16_t* view, const uint16_t* power, int square,
+                                          const unsigned char* flipped, int count) {
+    enum { CHUNKS = GC_PATTERN_VIEW / GC_PATTERN_CHUNK };
+    const uint16_t* placed = power + square * GC_PATTERN_VIEW;
+    gc_u16x8 sum[CHUNKS];
+    for (int c = 0; c < CHUNKS; c++) {
+        gc_u16x8 new_disc = gc_load_u16x8(placed + c * GC_PATTERN_CHUNK);
+        sum[c] = gc_load_u16x8(before + c * GC_PATTERN_CHUNK) + new_disc + new_disc;
+    }
+    for (int f = 0; f < count; f++) {
+        const uint16_t* p = power + flipped[f] * GC_PATTERN_VIEW;
+        for (int c = 0; c < CHUNKS; c++)
+            sum[c] += gc_load_u16x8(p + c * GC_PATTERN_CHUNK);
+    }
+    for (int c = 0; c < CHUNKS; c++)
+        gc_store_u16x8(view + c * GC_PATTERN_CHUNK, sum[c]);
+}
+
 /* `after`: a copy of `before` (a pass changes no disc). */
 static inline void gc_patterns_copy(const uint16_t* before, uint16_t* after) {
     memcpy(after, before, 2 * GC_PATTERN_VIEW * sizeof(uint16_t));

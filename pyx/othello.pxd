@@ -24,6 +24,7 @@ cdef extern from "gamecore_othello64.h":
         pass
     void gc_board64_init(gc_board64* b, int n, uint64_t full, uint64_t inner, const uint64_t (*rays)[8]) noexcept nogil
     uint64_t gc_direction_moves64(uint64_t player, uint64_t mask, uint64_t empty, int s) noexcept nogil
+    uint64_t gc_moves8x8(uint64_t player, uint64_t opponent) noexcept nogil
     uint64_t gc_flips64(uint64_t player, uint64_t opponent, const uint64_t* rays) noexcept nogil
     uint64_t gc_perft64(uint64_t player, uint64_t opponent, int depth, const gc_board64* b) noexcept nogil
 
@@ -199,6 +200,8 @@ cdef inline bb_t legal_moves_mask(bb_t player, bb_t opponent, const Geometry* g)
                 | b10_direction_moves(player, opponent, empty, 1, 0) | b10_direction_moves(player, opponent, empty, -1, 0)
                 | b10_direction_moves(player, inner, empty, 1, 1) | b10_direction_moves(player, inner, empty, -1, -1)
                 | b10_direction_moves(player, inner, empty, 1, -1) | b10_direction_moves(player, inner, empty, -1, 1))
+    elif n == 8:
+        return gc_moves8x8(player, opponent)  # the common size: constant steps
     else:
         return (gc_direction_moves64(player, inner, empty, 1)
                 | gc_direction_moves64(player, opponent, empty, n)

@@ -16,6 +16,7 @@ cdef class GameCore:
     cdef bint is_terminal(self) noexcept nogil
     cdef int terminal_value(self) noexcept nogil
     cdef int evaluate(self, const int* weights) noexcept nogil
+    cdef int leaf_value(self, int move, const int* weights, bint* over) noexcept nogil
     cdef int begin_search(self, const int* weights) except -1
     cdef void terminal_values(self, int* out) noexcept nogil
     cdef void evaluate_players(self, const int* weights, int* out) noexcept nogil

@@ -67,6 +67,17 @@ cdef class GameCore:
     cdef int evaluate(self, const int* weights) noexcept nogil:
         return 0
 
+    cdef int leaf_value(self, int move, const int* weights, bint* over) noexcept nogil:
+        # The position after `move` as a search's leaf, the position itself left as it is:
+        # `over` set and terminal_value() there when the game is over, else evaluate(weights).
+        # A game may compute it without playing the move (the compiled searches' depth-1 nodes).
+        cdef int value
+        self.make_move(move)
+        over[0] = self.is_terminal()
+        value = self.terminal_value() if over[0] else self.evaluate(weights)
+        self.unmake_move()
+        return value
+
     cdef int begin_search(self, const int* weights) except -1:
         # The search's own copy may prepare for evaluating with these weights; by default nothing.
         return 0

@@ -20,6 +20,8 @@ cdef extern from "gamecore_patterns.h":
         GC_PATTERN_VIEW
     void gc_patterns_advance(const unsigned short* before, unsigned short* after, const unsigned short* power,
                              int mover, int square, const unsigned char* flipped, int count) noexcept nogil
+    void gc_patterns_view_after(const unsigned short* before, unsigned short* view, const unsigned short* power,
+                                int square, const unsigned char* flipped, int count) noexcept nogil
     void gc_patterns_copy(const unsigned short* before, unsigned short* after) noexcept nogil
 from othello cimport Geometry
 
@@ -262,21 +264,27 @@ cdef void read_frame(unsigned short* frame, gc_u128 black, gc_u128 white, const 
             add_power(frame + MAX_INSTANCES, q.power[square], 1, q.width)
 
 
-cdef inline void advance_frame(const unsigned short* before, unsigned short* after, const PatternPowers* q,
-                               int mover, int square, gc_u128 flipped, const Geometry* g) noexcept nogil:
-    """``after``: the frame ``before`` once ``mover`` has played ``square``, flipping ``flipped``."""
-    cdef unsigned char squares[128]
+cdef inline int squares_of(gc_u128 board, const Geometry* g, unsigned char* squares) noexcept nogil:
+    """The squares of ``board``'s discs into ``squares``; how many."""
     cdef int count = 0
-    cdef uint64_t half = gc_u128_lo(flipped)
+    cdef uint64_t half = gc_u128_lo(board)
     while half:
         squares[count] = g.bit_square[gc_ctz64(half)]
         count += 1
         half &= half - 1
-    half = gc_u128_hi(flipped)
+    half = gc_u128_hi(board)
     while half:
         squares[count] = g.bit_square[64 + gc_ctz64(half)]
         count += 1
         half &= half - 1
+    return count
+
+
+cdef inline void advance_frame(const unsigned short* before, unsigned short* after, const PatternPowers* q,
+                               int mover, int square, gc_u128 flipped, const Geometry* g) noexcept nogil:
+    """``after``: the frame ``before`` once ``mover`` has played ``square``, flipping ``flipped``."""
+    cdef unsigned char squares[128]
+    cdef int count = squares_of(flipped, g, squares)
     gc_patterns_advance(before, after, &q.power[0][0], mover, square, squares, count)
 
 
@@ -364,6 +372,18 @@ cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTa
     if total < -MAX_PATTERN_SCORE:
         return -MAX_PATTERN_SCORE
     return total
+
+
+cdef inline int final_result(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
+    """The result of a finished game for ``me``: the disc difference, the empty squares
+    going to the winner."""
+    cdef int mine = gc_popcount128(me), theirs = gc_popcount128(opp)
+    cdef int empties = g.nsq - mine - theirs
+    if mine > theirs:
+        return mine - theirs + empties
+    if mine < theirs:
+        return mine - theirs - empties
+    return 0
 
 
 def _init_tables():
@@ -710,14 +730,39 @@ cdef class OthelloCore(GameCore):
         return not self.seen[2] and not moves_of(self.seen[1], self.seen[0], self.g)
 
     cdef int terminal_value(self) noexcept nogil:
-        cdef int mine = gc_popcount128(self.discs[self.turn])
-        cdef int theirs = gc_popcount128(self.discs[1 - self.turn])
-        cdef int empties = self.g.nsq - mine - theirs
-        if mine > theirs:
-            return mine - theirs + empties
-        if mine < theirs:
-            return mine - theirs - empties
-        return 0
+        return final_result(self.discs[self.turn], self.discs[1 - self.turn], self.g)
+
+    cdef int leaf_value(self, int move, const int* weights, bint* over) noexcept nogil:
+        """GameCore.leaf_value without playing the move, when the pattern indices are tracked:
+        the new discs, the next mover's view of the indices and the evaluation in one go (no
+        Zobrist key, history entry or frame is written: a leaf needs none)."""
+        cdef int t = self.turn, total, count
+        cdef gc_u128 me, opp, flipped, leaf_moves
+        cdef unsigned char squares[128]
+        cdef unsigned short view[MAX_INSTANCES]
+        cdef const PatternTable* table = table_of(self.g)
+        if self.frames == NULL or move == C_PASS or table == NULL:
+            return GameCore.leaf_value(self, move, weights, over)
+        flipped = flips_of(self.discs[t], self.discs[1 - t], move, self.g)
+        # The leaf's side to move (`me`) is the one that did not play.
+        me = self.discs[1 - t] ^ flipped
+        opp = self.discs[t] | flipped | self.g.square_bit[move]
+        count = squares_of(flipped, self.g, squares)
+        gc_patterns_view_after(self.frames + self.sp * FRAME + (1 - t) * MAX_INSTANCES, view,
+                               &(<const PatternPowers*>self.powers).power[0][0], move, squares, count)
+        # The weights read below, asked from memory while the moves are generated.
+        prefetch_weights(self.g, view, self.g.nsq - gc_popcount128(me | opp))
+        leaf_moves = moves_of(me, opp, self.g)
+        over[0] = not leaf_moves and not moves_of(opp, me, self.g)
+        if over[0]:
+            return final_result(me, opp, self.g)
+        if self.g.nsq <= 64:
+            total = kernel.evaluate[uint64_t](<uint64_t>me, <uint64_t>opp, self.g, weights)
+        else:
+            total = kernel.evaluate[gc_u128](me, opp, self.g, weights)
+        if weights[6]:
+            total += weights[6] * pattern_sum(me, opp, self.g, table, view, leaf_moves)
+        return total
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]

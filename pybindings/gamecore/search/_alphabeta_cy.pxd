@@ -80,6 +80,7 @@ cdef class Searcher:
     cdef int evaluate_node(self) except? ERROR_SCORE nogil
     cdef void update_pv(self, int ply, int move) noexcept nogil
     cdef int open_node(self, int depth, int ply, int* moves, int* count) except? ERROR_SCORE nogil
+    cdef int leaf(self, int move, int ply) noexcept nogil
     cdef int minimax(self, int depth, int ply) except? ERROR_SCORE nogil
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil
     cdef int probcut(self, int depth, int alpha, int beta, int ply, bint use_tt, bint* cut) except? ERROR_SCORE nogil

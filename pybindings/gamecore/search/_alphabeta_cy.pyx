@@ -127,6 +127,15 @@ cdef inline int c_terminal_score(int value) noexcept nogil:
     return 0
 
 
+cdef inline int heuristic_score(int value) noexcept nogil:
+    """An evaluation as a search score: a heuristic score never reaches the range of proven results."""
+    if value >= C_WIN:
+        return C_WIN - 1
+    if value <= -C_WIN:
+        return -C_WIN + 1
+    return value
+
+
 def terminal_score(int value):
     """Search score of a finished game whose result for the side to move is ``value``."""
     return c_terminal_score(value)
@@ -517,12 +526,7 @@ cdef class Searcher:
             with gil:
                 # A copy: the evaluation may do what it likes with it, the search is unharmed.
                 value = check_evaluation(self.evaluator(self.view(self.core.copy())))
-        # A heuristic score never reaches the range of proven results.
-        if value >= C_WIN:
-            return C_WIN - 1
-        if value <= -C_WIN:
-            return -C_WIN + 1
-        return value
+        return heuristic_score(value)
 
     cdef void update_pv(self, int ply, int move) noexcept nogil:
         cdef int i, n = self.pv_len[ply + 1]
@@ -554,6 +558,22 @@ cdef class Searcher:
             count[0] = self.root_moves(moves, count[0])
         return 0
 
+    cdef int leaf(self, int move, int ply) noexcept nogil:
+        """What ``alphabeta(0, ..., ply)`` returns after ``move``, without playing it (the
+        core's leaf_value): the same node counted, the same flags set, the same value (a
+        leaf's does not depend on the window). Only for a search without an evaluation
+        function (that one gets the position played, and may count its calls)."""
+        cdef bint over
+        cdef int value
+        if self.enter():
+            return 0
+        self.pv_len[ply] = 0
+        value = self.core.leaf_value(move, self.weights, &over)
+        if over:
+            return c_terminal_score(value)
+        self.hit_horizon = True
+        return heuristic_score(value)
+
     cdef int minimax(self, int depth, int ply) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best
@@ -580,7 +600,7 @@ cdef class Searcher:
     cdef int alphabeta(self, int depth, int alpha, int beta, int ply, bint use_tt) except? ERROR_SCORE nogil:
         cdef int moves[MOVE_BUFFER]
         cdef int count, i, score, best, best_move, tt_move = C_NO_MOVE, alpha_orig, flag, front
-        cdef bint cut = False
+        cdef bint cut = False, leaves
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
         if use_tt and depth > 0:
@@ -616,21 +636,28 @@ cdef class Searcher:
         # The TT move and the killers first; the others are ordered only when the search
         # gets to them (a cut-off by the first moves saves it).
         front = self.front_moves(moves, count, tt_move, ply)
+        # The children are leaves: evaluated here rather than by a recursive call (leaf).
+        leaves = depth == 1 and not self.has_evaluator
         for i in range(count):
             if i == front:
                 self.order(moves + front, count - front, True)
-            self.core.make_move(moves[i])
-            try:
-                if i == 0:
-                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
-                else:
-                    # Principal variation search: prove the move no better with a null
-                    # window, and search it fully only when that fails.
-                    score = -self.alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
-                    if not self.aborted and alpha < score < beta:
-                        score = -self.alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
-            finally:
-                self.core.unmake_move()
+            if leaves:
+                score = -self.leaf(moves[i], ply + 1)
+                if i > 0 and not self.aborted and alpha < score < beta:
+                    self.enter()  # the principal variation's re-search: a node again, the same value
+            else:
+                self.core.make_move(moves[i])
+                try:
+                    if i == 0:
+                        score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                    else:
+                        # Principal variation search: prove the move no better with a null
+                        # window, and search it fully only when that fails.
+                        score = -self.alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
+                        if not self.aborted and alpha < score < beta:
+                            score = -self.alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
+                finally:
+                    self.core.unmake_move()
             if self.aborted:
                 return 0
             if ply == 0:
