@@ -196,8 +196,6 @@ LEFT = {
     "nboard.py": (1, "the NBoard protocol is Othello's: its player refuses another game (#34)"),
     "players/__init__.py": (1, "the NBoard player of a spec plays Othello only (#34)"),
     "search/perfect.py": (1, "the perfect-play solver solves Othello only (#36)"),
-    "search/engine.py": (2, "what a score counts: Othello's discs and learned hundredths (to move to the game class)"),
-    "ui/play.py": (1, "the help text of --eval names Othello's shipped weights (to move to the game class)"),
     "referee/bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
     "referee/course_bots.py": (1, "the course framework's bots play Othello only (issue 31's referee)"),
 }
@@ -248,6 +246,32 @@ def test_the_counter_sees_a_branch(tmp_path):
     module = tmp_path / "front.py"
     module.write_text('def f(game, p):\n    assert isinstance(p, Othello)\n    return game == "rolit"\n')
     assert _name_branches(module) == ["3: comparison"]
+
+
+def _guessed_passes(path: pathlib.Path) -> list[int]:
+    """The lines of ``getattr(x, "is_pass", ...)`` in a module: every move has ``is_pass`` (#32 §5)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "getattr"
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and node.args[1].value == "is_pass"
+    ]
+
+
+def test_no_module_guesses_whether_a_move_is_a_pass(tmp_path):
+    guessed = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (lines := _guessed_passes(path))
+    }
+    assert guessed == {}
+    module = tmp_path / "front.py"
+    module.write_text('def f(move):\n    return getattr(move, "is_pass", False)\n')
+    assert _guessed_passes(module) == [2]  # the counter sees one
 
 
 def _page_names(text: str) -> list[str]:

@@ -33,6 +33,7 @@ from gamecore.errors import (
 )
 from gamecore.games.othello import parse_move_list
 from gamecore.players import EnginePlayer, MCTSPlayer
+from gamecore.search._options import SearchLimits
 from gamecore.search.engine import WIN
 from gamecore.search.mcts import MCTS
 
@@ -41,6 +42,7 @@ PRELUDE = """\
 import os, sys, threading, time
 from gamecore import Engine, Othello, Rolit, Tetralath, search, solve, errors
 from gamecore import _backend
+from gamecore.search._options import SearchLimits
 from gamecore.search.mcts import MCTS
 BACKEND = os.environ["GAMECORE_TEST_BACKEND"]
 B = _backend.load(BACKEND)
@@ -221,11 +223,11 @@ def test_objects_made_by_new_alone_are_safe(backend):
             tree.best_move()
         except errors.GamecoreError:
             pass
-        assert tree.search(Othello(4, backend=BACKEND).core, 20) == 20
+        assert tree.search(Othello(4, backend=BACKEND).core, SearchLimits(nodes=20)) == 20
         assert tree.best_move() in Othello(4, backend=BACKEND).core.legal_moves()
         searcher = B.alphabeta.Searcher.__new__(B.alphabeta.Searcher)
         core = Othello(6, backend=BACKEND).core
-        assert searcher.search(core, max_depth=3, weights=[1]).move in core.legal_moves()
+        assert searcher.search(core, SearchLimits(3), weights=[1]).move in core.legal_moves()
         print("survived")
         """,
         backend.name,
@@ -288,7 +290,7 @@ def test_weights_that_would_overflow_are_refused(backend):
     searcher = backend.alphabeta.Searcher(1)
     for weights in ([2**31 - 1] * 6, [2**40], [10_001], [True], [1.5]):
         with pytest.raises(InvalidEvaluationError):
-            searcher.search(core, max_depth=3, weights=weights)
+            searcher.search(core, SearchLimits(3), weights=weights)
     with pytest.raises(ValueError):
         Engine({"positional": 10_001}).search(Othello(backend=backend.name), depth=1)
 
@@ -330,7 +332,7 @@ def test_reinitialising_or_clearing_a_searcher_while_it_searches_is_refused(back
             return evaluation
         game = Othello(6, backend=BACKEND)
         evaluation = meddle_with([lambda: searcher.__init__(2), searcher.clear])
-        r = searcher.search(game.core, max_depth=3, evaluator=evaluation, wrap=game.wrap_core)
+        r = searcher.search(game.core, SearchLimits(3), evaluator=evaluation, wrap=game.wrap_core)
         assert r.move in game.core.legal_moves()
         assert searcher.tt_entries == 65536, searcher.tt_entries  # still the 1 MB table
         engine = Engine(tt_mb=1)

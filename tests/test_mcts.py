@@ -7,9 +7,10 @@ import time
 import pytest
 
 from gamecore import _backend
-from gamecore.errors import GameOverError
+from gamecore.errors import GameOverError, InvalidLimitError
 from gamecore.games.othello import Othello
 from gamecore.players import MCTSPlayer, RandomPlayer
+from gamecore.search._options import SearchLimits
 from gamecore.search.mcts import MCTS
 
 
@@ -68,12 +69,12 @@ def test_backends_agree_on_othello(both, size, seed, iterations):
     for mods in (py, cy):
         tree = mods.mcts.MCTSTree(seed=seed)
         core = _othello_core(mods, size)
-        assert tree.search(core, iterations) == iterations
+        assert tree.search(core, SearchLimits(nodes=iterations)) == iterations
         first = _snapshot(tree)
         # Our move, the opponent's reply, then a second search reusing the subtree.
         core.push(tree.best_move())
         core.push(core.legal_moves()[-1])
-        tree.search(core, iterations // 2)
+        tree.search(core, SearchLimits(nodes=iterations // 2))
         snaps.append((first, _snapshot(tree)))
     assert snaps[0] == snaps[1]
 
@@ -86,11 +87,11 @@ def test_backends_agree_on_tetralath(both):
     for mods in (py, cy):
         tree = mods.mcts.MCTSTree(seed=5, exploration=0.9)
         core = mods.tetralath.TetralathCore()
-        tree.search(core, 400)
+        tree.search(core, SearchLimits(nodes=400))
         first = _snapshot(tree)
         core.push(tree.best_move())
         core.push(core.legal_moves()[0])
-        tree.search(core, 200)
+        tree.search(core, SearchLimits(nodes=200))
         snaps.append((first, _snapshot(tree)))
     assert snaps[0] == snaps[1]
 
@@ -113,7 +114,7 @@ def test_visit_accounting(backend):
     tree = mods.mcts.MCTSTree(seed=3)
     core = _othello_core(mods, 6)
     before = core.zobrist(), core.history()
-    tree.search(core, 500)
+    tree.search(core, SearchLimits(nodes=500))
     assert (core.zobrist(), core.history()) == before  # the position is restored
     children = tree.root_children()
     assert [m for m, _, _ in children] == core.legal_moves()
@@ -128,17 +129,17 @@ def test_tree_reuse_keeps_the_subtree(backend):
     mods = _backend.load(backend)
     tree = mods.mcts.MCTSTree(seed=4)
     core = _othello_core(mods, 6)
-    tree.search(core, 2000)
+    tree.search(core, SearchLimits(nodes=2000))
     best = tree.best_move()
     core.push(best)
     # The child's own visits: search one ply down with 1 iteration and compare.
-    tree.search(core, 1)
+    tree.search(core, SearchLimits(nodes=1))
     kept = tree.root_visits - 1
     assert kept > 100  # most of the best move's subtree survived
     reply = tree.best_move()
     grandchild_visits = dict((m, v) for m, v, _ in tree.root_children())[reply]
     core.push(reply)
-    tree.search(core, 10)
+    tree.search(core, SearchLimits(nodes=10))
     assert tree.root_visits == grandchild_visits + 10
     # An unrelated position starts a fresh tree.
     other = _othello_core(mods, 6)
@@ -146,7 +147,7 @@ def test_tree_reuse_keeps_the_subtree(backend):
     other.push(other.legal_moves()[0])
     other.push(other.legal_moves()[0])
     if other.zobrist() != core.zobrist():
-        tree.search(other, 10)
+        tree.search(other, SearchLimits(nodes=10))
         assert tree.root_visits == 10
 
 
@@ -186,7 +187,7 @@ def test_node_budget_is_respected(backend):
     mods = _backend.load(backend)
     tree = mods.mcts.MCTSTree(seed=1, max_nodes=200)
     core = _othello_core(mods, 8)
-    tree.search(core, 1000)
+    tree.search(core, SearchLimits(nodes=1000))
     assert tree.node_count <= 200
     assert tree.root_visits == 1000
 
@@ -206,9 +207,11 @@ def test_errors(backend):
     tree = mods.mcts.MCTSTree()
     core = _othello_core(mods, 4)
     with pytest.raises(ValueError):
-        tree.search(core)  # no budget
+        tree.search(core, SearchLimits())  # no budget
+    with pytest.raises(InvalidLimitError):
+        tree.search(core, 10)  # a count, not a SearchLimits
     with pytest.raises(ValueError):
-        tree.search(core, -1)
+        tree.search(core, SearchLimits(nodes=-1))
     with pytest.raises(ValueError):
         mods.mcts.MCTSTree(exploration=0)
     with pytest.raises(ValueError):
@@ -243,7 +246,7 @@ def test_reused_subtree_carries_visits_and_rewards(both):
     for mods in both:
         tree = mods.mcts.MCTSTree(seed=6)
         core = _othello_core(mods, 6)
-        tree.search(core, 1500)
+        tree.search(core, SearchLimits(nodes=1500))
         ours = tree.best_move()
         core.push(ours)
         replies = core.legal_moves()
@@ -251,7 +254,7 @@ def test_reused_subtree_carries_visits_and_rewards(both):
         reply = max(stats, key=lambda m: stats[m][0])
         kept_visits, kept_rewards = stats[reply]
         core.push(reply)
-        tree.search(core, 1)
+        tree.search(core, SearchLimits(nodes=1))
         assert tree.reused_visits == kept_visits > 0
         visits, rewards = tree.node_rewards()
         assert visits == kept_visits + 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from gamecore import Othello
+from gamecore.search._options import SearchLimits
 from rolit_helpers import rolit_after
 
 HISTORY_MOVES = 128
@@ -21,7 +22,7 @@ HISTORY_MOVES = 128
 
 def _run(mods, position, iterations, **options):
     tree = mods.mcts.MCTSTree(11, **options)
-    tree.search(position.core.copy(), iterations)
+    tree.search(position.core.copy(), SearchLimits(nodes=iterations))
     return tree
 
 

@@ -22,6 +22,7 @@ import pytest
 from gamecore import Othello, Rolit
 from gamecore.errors import InvalidOptionError
 from gamecore.search import _mcts_rules
+from gamecore.search._options import SearchLimits
 from gamecore.search.engine import Engine
 from gamecore.search.mcts import MCTS, _standard_weights
 from rolit_helpers import rolit_after
@@ -29,7 +30,7 @@ from rolit_helpers import rolit_after
 
 def _run(mods, position, iterations, weights=None, **options):
     tree = mods.mcts.MCTSTree(11, **options)
-    tree.search(position.core.copy(), iterations, weights=weights)
+    tree.search(position.core.copy(), SearchLimits(nodes=iterations), weights=weights)
     return tree
 
 
@@ -63,7 +64,7 @@ def test_backends_agree_with_implicit_minimax(backends, case):
         if case.endswith("reused"):
             for _ in range(position.num_players):  # a round later: the tree is reused
                 position.push(position.legal_moves()[0])
-            tree.search(position.core.copy(), 300, weights=weights)
+            tree.search(position.core.copy(), SearchLimits(nodes=300), weights=weights)
             assert tree.reused_visits > 0
         results.append(
             (
@@ -157,7 +158,7 @@ def test_bad_values_are_refused(backend):
     core = Rolit(backend=backend.name).core.copy()
     for bad in ([1] * 65, "12345", [1, 2.5], [True], [2**40]):
         with pytest.raises(InvalidOptionError):
-            tree.search(core, 10, weights=bad)
+            tree.search(core, SearchLimits(nodes=10), weights=bad)
 
 
 def test_engine_and_mcts_pass_the_option(backend):
@@ -183,7 +184,7 @@ def test_the_default_depends_on_the_players_and_a_tree_follows_it(backends, monk
         tree = mods.mcts.MCTSTree(5)  # implicit=None: by the number of players
         steps = []
         for position in (rolit_after(mods.name), Othello(6, backend=mods.name), Rolit(players=3, backend=mods.name)):
-            tree.search(position.core.copy(), 200, weights=_standard_weights(position))
+            tree.search(position.core.copy(), SearchLimits(nodes=200), weights=_standard_weights(position))
             players = position.num_players
             values = tree.node_implicit()
             assert len(values) == (players if players > 2 else 0)
@@ -212,5 +213,7 @@ def test_a_short_timed_search_keeps_no_implicit_values_and_a_long_one_does(backe
         for time_limit, expected in ((0.1, 0), (30.0, 4)):
             tree = mods.mcts.MCTSTree(3)
             position = rolit_after(mods.name)
-            tree.search(position.core.copy(), 300, time_limit, weights=_standard_weights(position))
+            tree.search(
+                position.core.copy(), SearchLimits(nodes=300, seconds=time_limit), weights=_standard_weights(position)
+            )
             assert len(tree.node_implicit()) == expected, (mods.name, time_limit)

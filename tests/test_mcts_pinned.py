@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from gamecore.search._options import SearchLimits
+
 PINNED = [
     (
         "othello",
@@ -339,9 +341,9 @@ def test_two_player_mcts_unchanged(backend, case):
     game, size, seed, iterations, first, second = case
     core = backend.othello.OthelloCore(size) if game == "othello" else backend.tetralath.TetralathCore()
     tree = backend.mcts.MCTSTree(seed=seed)
-    tree.search(core, iterations)
+    tree.search(core, SearchLimits(nodes=iterations))
     assert _snapshot(tree) == first
     core.push(tree.best_move())
     core.push(core.legal_moves()[0])
-    tree.search(core, iterations // 2)
+    tree.search(core, SearchLimits(nodes=iterations // 2))
     assert _snapshot(tree) == second

@@ -28,6 +28,7 @@ from gamecore._rng import splitmix64
 from gamecore.errors import InvalidOptionError
 from gamecore.players import RandomPlayer
 from gamecore.search._mcts_rules import reward_shares
+from gamecore.search._options import SearchLimits
 from gamecore.search.mcts import MCTS
 from test_hardening import run_child
 
@@ -66,7 +67,7 @@ def test_fully_greedy_playouts_take_the_best_ordered_move(backend):
     # drawing one number of the tree's stream a playout move (selection draws none).
     tree = backend.mcts.MCTSTree(seed=5, greedy=1.0, mast=False)
     moves = pure.gen_moves()
-    tree.search(game.core, iterations=len(moves))
+    tree.search(game.core, SearchLimits(nodes=len(moves)))
     rng = [5]
     for move, visits, reward in tree.root_children():
         pure.make_move(move)
@@ -132,7 +133,7 @@ def test_mast_playouts_take_the_best_mean_of_the_history_table(backend):
     pure = _rolit("python", plies=8).core
     tree = backend.mcts.MCTSTree(seed=7, greedy=1.0, history=0.0, mast=True)
     moves = pure.gen_moves()
-    tree.search(game.core, iterations=len(moves))
+    tree.search(game.core, SearchLimits(nodes=len(moves)))
     rng = [7]
     visits = [0] * (4 * 128)
     reward = [0] * (4 * 128)

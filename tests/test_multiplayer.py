@@ -41,7 +41,7 @@ def _multi(backend, position, algorithm, depth, tt_mb=1, nodes=0):
 
 def _negamax(backend, position, algorithm, depth):
     searcher = backend.alphabeta.Searcher(1)
-    return searcher.search(position.core.copy(), max_depth=depth, weights=_weights(position), algorithm=algorithm)
+    return searcher.search(position.core.copy(), SearchLimits(depth), weights=_weights(position), algorithm=algorithm)
 
 
 def test_search_multi_returns_a_named_record(backend):

@@ -179,12 +179,12 @@ def test_mcts_backends_agree(backends, colours):
         game = _position(mods.name, colours, 4, 21)
         tree = mods.mcts.MCTSTree(seed=9)
         core = game.core.copy()
-        tree.search(core, 700)
+        tree.search(core, SearchLimits(nodes=700))
         first = _snapshot(tree)
         core.push(tree.best_move())
         for _ in range(len(colours) - 1):
             core.push(core.legal_moves()[0])
-        tree.search(core, 300)
+        tree.search(core, SearchLimits(nodes=300))
         snaps.append((first, _snapshot(tree)))
     assert snaps[0] == snaps[1]
 
@@ -193,7 +193,7 @@ def test_mcts_tree_reuse_after_the_other_players(backend):
     game = _position(backend.name, "RYGB", 8, 30)
     tree = backend.mcts.MCTSTree(seed=2)
     core = game.core.copy()
-    tree.search(core, 1500)
+    tree.search(core, SearchLimits(nodes=1500))
     assert tree.num_players == 4
     path = [tree.best_move()]
     core.push(path[0])
@@ -205,7 +205,7 @@ def test_mcts_tree_reuse_after_the_other_players(backend):
         core.push(reply)
     kept_visits, kept_rewards = tree.node_rewards(path)
     assert kept_visits > 0
-    tree.search(core, 50)
+    tree.search(core, SearchLimits(nodes=50))
     assert tree.reused_visits == kept_visits
     visits, rewards = tree.node_rewards()
     assert visits == kept_visits + 50

@@ -147,11 +147,11 @@ def test_the_backends_searchers_refuse_the_same_options_alike(backends):
     py, cy = backends
     calls = [
         lambda b: b.alphabeta.Searcher(tt_mb=-1),
-        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, algorithm="maxn"),
-        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=200),
-        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, weights=[1] * 17),
-        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, time_limit=-1),
-        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, max_depth=2, root_moves=[200]),
+        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, SearchLimits(2), algorithm="maxn"),
+        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, SearchLimits(200)),
+        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, SearchLimits(2), weights=[1] * 17),
+        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, SearchLimits(2, seconds=-1)),
+        lambda b: b.alphabeta.Searcher(1).search(Othello(4, backend=b.name).core, SearchLimits(2), root_moves=[200]),
         lambda b: b.multiplayer.MultiSearcher(1).search_multi(Rolit(backend=b.name).core, [1], SearchLimits(2), "x"),
         lambda b: b.multiplayer.MultiSearcher(1).search_multi(
             Rolit(backend=b.name).core, [1] * 17, SearchLimits(2), "maxn"
@@ -422,10 +422,19 @@ def test_the_clashing_names_are_renamed_and_the_old_ones_still_read():
     assert len(_mcts_rules.check_mcts_weights([1, 2])) == 64 and len(_options.check_weights([1, 2])) == 2
     assert engine.MULTIPLAYER_ALGORITHMS == (*_options.MULTIPLAYER_SEARCHES, "mcts")
     assert "MULTIPLAYER_ALGORITHMS" not in _options.__all__
-    # the old spellings, kept for one version
-    assert _mcts_rules.MAX_WEIGHTS is _mcts_rules.MAX_MCTS_WEIGHTS
-    assert _mcts_rules.check_weights is _mcts_rules.check_mcts_weights
-    assert _options.MULTIPLAYER_ALGORITHMS is _options.MULTIPLAYER_SEARCHES
+    # the old spellings, kept for one version, each read with a DeprecationWarning naming the new one
+    from gamecore.report import compare  # noqa: PLC0415
+
+    for module, old, new in [
+        (_mcts_rules, "MAX_WEIGHTS", "MAX_MCTS_WEIGHTS"),
+        (_mcts_rules, "check_weights", "check_mcts_weights"),
+        (_options, "MULTIPLAYER_ALGORITHMS", "MULTIPLAYER_SEARCHES"),
+        (compare, "GameRecord", "ComparisonGame"),
+    ]:
+        with pytest.warns(DeprecationWarning, match=f"{old} is deprecated; use {module.__name__}.{new}"):
+            assert getattr(module, old) is getattr(module, new)
+    with pytest.raises(AttributeError):
+        _options.NO_SUCH_NAME  # noqa: B018  # an unknown name is still an AttributeError
 
 
 def test_a_search_takes_its_limits_as_one_object(backends):
@@ -439,4 +448,24 @@ def test_a_search_takes_its_limits_as_one_object(backends):
         _raises(InvalidLimitError, searcher.search_multi, Rolit(backend=b.name).core, [], 2, "maxn")
     assert found[0] == found[-1] and found[0].depth >= 1  # node for node
     assert SearchLimits(3).checked() == (3, 0, 0.0)
+    assert SearchLimits().depth == _options.MAX_PLY - 1  # no depth asked: as deep as a search goes
     _raises(InvalidLimitError, SearchLimits(3, seconds=-1.0).checked)
+
+
+def test_every_searcher_takes_the_same_limits(backends):
+    # #32 §5: alpha-beta and MCTS take the engine's SearchLimits too (were max_depth=,
+    # node_limit=, time_limit=, cpu_clock= keywords and MCTS's four positionals), node for
+    # node the same in both twins; a bare number is refused alike.
+    two, rolit = [], []
+    for b in backends:
+        core = Othello(6, backend=b.name).core
+        outcome = b.alphabeta.Searcher(1).search(core, SearchLimits(6, nodes=300), weights=[1])
+        two.append((outcome.move, outcome.nodes, outcome.depth, outcome.pv))
+        _raises(InvalidLimitError, b.alphabeta.Searcher(1).search, core, 3)
+        tree = b.mcts.MCTSTree(seed=3)
+        done = tree.search(Rolit(backend=b.name).core, SearchLimits(nodes=120))
+        rolit.append((done, tree.best_move(), tree.root_visits))
+        _raises(InvalidLimitError, tree.search, Rolit(backend=b.name).core, 120)
+        _raises(InvalidLimitError, tree.search, Rolit(backend=b.name).core, SearchLimits(nodes=-1))
+    assert two[0] == two[-1] and two[0][1] <= 300 + 1
+    assert rolit[0] == rolit[-1] and rolit[0][0] == 120

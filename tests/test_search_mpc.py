@@ -12,7 +12,7 @@ from gamecore import Engine, Othello, Tetralath, search
 from gamecore.errors import InvalidOptionError
 from gamecore.games import _othello_patterns as patterns
 from gamecore.search import _mpc
-from gamecore.search._options import MPC_DEPTHS, MPC_EMPTIES, MPC_MIN_DEPTH, MPC_SCALE, check_mpc
+from gamecore.search._options import MPC_DEPTHS, MPC_EMPTIES, MPC_MIN_DEPTH, MPC_SCALE, SearchLimits, check_mpc
 from gamecore.train import mpc as train_mpc
 
 
@@ -43,7 +43,7 @@ def _searcher(backend_module, tt_mb: float = 1):
 def _run(backend_module, game, depth, table, tt_mb=1, node_limit=0):
     weights = Engine("learned").evaluation_weights(game)
     found = _searcher(backend_module, tt_mb).search(
-        game.core, max_depth=depth, weights=weights, mpc=table, node_limit=node_limit
+        game.core, SearchLimits(depth, node_limit), weights=weights, mpc=table
     )
     return found.move, found.score, found.pv, found.nodes, found.depth
 
@@ -148,7 +148,7 @@ def test_bad_tables_are_refused(backends):
         game = _position(10, 1, "python" if module is backends[0] else "cython")
         for table in bad_tables:
             with pytest.raises(InvalidOptionError):
-                module.alphabeta.Searcher(1).search(game.core, max_depth=3, mpc=table)
+                module.alphabeta.Searcher(1).search(game.core, SearchLimits(3), mpc=table)
 
 
 def test_table_layout():

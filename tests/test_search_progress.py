@@ -8,6 +8,7 @@ import pytest
 
 from gamecore import Engine, Othello, Rolit, Tetralath
 from gamecore.players import EnginePlayer, MCTSPlayer
+from gamecore.search._options import SearchLimits
 from gamecore.search.mcts import MCTS
 
 
@@ -99,7 +100,7 @@ def test_mcts_progress_changes_no_iteration(backend):
     for progress in (None, lambda *report: calls.append(report)):
         tree = backend.mcts.MCTSTree(seed=7)
         core = backend.othello.OthelloCore(8)
-        tree.search(core, iterations, progress=progress)
+        tree.search(core, SearchLimits(nodes=iterations), progress=progress)
         snapshots.append(_tree_snapshot(tree))
     assert snapshots[0] == snapshots[1] and calls
     done, depth, score, pv, states = calls[-1]

@@ -25,7 +25,7 @@ from typing import Any
 from .errors import GamecoreError
 from .games.base import Outcome, Position
 
-__all__ = ["MoveRecord", "PlayedGame", "Seat", "player_seat", "run_game"]
+__all__ = ["MoveRecord", "PlayedGame", "Seat", "player_seat", "run_game", "seat_letters"]
 
 #: A seat: ``seat(position) -> (move, search result or None)``; it never changes ``position``.
 Seat = Callable[[Any], tuple[Any, Any]]
@@ -68,6 +68,13 @@ class PlayedGame:
         return [move for move in self.moves if move.played]
 
 
+def seat_letters(position: Position[Any]) -> list[str]:
+    """The letter of each seat's colour, in order of play (``colour_styles()``: ``X``, ``O``;
+    Rolit's ``R``, ``G``...): how a :class:`MoveRecord` names its colour."""
+    letters = {style.number: style.letter for style in position.colour_styles()}
+    return [letters[int(colour)] for colour in position.colors]
+
+
 def player_seat(player: Any) -> Seat:
     """A player of :mod:`gamecore.players` as a seat: its ``choose_move``, and its
     ``last_result`` when it keeps one (``EnginePlayer``, ``MCTSPlayer``)."""
@@ -94,8 +101,7 @@ def run_game(
     illegal move forfeits: the game stops there, the record says who and why.
     """
     game = position.copy()
-    letters = {style.number: style.letter for style in game.colour_styles()}
-    colours = [letters[int(colour)] for colour in game.colors]
+    colours = seat_letters(game)
     record = PlayedGame(tuple(names), game.to_text())
 
     def choose(name: str, seat: Seat, played: bool) -> Any:

@@ -64,7 +64,7 @@ cdef extern from "gamecore_clock.h":
 from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidMoveError
 from gamecore.search._options import (
     ASPIRATION_WINDOW, EXACT, INFINITY, LOWER, MAX_NODE_LIMIT, MAX_PLY, MAX_WEIGHT, TT_ENTRY_BYTES, UPPER, WIN,
-    check_algorithm, check_evaluation, check_mpc, check_search_limits, check_tt_mb, check_weights,
+    check_algorithm, check_evaluation, check_mpc, check_tt_mb, check_weights, require_limits,
 )
 from gamecore.search._results import NO_MOVE, SearchOutcome
 
@@ -284,16 +284,16 @@ cdef class Searcher:
 
     # -- the search -------------------------------------------------------
 
-    def search(self, GameCore core not None, *, max_depth, weights=(), evaluator=None, wrap=None, node_limit=0,
-               time_limit=0.0, algorithm="alphabeta", aspiration=False, root_moves=None, cpu_clock=False,
-               progress=None, mpc=None):
+    def search(self, GameCore core not None, limits, *, weights=(), evaluator=None, wrap=None,
+               algorithm="alphabeta", aspiration=False, root_moves=None, progress=None, mpc=None):
         """Search ``core`` and return a :class:`SearchOutcome` (move codes).
 
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
-        ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none, on the wall clock or with ``cpu_clock`` the searching thread's CPU time.
+        ``limits`` (``SearchLimits``): the deepest iteration (>= 1), the node limit (0: none)
+        and the seconds (0: none), on the wall clock or with ``cpu_clock`` the searching
+        thread's CPU time.
         ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
         them when given: it is handed a fresh copy of the node's position each time, never
         the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
@@ -312,7 +312,7 @@ cdef class Searcher:
                 "it again, and two threads may not share it (give each its own Engine)"
             )
         values = check_weights(weights)
-        max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+        max_depth, node_limit, time_limit = require_limits(limits).checked()
         check_algorithm(algorithm, ("alphabeta", "minimax"))
         if evaluator is not None and not (callable(evaluator) and callable(wrap)):
             raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
@@ -353,7 +353,7 @@ cdef class Searcher:
             self.nodes = 0
             self.tt_hits = 0
             self.node_limit = node_limit
-            self.cpu_clock = bool(cpu_clock)
+            self.cpu_clock = bool(limits.cpu_clock)
             self.start = gc_clock_seconds(self.cpu_clock)
             self.deadline = self.start + time_limit if time_limit > 0 else 0.0
             self.next_poll = 0.0

@@ -417,13 +417,13 @@ cdef class MCTSTree:
 
     # -- the search --------------------------------------------------------------
 
-    def search(self, GameCore core not None, iterations=0, time_limit=0.0, cpu_clock=False, progress=None,
-               weights=None):
+    def search(self, GameCore core not None, limits, progress=None, weights=None):
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
-        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the seconds, of the wall
-        clock or with ``cpu_clock`` of this thread's CPU time (see the pure twin: the search
+        ``limits`` (``SearchLimits``, its depth unused): ``nodes`` > 0 caps the count of
+        iterations, ``seconds`` > 0 the seconds, of the wall clock or with ``cpu_clock`` of this
+        thread's CPU time (see the pure twin: the search
         runs until the next iteration would end past the limit); at least one must be set.
         At least one iteration runs. Ctrl-C stops it (KeyboardInterrupt; the tree is emptied).
         The iterations run without the GIL: other Python threads keep running meanwhile;
@@ -431,7 +431,7 @@ cdef class MCTSTree:
         implicit minimax's evaluation weights (see the pure twin).
         """
         cdef int i
-        iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        iterations, time_limit = check_mcts_limits(limits)
         checked = check_mcts_weights(weights)
         self.check_idle()
         for i in range(C_MAX_MCTS_WEIGHTS):
@@ -439,7 +439,7 @@ cdef class MCTSTree:
         self.busy = True
         self.stop_requested = False
         try:
-            return self.run(core.copy(), iterations, time_limit, bool(cpu_clock), progress)
+            return self.run(core.copy(), iterations, time_limit, bool(limits.cpu_clock), progress)
         except BaseException:
             self.clear_tree()  # as the pure twin: a search that raised leaves no tree
             raise

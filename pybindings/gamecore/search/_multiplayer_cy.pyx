@@ -18,9 +18,9 @@ from interrupt cimport gc_raise_pending
 cdef extern from "gamecore_clock.h":
     double gc_clock_seconds(int cpu) noexcept nogil
 
-from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError, InvalidOptionError, InvalidPositionError
+from gamecore.errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError, InvalidPositionError
 from gamecore.search._options import (
-    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_SEARCHES, NO_HORIZON, SearchLimits, check_algorithm, check_root_moves, check_values, check_weights,
+    FRAME_BYTES, MAXN_ENTRY_BYTES, MULTIPLAYER_SEARCHES, NO_HORIZON, check_algorithm, check_root_moves, check_values, check_weights, require_limits,
 )
 from gamecore.search._results import MultiOutcome
 
@@ -205,8 +205,7 @@ cdef class MultiSearcher(Searcher):
                 "this searcher (Engine) is already searching: an evaluation function may not call "
                 "it again, and two threads may not share it (give each its own Engine)"
             )
-        if not isinstance(limits, SearchLimits):
-            raise InvalidLimitError(f"limits must be a SearchLimits, got {type(limits).__name__}")
+        require_limits(limits)
         cpu_clock = bool(limits.cpu_clock)
         # The clock starts here: copying the position and making the table are in the time.
         cdef double entered = gc_clock_seconds(cpu_clock)

@@ -378,7 +378,8 @@ class MyPlayer:
                     move = solved[0]
             if move is None:
                 budget = max(0.01, TIME_PER_MOVE * (1.0 - MARGIN) - 0.02 - (_time.perf_counter() - start))
-                move = self._searcher.search(core, max_depth=MAX_DEPTH, weights=WEIGHTS[n], time_limit=budget).move
+                limits = self._gc.search._options.SearchLimits(MAX_DEPTH, seconds=budget)
+                move = self._searcher.search(core, limits, weights=WEIGHTS[n]).move
             if move not in legal:
                 move = legal[0]
         return (int(move // n), int(move % n))

@@ -285,6 +285,13 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
     #: The board's display colours: its background, and its lines (squares) or empty cells (hexagons).
     board_display: ClassVar[tuple[str, str]] = ("#006e3c", "#142819")
 
+    #: What an exact search's score counts (``SearchResult.score_unit``; Othello: the disc margin).
+    final_score_unit: ClassVar[str] = "the final result"
+    #: What a built-in evaluation's score counts where it is not its points (Othello's learned
+    #: one: hundredths of a disc), by evaluation name (``SearchResult.score_unit``).
+    evaluation_units: ClassVar[dict[str, str]] = {}
+    #: What :meth:`default_evaluation` picks, in words (the help of ``gamecore play --eval``).
+    default_evaluation_help: ClassVar[str] = "standard"
     #: Built-in evaluations by name, as weights over ``features()`` (set by each game).
     EVALUATIONS: dict[str, dict[str, int]] = {}
     #: The game's colours (an :class:`Color` subclass; each game sets it).

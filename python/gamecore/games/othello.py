@@ -196,6 +196,9 @@ class Othello(Position[OthelloMove]):
     colour_display = ("#111111", "#f4f4f4")
     colour_letters = "XO"
     perft_depths = (9, 7)
+    final_score_unit = "discs: the final margin"
+    evaluation_units = {"learned": "hundredths of a disc (learned evaluation)"}
+    default_evaluation_help = "the learned one where Othello ships weights (6x6, 8x8, 10x10), else standard"
 
     if TYPE_CHECKING:
         _core: OthelloCore

@@ -29,7 +29,8 @@ In process. :func:`play_in_process` plays a task of built-in players only (gamec
 code, never a submission) through :func:`gamecore.runner.run_game`, with the seeds the hosts
 would give them, and returns the same :class:`~gamecore.referee.rules.GameRecord`
 (:func:`record_of_played`): what the runner's record holds, in the referee's words. Both
-paths end in :func:`_record`.
+paths keep the runner's :class:`~gamecore.runner.PlayedGame` and store it through
+:func:`record_of_played`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from typing import Any
 from ..errors import GamecoreError
 from ..games import Position
 from ..players import make_player
-from ..runner import PlayedGame, Seat, run_game
+from ..runner import MoveRecord as RunnerMove
+from ..runner import PlayedGame, Seat, run_game, seat_letters
 from .games import game_class, seat_scores, start_position
 from .rules import DEFAULT_RULES, Forfeit, GameRecord, MoveRecord, MoveRequest, Rules, StartRequest, Task
 from .sandbox import BotProcess, Limits, ReplyError, SandboxError
@@ -192,7 +194,9 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
     limits = _limits(rules, sum(len(row) for row in position.cells()))  # a move a cell at most (Tetralath: 61)
     started = time.time()
     bots: list[BotProcess] = []
-    moves: list[MoveRecord] = []
+    # The runner's record, as play_in_process keeps it: one MoveRecord a move, its wall time.
+    played = PlayedGame(tuple(spec["name"] for spec in specs), position.to_text(), final=position)
+    letters = seat_letters(position)
     forfeits: list[Forfeit] = []
     forfeits += [
         {"seat": seat, "reason": "refused", "detail": spec["refused"]}
@@ -212,72 +216,36 @@ def play_game(task: Task, *, on_move: Any = None) -> GameRecord:
         while not forfeits and not position.is_game_over():
             seat = position.player  # the index in the order of play (a Rolit colour number need not be)
             legal = position.legal_moves()
-            if len(legal) == 1 and getattr(legal[0], "is_pass", False):
-                position.push(legal[0])
-                moves.append({"seat": seat, "move": legal[0].name, "time": 0.0})
-                continue
-            try:
-                move, elapsed = _ask(bots[seat], seat, position, task, rules, banks[seat])
-            except _Forfeit as failure:
-                forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
-                break
-            banks[seat] = max(0.0, banks[seat] - max(0.0, elapsed - float(rules.time)))
+            forced = len(legal) == 1 and legal[0].is_pass  # played without asking the bot
+            if forced:
+                move, elapsed = legal[0], 0.0
+            else:
+                try:
+                    move, elapsed = _ask(bots[seat], seat, position, task, rules, banks[seat])
+                except _Forfeit as failure:
+                    forfeits.append({"seat": failure.seat, "reason": failure.reason, "detail": failure.detail})
+                    break
+                banks[seat] = max(0.0, banks[seat] - max(0.0, elapsed - float(rules.time)))
+            played.moves.append(
+                RunnerMove(len(played.codes), played.seats[seat], letters[seat], move.name, wall_seconds=elapsed)
+            )
+            played.codes.append(move.index)
             position.push(move)
-            moves.append({"seat": seat, "move": move.name, "time": round(elapsed, 4)})
-            if on_move:
-                on_move(moves[-1])
+            if on_move and not forced:
+                on_move(_referee_move(played.moves[-1], letters))
     except SandboxError as exc:
         raise SandboxError(f"game {task['key']}: {exc}") from exc
     finally:
         printed = [bot.printed for bot in bots]
         for bot in bots:
             bot.close()
-    return _record(task, position, moves, forfeits, printed, started)
+    played.outcome = position.outcome()
+    return record_of_played(task, played, started, forfeits=forfeits, printed=printed)
 
 
-def _record(
-    task: Task,
-    position: Position[Any],
-    moves: list[MoveRecord],
-    forfeits: list[Forfeit],
-    printed: list[int],
-    started: float,
-) -> GameRecord:
-    """The record of a game of ``task`` that stopped at ``position`` (over, or at the first
-    forfeit): places, scores, winner and termination read from the position and the forfeits."""
-    seats = game_class(task["game"]).seats
-    names = [spec["name"] for spec in task["bots"]]
-    if forfeits:
-        lost = {f["seat"] for f in forfeits}
-        places = [1 if seat in lost else 0 for seat in range(seats)]
-        termination = "forfeit"
-        reason = forfeits[0]["reason"]
-    else:
-        places = position.places()
-        termination = "normal"
-        outcome = position.outcome()
-        assert outcome is not None  # the loop ends at the end of the game
-        reason = outcome.termination.value
-    winners = [names[s] for s in range(seats) if places[s] == 0 and places.count(0) < seats]
-    for f in forfeits:
-        f["player"] = names[f["seat"]]
-    return {
-        "key": task["key"],
-        "game": task["game"],
-        "size": task["size"],
-        "players": names,
-        "first": names[0],
-        "moves": moves,
-        "places": places,
-        "score": seat_scores(position),
-        "winner": winners[0] if len(winners) == 1 else None,
-        "termination": termination,
-        "reason": reason,
-        "forfeits": forfeits,
-        "printed": printed + [0] * (seats - len(printed)),
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-        "duration": round(time.time() - started, 3),
-    }
+def _referee_move(move: RunnerMove, letters: list[str]) -> MoveRecord:
+    """A runner's move record in the referee's words: the seat, the move, its wall time."""
+    return {"seat": letters.index(move.colour), "move": move.move, "time": round(move.wall_seconds, 4)}
 
 
 def play_in_process(task: Task) -> GameRecord:
@@ -314,17 +282,62 @@ def _given(player: Any, budget: float) -> Seat:
     return choose
 
 
-def record_of_played(task: Task, played: PlayedGame, started: float | None = None) -> GameRecord:
-    """The referee's record of a game the runner played for ``task`` (its seats in order of
-    play): each played move with its seat and wall time, a forfeit as ``illegal_move``."""
-    letters = {style.number: style.letter for style in played.final.colour_styles()}
-    order = [letters[int(colour)] for colour in played.final.colors]
-    moves: list[MoveRecord] = [
-        {"seat": order.index(m.colour), "move": m.move, "time": round(m.wall_seconds, 4)}
-        for m in played.played[: len(played.codes)]  # a forfeiting answer was never played
-    ]
-    forfeits: list[Forfeit] = []
+def record_of_played(
+    task: Task,
+    played: PlayedGame,
+    started: float | None = None,
+    *,
+    forfeits: list[Forfeit] | None = None,
+    printed: list[int] | None = None,
+) -> GameRecord:
+    """The referee's record of a game played for ``task`` (its seats in order of play), from the
+    runner's record (:class:`~gamecore.runner.PlayedGame`, stopped at its ``final`` position:
+    over, or at the first forfeit), what both paths store: each played move with its seat and
+    wall time; places, scores, winner and termination read from the position and the forfeits.
+    ``forfeits`` are the sandboxed hosts' (a reason of :data:`FORFEIT_REASONS`); the runner's own
+    forfeit is an ``illegal_move``. ``printed``: the characters each bot printed (0 in process)."""
+    position = played.final
+    letters = seat_letters(position)
+    moves = [
+        _referee_move(m, letters) for m in played.played[: len(played.codes)]
+    ]  # a forfeiting answer was never played
+    forfeits = list(forfeits or [])
     if played.forfeit is not None:
         seat, detail = played.forfeit
         forfeits.append({"seat": seat, "reason": "illegal_move", "detail": detail[-2000:]})
-    return _record(task, played.final, moves, forfeits, [0] * len(order), time.time() if started is None else started)
+    printed = list(printed or [])
+    if started is None:
+        started = time.time()
+    seats = game_class(task["game"]).seats
+    names = [spec["name"] for spec in task["bots"]]
+    if forfeits:
+        lost = {f["seat"] for f in forfeits}
+        places = [1 if seat in lost else 0 for seat in range(seats)]
+        termination = "forfeit"
+        reason = forfeits[0]["reason"]
+    else:
+        places = position.places()
+        termination = "normal"
+        outcome = position.outcome()
+        assert outcome is not None  # the loop ends at the end of the game
+        reason = outcome.termination.value
+    winners = [names[s] for s in range(seats) if places[s] == 0 and places.count(0) < seats]
+    for f in forfeits:
+        f["player"] = names[f["seat"]]
+    return {
+        "key": task["key"],
+        "game": task["game"],
+        "size": task["size"],
+        "players": names,
+        "first": names[0],
+        "moves": moves,
+        "places": places,
+        "score": seat_scores(position),
+        "winner": winners[0] if len(winners) == 1 else None,
+        "termination": termination,
+        "reason": reason,
+        "forfeits": forfeits,
+        "printed": printed + [0] * (seats - len(printed)),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "duration": round(time.time() - started, 3),
+    }

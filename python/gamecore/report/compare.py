@@ -49,11 +49,12 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TextIO
 
+from .._deprecated import renamed
 from .._progress import Progress
 from ..errors import InvalidLimitError, InvalidOptionError
 from ..games import GAMES
 from ..games.base import Position
-from ..runner import MoveRecord, Seat, run_game
+from ..runner import MoveRecord, Seat, run_game, seat_letters
 from ..search.engine import Engine, SearchResult
 from .table import ALGORITHMS, MEASURED, SHADOWS, markdown
 
@@ -276,8 +277,8 @@ def timed_search(engine: Engine, game: Position[Any], budget: Budget) -> tuple[S
     return result, states, time.thread_time() - cpu, time.perf_counter() - wall
 
 
-#: The older name of :class:`ComparisonGame` (the referee's record is ``referee.rules.GameRecord``).
-GameRecord = ComparisonGame
+# GameRecord, the older name of ComparisonGame (the referee's record is referee.rules.GameRecord):
+# still imports, with a warning (__getattr__ at the end).
 #: The columns of ``moves.csv``: a search each (the runner's :class:`~gamecore.runner.MoveRecord`,
 #: its ``player`` under the report's word ``algorithm``, its ``nodes`` as ``states``).
 MOVE_COLUMNS = ["game", "ply", "algorithm", "colour", "states", "cpu_seconds", "wall_seconds", "memory"]
@@ -325,8 +326,7 @@ def play_game(
     through :func:`~gamecore.runner.run_game`; with ``shadows``, every algorithm of ``SHADOWS``
     searches each position of the algorithm it shadows, its move not played."""
     game = start_position(game_name, backend)
-    letters = {style.number: style.letter for style in game.colour_styles()}
-    colours = [letters[int(colour)] for colour in game.colors]
+    colours = seat_letters(game)
     seats = [SeatRecord(algorithm, colours[seat]) for seat, algorithm in enumerate(seating)]
     engines = [
         make_engine(algorithm, seed * 1000 + number * len(seating) + seat, budget)
@@ -578,3 +578,6 @@ def write_report(run: Run, out: str) -> list[str]:
     if pdf is not None:
         paths += pdf.write_charts(run, out)
     return paths
+
+
+__getattr__ = renamed(__name__, {"GameRecord": ("ComparisonGame", ComparisonGame)})

@@ -80,12 +80,13 @@ from ._options import (
     UPPER,
     WIN,
     MPCTable,
+    SearchLimits,
     check_algorithm,
     check_evaluation,
     check_mpc,
-    check_search_limits,
     check_tt_mb,
     check_weights,
+    require_limits,
 )
 from ._results import NO_MOVE, SearchOutcome
 
@@ -210,17 +211,14 @@ class Searcher:
     def search(
         self,
         core: Any,
+        limits: SearchLimits,
         *,
-        max_depth: int,
         weights: Sequence[int] = (),
         evaluator: Callable[[Any], int] | None = None,
         wrap: Callable[[Any], Any] | None = None,
-        node_limit: int = 0,
-        time_limit: float = 0.0,
         algorithm: str = "alphabeta",
         aspiration: bool = False,
         root_moves: list[int] | None = None,
-        cpu_clock: bool = False,
         progress: Callable[[int, int, list[int], int], Any] | None = None,
         mpc: Any = None,
     ) -> SearchOutcome:
@@ -229,8 +227,9 @@ class Searcher:
         ``root_moves``, when given, restricts the root to those of the legal moves
         (in their usual order): e.g. one move of each set of symmetric ones.
 
-        ``max_depth`` >= 1; ``node_limit`` 0 for none; ``time_limit`` in seconds, 0 for
-        none, on the wall clock or with ``cpu_clock`` the searching thread's CPU time.
+        ``limits`` (:class:`~gamecore.search._options.SearchLimits`): the deepest iteration
+        (>= 1), the node limit (0: none) and the seconds (0: none), on the wall clock or with
+        ``cpu_clock`` the searching thread's CPU time.
         ``weights`` are the game's feature weights; ``evaluator(wrap(core))`` replaces
         them when given: it is handed a fresh copy of the node's position each time, never
         the position searched. ``algorithm`` is ``"alphabeta"`` or ``"minimax"``. The
@@ -250,7 +249,7 @@ class Searcher:
             )
         try:
             values = check_weights(weights)
-            max_depth, node_limit, time_limit = check_search_limits(max_depth, node_limit, time_limit)
+            max_depth, node_limit, time_limit = require_limits(limits).checked()
             check_algorithm(algorithm, ("alphabeta", "minimax"))
             if evaluator is not None and not (callable(evaluator) and callable(wrap)):
                 raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
@@ -265,7 +264,7 @@ class Searcher:
             self._core.begin_search(self._weights)
             self._evaluator = evaluator
             self._wrap = wrap
-            self._cpu_clock = bool(cpu_clock)
+            self._cpu_clock = bool(limits.cpu_clock)
             self._progress = progress
             self._stop_requested = False
             return self._run(max_depth, node_limit, time_limit, algorithm, aspiration, root_moves)

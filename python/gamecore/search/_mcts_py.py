@@ -157,7 +157,7 @@ from ._mcts_rules import (
     reached_state,
     reward_shares,
 )
-from ._options import check_mcts_options
+from ._options import SearchLimits, check_mcts_options
 
 __all__ = [
     "MCTSTree",
@@ -405,17 +405,16 @@ class MCTSTree:
     def search(
         self,
         core: Any,
-        iterations: int = 0,
-        time_limit: float = 0.0,
-        cpu_clock: bool = False,
+        limits: SearchLimits,
         progress: Callable[[int, int, int, list[int], int], Any] | None = None,
         weights: list[int] | None = None,
     ) -> int:
         """Run iterations from the position of ``core`` (not touched: the search runs on a
         copy); return how many ran.
 
-        ``iterations`` > 0 caps the count, ``time_limit`` > 0 caps the seconds, of the wall
-        clock or with ``cpu_clock`` of this thread's CPU time; at least one must be set. The
+        ``limits`` (:class:`~gamecore.search._options.SearchLimits`, its depth unused): ``nodes``
+        > 0 caps the count of iterations, ``seconds`` > 0 the seconds, of the wall clock or with
+        ``cpu_clock`` of this thread's CPU time; at least one must be set. The
         clock is read after every iteration, and the search stops when one more, as long as
         the mean iteration so far, would end past the limit: the budget is used whole, and
         not overrun by more than one iteration's spread about the mean.
@@ -424,13 +423,13 @@ class MCTSTree:
         ``weights``: the evaluation weights of the game's ``evaluate_players`` that implicit
         minimax backups use (``None``: all 0); ignored when ``implicit`` is 0.
         """
-        iterations, time_limit = check_mcts_limits(iterations, time_limit)
+        iterations, time_limit = check_mcts_limits(limits)
         checked = check_mcts_weights(weights)
         if not self._lock.acquire(blocking=False):
             raise ConcurrentUseError("this MCTS tree is already searching: give each thread its own")
         self._stop_requested = False
         try:
-            clock = time.thread_time if cpu_clock else time.perf_counter
+            clock = time.thread_time if limits.cpu_clock else time.perf_counter
             self._weights = checked
             return self._run(core.copy(), iterations, time_limit, clock, progress)
         except BaseException:

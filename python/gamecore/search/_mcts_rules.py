@@ -15,7 +15,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._deprecated import renamed
 from ..errors import InvalidLimitError, InvalidOptionError
+from ._options import require_limits
 
 __all__ = [
     "MAST_PRIOR_VISITS",
@@ -184,9 +186,14 @@ def check_mcts_weights(weights: Any) -> list[int]:
 
 
 # The names before #32 (they clashed with alpha-beta's MAX_WEIGHTS and check_weights in
-# _options): kept for one version for code that imports them; not exported.
-MAX_WEIGHTS = MAX_MCTS_WEIGHTS
-check_weights = check_mcts_weights
+# _options): kept for one version for code that imports them, with a warning; not exported.
+__getattr__ = renamed(
+    __name__,
+    {
+        "MAX_WEIGHTS": ("MAX_MCTS_WEIGHTS", MAX_MCTS_WEIGHTS),
+        "check_weights": ("check_mcts_weights", check_mcts_weights),
+    },
+)
 
 
 def implicit_bounds(low: int, highest_sum: int, players: int) -> tuple[int, int]:
@@ -197,9 +204,12 @@ def implicit_bounds(low: int, highest_sum: int, players: int) -> tuple[int, int]
     return int(low), int(span) if span > 0 else 1
 
 
-def check_mcts_limits(iterations: Any, time_limit: Any) -> tuple[int, float]:
-    """``(iterations, time_limit)`` checked: an int >= 0 (capped at MAX_ITERATIONS) and a finite
-    number of seconds >= 0, not both 0."""
+def check_mcts_limits(limits: Any) -> tuple[int, float]:
+    """A :class:`~gamecore.search._options.SearchLimits`' ``(iterations, time_limit)`` (its
+    ``nodes`` and ``seconds``; MCTS has no depth) checked: an int >= 0 (capped at
+    MAX_ITERATIONS) and a finite number of seconds >= 0, not both 0."""
+    limits = require_limits(limits)
+    iterations, time_limit = limits.nodes, limits.seconds
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
         raise InvalidLimitError(f"iterations must be an int >= 0, got {iterations!r}")
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0.0 <= time_limit < math.inf:

@@ -75,7 +75,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._rng import MASK64
-from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidLimitError, InvalidOptionError
+from ..errors import ConcurrentUseError, InvalidEvaluationError, InvalidOptionError
 from ._alphabeta_py import LimitReached, Searcher
 from ._options import (
     EXACT,
@@ -95,6 +95,7 @@ from ._options import (
     check_root_moves,
     check_values,
     check_weights,
+    require_limits,
 )
 from ._results import NO_MOVE, MultiOutcome
 
@@ -192,8 +193,7 @@ class MultiSearcher(Searcher):
         try:
             if evaluator is not None and not (callable(evaluator) and callable(wrap)):
                 raise InvalidEvaluationError("an evaluation function and a position wrapper must be callables")
-            if not isinstance(limits, SearchLimits):
-                raise InvalidLimitError(f"limits must be a SearchLimits, got {type(limits).__name__}")
+            require_limits(limits)
             self._evaluator = evaluator
             self._wrap = wrap
             self._cpu_clock = bool(limits.cpu_clock)

@@ -19,6 +19,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
+from .._deprecated import renamed
 from ..errors import InvalidEvaluationError, InvalidLimitError, InvalidMoveError, InvalidOptionError
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_TT_MB",
     "MULTIPLAYER_SEARCHES",
     "SearchLimits",
+    "require_limits",
     "HISTORY_OFFSET",
     "HISTORY_SIZE",
     "HISTORY_MAX",
@@ -92,8 +94,8 @@ MAX_NODE_LIMIT = 2**63 - 1
 #: The n-player tree searches of ``_multiplayer_*`` (MCTS aside: the engine's
 #: ``MULTIPLAYER_ALGORITHMS`` adds it).
 MULTIPLAYER_SEARCHES = ("maxn", "maxn-plain", "paranoid", "brs")
-#: The name before #32 (it clashed with the engine's, which holds MCTS too): kept for one version.
-MULTIPLAYER_ALGORITHMS = MULTIPLAYER_SEARCHES
+# MULTIPLAYER_ALGORITHMS, the name before #32 (it clashed with the engine's, which holds MCTS
+# too): kept for one version, with a warning (__getattr__ at the end).
 #: The largest transposition table, in megabytes.
 MAX_TT_MB = 4096
 #: Alpha-beta's history scores are kept for move codes -2..125 (square indices and special moves).
@@ -184,12 +186,14 @@ def check_weights(weights: Any) -> list[int]:
 
 @dataclass(frozen=True)
 class SearchLimits:
-    """What one search may spend, as the engine hands it to a searcher (both twins): the
-    deepest iteration, positions (0: no limit), seconds (0: no limit) of the wall clock or,
-    with ``cpu_clock``, of the searching thread's CPU time. Checked by the search
-    (:func:`check_search_limits`), so a bad value is the same error in both twins."""
+    """What one search may spend, as the engine hands it to every searcher (alpha-beta and
+    minimax, Max^n, paranoid and BRS, MCTS; both twins): the deepest iteration (default: as
+    deep as a search goes; MCTS has none), positions (MCTS: iterations; 0: no limit), seconds
+    (0: no limit) of the wall clock or, with ``cpu_clock``, of the searching thread's CPU
+    time. Checked by the search (:func:`check_search_limits`; MCTS's
+    ``check_mcts_limits``), so a bad value is the same error in both twins."""
 
-    depth: int
+    depth: int = MAX_PLY - 1
     nodes: int = 0
     seconds: float = 0.0
     cpu_clock: bool = False
@@ -197,6 +201,14 @@ class SearchLimits:
     def checked(self) -> tuple[int, int, float]:
         """``(depth, nodes, seconds)`` checked, or :class:`InvalidLimitError`."""
         return check_search_limits(self.depth, self.nodes, self.seconds)
+
+
+def require_limits(limits: Any) -> SearchLimits:
+    """``limits`` if it is a :class:`SearchLimits`, or :class:`InvalidLimitError` (the
+    searchers' first check, the same in both twins)."""
+    if not isinstance(limits, SearchLimits):
+        raise InvalidLimitError(f"limits must be a SearchLimits, got {type(limits).__name__}")
+    return limits
 
 
 def check_search_limits(max_depth: Any, node_limit: Any, time_limit: Any) -> tuple[int, int, float]:
@@ -389,3 +401,6 @@ def check_mpc(mpc: Any) -> MPCTable | None:
             if type(v) is not int or not lo <= v <= hi:
                 raise InvalidOptionError(f"mpc {name} values must be ints from {lo} to {hi}, got {v!r}")
     return shallow, slope, high, low
+
+
+__getattr__ = renamed(__name__, {"MULTIPLAYER_ALGORITHMS": ("MULTIPLAYER_SEARCHES", MULTIPLAYER_SEARCHES)})

@@ -552,19 +552,17 @@ class Engine:
         result.score_unit = self._score_unit(position, result)
         return result
 
-    def _score_unit(self, position: Any, result: SearchResult[Any]) -> str:
+    def _score_unit(self, position: Position[Any], result: SearchResult[Any]) -> str:
         """What ``result.score`` counts (``SearchResult.score_unit``)."""
         if self.algorithm == "mcts":
             return "per mille: the win rate"
         if result.proven is not None or (result.exact and self.algorithm in TWO_PLAYER_ALGORITHMS):
-            return "discs: the final margin" if position.name == "othello" else "the final result"
+            return position.final_score_unit
         evaluation = self.evaluation
         if isinstance(evaluation, str):
             if evaluation == DEFAULT_EVALUATION:
                 evaluation = position.default_evaluation()
-            if position.name == "othello" and evaluation == "learned":
-                return "hundredths of a disc (learned evaluation)"
-            return f"points of the {evaluation} evaluation"
+            return position.evaluation_units.get(evaluation, f"points of the {evaluation} evaluation")
         if isinstance(evaluation, Mapping):
             return "points of the given feature weights"
         return "the evaluation function's units"
@@ -602,16 +600,13 @@ class Engine:
             depth = 1 if time_limit is None else depth
         found = searcher.search(
             position.core,
-            max_depth=depth if depth is not None else MAX_DEPTH - 1,
+            self._limits(depth, nodes, remaining),
             weights=weights,
             evaluator=evaluator,
             wrap=position.wrap_core if evaluator is not None else None,
-            node_limit=nodes or 0,
-            time_limit=remaining,
             algorithm=self.algorithm,
             aspiration=self.aspiration,
             root_moves=root_moves,
-            cpu_clock=self.clock == "cpu",
             progress=report,
             mpc=mpc,
         )
@@ -672,6 +667,10 @@ class Engine:
             )
         return table
 
+    def _limits(self, depth: int | None, nodes: int | None, seconds: float) -> SearchLimits:
+        """What a tree search may spend, as every searcher takes it (``None``: no limit)."""
+        return SearchLimits(depth if depth is not None else MAX_DEPTH - 1, nodes or 0, seconds, self.clock == "cpu")
+
     def _search_multi(
         self,
         position: Any,
@@ -692,11 +691,10 @@ class Engine:
         if time_limit is not None and remaining <= 0:
             remaining = 1e-9
         player = _player_to_move(position)
-        limits = SearchLimits(depth if depth is not None else MAX_DEPTH - 1, nodes or 0, remaining, self.clock == "cpu")
         found = searcher.search_multi(
             core,
             weights,
-            limits,
+            self._limits(depth, nodes, remaining),
             self.algorithm,
             _root_moves(position, moves),
             evaluator,

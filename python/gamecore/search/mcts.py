@@ -26,7 +26,7 @@ from ..errors import ConcurrentUseError, GameOverError, InvalidLimitError, Inval
 from ..games.base import MoveT, Position
 from . import _mcts_rules
 from ._mcts_rules import check_implicit, check_mast
-from ._options import check_mcts_options
+from ._options import SearchLimits, check_mcts_options
 
 __all__ = ["MCTS", "MCTSResult", "DEFAULT_EXPLORATION"]
 
@@ -251,7 +251,8 @@ class MCTS:
                 return progress(MCTSResult(moves[0], score, depth, moves, states, done, elapsed))
 
         weights = _standard_weights(position)
-        done = self._tree.search(core, iterations or 0, float(time_limit or 0.0), self.clock == "cpu", report, weights)
+        limits = SearchLimits(nodes=iterations or 0, seconds=float(time_limit or 0.0), cpu_clock=self.clock == "cpu")
+        done = self._tree.search(core, limits, report, weights)
         elapsed = self._clock() - start
         best = self._tree.best_move()
         unit = self._tree.REWARD_UNIT

@@ -46,7 +46,7 @@ from .._progress import Progress, add_quiet_option
 from ..games import _othello_patterns as patterns
 from ..games.othello import Othello
 from ..search import _mpc
-from ..search._options import MPC_MIN_DEPTH
+from ..search._options import MPC_MIN_DEPTH, SearchLimits
 from ..search.engine import Engine
 from .othello import Position, empties_of, self_play_positions, shipped_options
 
@@ -180,9 +180,8 @@ def _choose_t(
         for game, truth, budget_nodes, _ in cases:
             searcher = _backend.load(backend).alphabeta.Searcher(8)
             engine_weights = Engine("learned").evaluation_weights(game)
-            outcome = searcher.search(
-                game.core, max_depth=options.max_depth + 10, weights=engine_weights, node_limit=budget_nodes, mpc=table
-            )
+            limits = SearchLimits(options.max_depth + 10, budget_nodes)
+            outcome = searcher.search(game.core, limits, weights=engine_weights, mpc=table)
             agree += game.move_from_code(outcome.move) == truth
             nodes += outcome.nodes
         share = agree / max(1, len(cases))

@@ -624,16 +624,12 @@ def add_play_options(parser: argparse.ArgumentParser, ui: GameUI, colours: Seque
         help="search depth of engine players (default: as deep as --time allows)",
     )
     evaluations = ["default", *sorted(ui.game.EVALUATIONS)]
-    default = (
-        "the learned one where Othello ships weights (6x6, 8x8, 10x10), else standard"
-        if ui.name == "othello"
-        else ui.game().default_evaluation()
-    )
     parser.add_argument(
         "--eval",
         choices=evaluations,
         metavar="NAME",
-        help=f"evaluation of engine players: {', '.join(evaluations)} (default: default, {default})",
+        help=f"evaluation of engine players: {', '.join(evaluations)} "
+        f"(default: default, {ui.game.default_evaluation_help})",
     )
     if "learned" in ui.game.EVALUATIONS:  # a game with learned weights takes a file of one's own
         parser.add_argument(
