@@ -1,5 +1,6 @@
 """Sphinx configuration of gamecore's API reference (``sphinx-build -W docs docs/_build``)."""
 
+import importlib.util
 import os
 import sys
 
@@ -18,6 +19,10 @@ napoleon_numpy_docstring = False
 autodoc_member_order = "bysource"
 # The optional extras' frameworks (`web`, `rl`): their pages build without them.
 autodoc_mock_imports = ["starlette", "uvicorn", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"]
+# numpy (the rl and train extras' array library) is mocked only where it is missing: the
+# reference builds in a venv of .[test,lint,docs] alone, and from the real one elsewhere.
+if importlib.util.find_spec("numpy") is None:
+    autodoc_mock_imports.append("numpy")
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_typehints = "description"
 exclude_patterns = ["_build"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-pytest.importorskip("httpx2")
+WEB_EXTRA = 'the web extra and httpx2: pip install ".[web]" httpx2'
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+pytest.importorskip("uvicorn", reason=WEB_EXTRA)
+pytest.importorskip("httpx2", reason=WEB_EXTRA)
 
 from gamecore.web.bench import main, run_bench  # noqa: E402
 

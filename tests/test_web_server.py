@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
-httpx = pytest.importorskip("httpx2")  # Starlette's TestClient warns when it runs on the older httpx
+WEB_EXTRA = 'the web extra and httpx2: pip install ".[web]" httpx2'
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+httpx = pytest.importorskip("httpx2", reason=WEB_EXTRA)  # Starlette's TestClient warns when it runs on the older httpx
 from starlette.testclient import TestClient  # noqa: E402
 
 from gamecore import GAMES, Othello, Rolit, Tetralath  # noqa: E402
