@@ -37,7 +37,9 @@ the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 ``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
 unless that one is for the same position and was searched deeper. A stored score cuts
 the search only at the depth it was searched to (its move orders every depth), so the
-score of a fixed-depth search is the same with or without the table.
+score of a fixed-depth search is the same with or without the table. Nodes with less
+remaining depth than ``TT_MIN_DEPTH`` (2: the nodes whose children are leaves) neither look
+the table up nor store: there a lookup, most often a cache miss, costs more than it saves.
 
 Multi-ProbCut (Buro 1997; ``mpc``, a table fitted from data: ``gamecore train othello-mpc``),
 off unless a table is given: in a null-window node below the root with a remaining depth
@@ -104,6 +106,7 @@ cdef enum:
     C_MPC_SCALE = 1024
     C_MPC_MIN_DEPTH = 3
     C_MPC_MAX_LEVEL = 2
+    C_TT_MIN_DEPTH = 2  # _options.TT_MIN_DEPTH
 
 cdef long long C_HISTORY_MAX = (1 << 40) - 1  # history scores stay below the order_key field
 
@@ -113,7 +116,7 @@ _C_COPIES = {"WIN": C_WIN, "INFINITY": C_INFINITY, "EXACT": C_EXACT, "LOWER": C_
              "MAX_WEIGHTS": MAX_WEIGHTS, "TT_ENTRY_BYTES": sizeof(TTEntry), "HISTORY_OFFSET": C_HISTORY_OFFSET,
              "HISTORY_SIZE": C_HISTORY_SIZE, "HISTORY_MAX": C_HISTORY_MAX, "MPC_DEPTHS": C_MPC_DEPTHS,
              "MPC_EMPTIES": C_MPC_EMPTIES, "MPC_SCALE": C_MPC_SCALE, "MPC_MIN_DEPTH": C_MPC_MIN_DEPTH,
-             "MPC_MAX_LEVEL": C_MPC_MAX_LEVEL}
+             "MPC_MAX_LEVEL": C_MPC_MAX_LEVEL, "TT_MIN_DEPTH": C_TT_MIN_DEPTH}
 
 
 # TTEntry, the Searcher's fields and its cdef methods are declared in _alphabeta_cy.pxd.
@@ -603,14 +606,15 @@ cdef class Searcher:
         cdef bint cut = False, leaves
         cdef uint64_t key = 0
         cdef TTEntry* entry = NULL
-        if use_tt and depth > 0:
+        cdef bint tabled = use_tt and depth >= C_TT_MIN_DEPTH
+        if tabled:
             # Start loading the node's table slot (most likely a cache miss) while the
             # node's moves are generated.
             gc_prefetch(&self.table[self.core.key() & self.mask])
         score = self.open_node(depth, ply, moves, &count)
         if count < 0:
             return score
-        if use_tt:
+        if tabled:
             key = self.core.key()
             entry = self.tt_probe(key)
             if entry.flag != 0 and entry.key == key:
@@ -678,7 +682,7 @@ cdef class Searcher:
         if best_move != C_NO_MOVE and self.pv_len[ply] == 0:
             self.pv[ply][0] = best_move  # fail low: the best move found, without a line
             self.pv_len[ply] = 1
-        if use_tt:
+        if tabled:
             flag = C_UPPER if best <= alpha_orig else (C_LOWER if best >= beta else C_EXACT)
             self.tt_store(entry, key, best, best_move, depth, flag)
         return best

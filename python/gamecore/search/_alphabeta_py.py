@@ -36,7 +36,9 @@ the largest power of two that fits ``tt_mb`` megabytes; a position goes to slot
 ``key & (entries - 1)``. Replacement rule: a new entry replaces the slot's entry
 unless that one is for the same position and was searched deeper. A stored score cuts
 the search only at the depth it was searched to (its move orders every depth), so the
-score of a fixed-depth search is the same with or without the table.
+score of a fixed-depth search is the same with or without the table. Nodes with less
+remaining depth than ``TT_MIN_DEPTH`` (2: the nodes whose children are leaves) neither look
+the table up nor store: there a lookup, most often a cache miss, costs more than it saves.
 
 Multi-ProbCut (Buro 1997; ``mpc``, a table fitted from data: ``gamecore train othello-mpc``),
 off unless a table is given: in a null-window node below the root with a remaining depth
@@ -77,6 +79,7 @@ from ._options import (
     MPC_MIN_DEPTH,
     MPC_SCALE,
     TT_ENTRY_BYTES,
+    TT_MIN_DEPTH,
     UPPER,
     WIN,
     MPCTable,
@@ -458,7 +461,8 @@ class Searcher:
         core = self._core
         tt_move = NO_MOVE
         key = 0
-        if use_tt:
+        tabled = use_tt and depth >= TT_MIN_DEPTH
+        if tabled:
             key = core.key()
             entry = self._tt_probe(key)
             if entry is not None:
@@ -519,7 +523,7 @@ class Searcher:
         if best_move != NO_MOVE and self._pv_len[ply] == 0:
             self._pv[ply][0] = best_move  # fail low: the best move found, without a line
             self._pv_len[ply] = 1
-        if use_tt:
+        if tabled:
             flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
             self._tt_store(key, best, best_move, depth, flag)
         return best

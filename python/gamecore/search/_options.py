@@ -27,6 +27,7 @@ __all__ = [
     "INFINITY",
     "MAX_PLY",
     "TT_ENTRY_BYTES",
+    "TT_MIN_DEPTH",
     "EXACT",
     "LOWER",
     "UPPER",
@@ -82,6 +83,9 @@ INFINITY = 2_000_000_000
 #: Deepest ply a search may reach (bounds the principal-variation table).
 MAX_PLY = 128
 TT_ENTRY_BYTES = 16
+#: Alpha-beta's nodes with less remaining depth than this neither look up nor store the table:
+#: at depth 1 a lookup (a cache miss, most of the time) costs more than the leaves it saves.
+TT_MIN_DEPTH = 2
 #: Transposition-table bound flags (0 marks an empty slot in the compiled table).
 EXACT, LOWER, UPPER = 1, 2, 3
 ASPIRATION_WINDOW = 50
