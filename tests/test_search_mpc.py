@@ -5,6 +5,7 @@ recovers known parameters; the shipped fit belongs to the shipped weights."""
 from __future__ import annotations
 
 import random
+import shutil
 
 import pytest
 
@@ -114,7 +115,7 @@ def test_engine_mpc_on_uses_the_shipped_fit(backend):
     assert timed.move in game.legal_moves()
 
 
-def test_mpc_options_are_checked(backend):
+def test_mpc_options_are_checked(backend, tmp_path):
     with pytest.raises(InvalidOptionError):
         Engine(mpc="yes")  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError):
@@ -122,8 +123,12 @@ def test_mpc_options_are_checked(backend):
     game = _position(10, 1, backend.name)
     with pytest.raises(InvalidOptionError, match="learned"):
         Engine("standard", mpc=True).search(game, depth=3)
+    for suffix in ("patterns", "json"):  # the shipped 10x10 weights without their fit beside them
+        shutil.copy(patterns.data_path(patterns.data_name(10, suffix)), tmp_path)
     with pytest.raises(InvalidOptionError):
-        Engine(mpc=True).search(Othello(10, backend=backend.name), depth=2)  # no fit for 10x10
+        Engine(weights=str(tmp_path / "othello10.patterns"), mpc=True).search(
+            Othello(10, backend=backend.name), depth=2
+        )
     with pytest.raises(InvalidOptionError):
         Engine(mpc=True).search(Tetralath(backend=backend.name), depth=2)
     # other evaluations, sizes and games search as before with mpc None or False
@@ -201,7 +206,7 @@ def test_the_fit_recovers_known_parameters():
 
 
 #: The sizes with a shipped Multi-ProbCut fit (gamecore/data/othello{size}.mpc.json).
-SHIPPED_FITS = (6, 8)
+SHIPPED_FITS = (6, 8, 10)
 
 
 @pytest.mark.parametrize("n", SHIPPED_FITS)
