@@ -1,5 +1,5 @@
-"""Games on a Dask distributed cluster: the referee's only module that imports dask (the exact solver's
-split, ``search/split.py``, imports it too, only for ``gamecore solve --scheduler``).
+"""Games on a Dask distributed cluster (the client comes from :mod:`gamecore._dask`, the one place
+that makes one for every ``--scheduler`` command).
 
 Install the extra on the referee's machine and on every worker: ``pip install "gamecore[cluster]"``.
 Start a scheduler and workers, one thread per worker process so that each game has a core::
@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-from ..errors import GamecoreError
+from .._dask import dask_client
 from .play import play_game
 from .rules import GameRecord, Task
 from .sandbox import become_subreaper
@@ -55,17 +55,11 @@ def _play_on_worker(task: Task) -> GameRecord:
 def run_on_dask(
     tasks: list[Task], scheduler: str, store: Callable[[GameRecord], None], *, workers: int | None = None
 ) -> None:
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415 (optional extra)
-    except ImportError:
-        raise GamecoreError('--scheduler needs Dask distributed: pip install "gamecore[cluster]"') from None
-    cluster = None
-    if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    else:
-        client = Client(scheduler)
-    try:
+    """Play ``tasks`` on the cluster at ``scheduler`` (``"local"``: a ``LocalCluster`` of
+    ``workers``), storing each record as it arrives; a game that failed is raised at the end."""
+    with dask_client(scheduler, workers or 2) as client:
+        from dask.distributed import as_completed  # noqa: PLC0415 (optional extra: dask_client checked it)
+
         futures = [
             client.submit(_play_on_worker, task, key=f"gamecore-game-{task['key']}-{task['seed']}", pure=False)
             for task in tasks
@@ -80,7 +74,3 @@ def run_on_dask(
             store(record)
         if failure:
             raise failure
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()

@@ -14,7 +14,6 @@ appended to a file that the next run goes on from.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import sys
 import time
@@ -23,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .._cli_types import count
-from ..errors import GamecoreError, InvalidOptionError
+from .._dask import dask_client
 
-__all__ = ["Run", "results_in_order", "append_results", "dask_client", "add_workers_options", "lo_hi", "progress_lines"]
+__all__ = ["Run", "results_in_order", "append_results", "add_workers_options", "lo_hi", "progress_lines"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -41,30 +40,6 @@ class Run:
     jobs: int
     lines: int
     interrupted: bool
-
-
-@contextlib.contextmanager
-def dask_client(scheduler: str, workers: int) -> Iterator[Any]:
-    """A ``distributed.Client`` of the cluster at ``scheduler``, or of a ``LocalCluster`` of
-    ``workers`` one-thread processes when ``scheduler`` is ``"local"``, for a ``with``."""
-    try:
-        from dask.distributed import Client, LocalCluster  # noqa: PLC0415 (optional extra)
-    except ImportError:
-        raise InvalidOptionError('--scheduler needs Dask: pip install "gamecore[cluster]"') from None
-    try:
-        if scheduler == "local":
-            with (
-                LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-                ) as cluster,
-                Client(cluster) as client,
-            ):
-                yield client
-        else:
-            with Client(scheduler, timeout="20s") as client:
-                yield client
-    except (OSError, TimeoutError) as error:
-        raise GamecoreError(f"the Dask scheduler {scheduler}: {error}") from None
 
 
 def _run_chunk(function: Callable[[Job], Result], chunk: Sequence[Job]) -> list[Result]:
