@@ -417,7 +417,11 @@ cdef inline object from_board(gc_u128 x, const Geometry* g):
     return (<object>gc_u128_hi(x) << 64) | <object>gc_u128_lo(x)
 
 
+# The 8x8 legal moves and the flips up to 8x8 are written out here, so that the compiler
+# inlines them into the searches' loops (the general kernels are too long to be inlined).
 cdef inline gc_u128 moves_of(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
+    if g.n == 8:
+        return kernel.gc_moves8x8(<uint64_t>me, <uint64_t>opp)
     if g.nsq <= 64:
         return kernel.legal_moves_mask[uint64_t](<uint64_t>me, <uint64_t>opp, g)
     return kernel.legal_moves_mask[gc_u128](me, opp, g)
@@ -425,7 +429,7 @@ cdef inline gc_u128 moves_of(gc_u128 me, gc_u128 opp, const Geometry* g) noexcep
 
 cdef inline gc_u128 flips_of(gc_u128 me, gc_u128 opp, int square, const Geometry* g) noexcept nogil:
     if g.nsq <= 64:
-        return kernel.flips[uint64_t](<uint64_t>me, <uint64_t>opp, square, g)
+        return kernel.gc_flips64(<uint64_t>me, <uint64_t>opp, g.rays64[square])
     return kernel.flips[gc_u128](me, opp, square, g)
 
 
