@@ -22,6 +22,7 @@ cdef extern from "gamecore_patterns.h":
                              int mover, int square, const unsigned char* flipped, int count) noexcept nogil
     void gc_patterns_view_after(const unsigned short* before, unsigned short* view, const unsigned short* power,
                                 int square, const unsigned char* flipped, int count) noexcept nogil
+    int gc_patterns_weight_sum(const short* w, const int* offset, const unsigned short* index, int count) noexcept nogil
     void gc_patterns_copy(const unsigned short* before, unsigned short* after) noexcept nogil
 from othello cimport Geometry
 
@@ -357,7 +358,7 @@ cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTa
     """The pattern score of ``me`` to move whose instances have ``indices`` and who has the
     moves ``my_moves``: whether read from the board (_pattern_score) or tracked move by move
     (OthelloCore.tracked_pattern_score)."""
-    cdef int i, total, mobility, discs, empties
+    cdef int total, mobility, discs, empties
     cdef const short* w
     empties = g.nsq - gc_popcount128(me | opp)
     w = t.weights + t.stage_start[empties]
@@ -365,8 +366,7 @@ cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTa
     discs = gc_popcount128(me) - gc_popcount128(opp)
     total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
              + w[t.stride - 1] * (1 if empties % 2 else -1))
-    for i in range(t.instances):
-        total += w[t.offset[i] + indices[i]]
+    total += gc_patterns_weight_sum(w, t.offset, indices, t.instances)
     if total > MAX_PATTERN_SCORE:
         return MAX_PATTERN_SCORE
     if total < -MAX_PATTERN_SCORE:
