@@ -194,6 +194,7 @@ setup(
             "data/*.txt",
             "data/*.patterns",
             "data/*.json",
+            "data/*.book",
             "web/static/*",
         ]
     },

@@ -39,6 +39,7 @@ from .archive.cli import add_subparser as add_archive_parser
 from .bench import api as bench_api
 from .bench import evaluation as bench_evaluation
 from .bench import multiplayer as bench_multiplayer
+from .bench import perfect as bench_perfect
 from .bench import rl as bench_rl
 from .bench import rolit as bench_rolit
 from .bench import rolit_strength as bench_rolit_strength
@@ -123,6 +124,8 @@ def _bench_rl(args: argparse.Namespace, out: TextIO) -> int:
 
 def _bench_othello(args: argparse.Namespace, out: TextIO) -> int:
     kind = args.kind
+    if kind == "perfect":  # reached only with options before the kind: it parses its own
+        raise GamecoreError("write the options after the kind: gamecore bench othello perfect [OPTIONS]")
     if kind == "perft":
         if args.reference is not None:
             if "cython" not in _backend.available():
@@ -215,7 +218,7 @@ def _add_play_parser(sub: Any, ui: play_ui.GameUI, *, quick: bool = False, lang:
 #: What ``gamecore bench GAME KIND`` measures of each game, the default first ("rl" is the
 #: learning adapters on every game, not a game).
 BENCH_KINDS = {
-    "othello": ("perft", "search", "endgame", "mcts", "api", "strength", "eval"),
+    "othello": ("perft", "search", "endgame", "mcts", "api", "strength", "eval", "perfect"),
     "rolit": ("core", "search", "strength"),
     "tetralath": ("search",),
     "rl": (),
@@ -252,7 +255,8 @@ def _add_bench_parser(sub: Any) -> None:
         help=_kinds_text("othello"),
         description="Othello: perft leaves/s per size (perft), alpha-beta nodes/s and FFO endgames (search), the "
         "FFO positions alone (endgame), UCT iterations/s (mcts), the public API as a student's code uses it (api), "
-        "the engine against an opponent (strength: gamecore bench othello strength --help).",
+        "the engine against an opponent (strength: gamecore bench othello strength --help), every engine move "
+        "checked by the exact solver (perfect: gamecore bench othello perfect --help).",
     )
     _add_bench_kind(o, "othello")
     o.set_defaults(bench_handler=_bench_othello)
@@ -522,6 +526,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, out:
     try:
         if argv[:3] == ["bench", "othello", "strength"]:  # its own options (gamecore.bench.strength)
             return bench_strength.main(argv[3:], out)
+        if argv[:3] == ["bench", "othello", "perfect"]:  # its own options (gamecore.bench.perfect)
+            return bench_perfect.main(argv[3:], out)
         if argv[:3] == ["bench", "rolit", "strength"]:  # its own options (gamecore.bench.rolit_strength)
             return bench_rolit_strength.main(argv[3:], out)
     except KeyboardInterrupt:  # as every other command: one line, no traceback

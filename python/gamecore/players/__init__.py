@@ -138,6 +138,8 @@ class EnginePlayer(Player):
     :param mpc: alpha-beta's Multi-ProbCut, as :class:`~gamecore.Engine`'s ``mpc``
         (``"engine:mpc=off"`` in a spec); ``None``: the engine's default.
     :param mpc_t: Multi-ProbCut's cut threshold, as :class:`~gamecore.Engine`'s ``mpc_t``.
+    :param book: Othello's opening book, as :class:`~gamecore.Engine`'s ``book``
+        (``"engine:book=off"`` in a spec); ``None``: the engine's default (on, 6x6).
     :param weights: a learned-evaluation weights file (``gamecore train othello``'s
         ``othello8.patterns``) used instead of the shipped weights, as
         :class:`~gamecore.Engine`'s ``weights`` (``"engine:weights=PATH"`` in a spec; ``v2``
@@ -161,6 +163,7 @@ class EnginePlayer(Player):
         mpc: bool | None = None,
         mpc_t: float | None = None,
         weights: str | None = None,
+        book: bool | None = None,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise InvalidOptionError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -187,6 +190,7 @@ class EnginePlayer(Player):
         self.seed = seed
         self.mpc = mpc
         self.mpc_t = mpc_t
+        self.book = book
         self.weights = (
             previous_weights(weights) if isinstance(weights, str) and weights in PREVIOUS_WEIGHTS else weights
         )
@@ -209,6 +213,7 @@ class EnginePlayer(Player):
                 seed=self.seed,
                 mpc=self.mpc,
                 mpc_t=self.mpc_t,
+                book=self.book,
                 weights=self.weights,
             )
         return engine
@@ -487,7 +492,7 @@ _ALIASES = {"eval": "evaluation", "t": "time", "d": "depth", "iter": "iterations
 _INT_OPTIONS = {"depth", "seed", "iterations", "tt_mb", "max_nodes", "endgame_empties"}
 _FLOAT_OPTIONS = {"time", "exploration", "margin", "game_time", "mpc_t", "greedy", "history", "implicit"}
 #: Options that are on or off in a spec (``engine:mpc=off``).
-_SWITCH_OPTIONS = {"mpc", "mast"}
+_SWITCH_OPTIONS = {"mpc", "mast", "book"}
 _SWITCH_VALUES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 

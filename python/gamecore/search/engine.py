@@ -252,13 +252,19 @@ class Engine:
         tree is reused from move to move).
     :param aspiration: search each iteration first in a narrow window around the last score.
     :param endgame_empties: solve exactly (Othello) when this many squares or fewer are
-        empty; ``None`` picks a size from the backend and the time limit. The solver obeys
+        empty; ``None`` picks a size from the backend and the time limit (compiled: 20 from
+        2 s a move; on 6x6, whose solves are cheaper, 24 from 4 s and 22 from 2 s). The solver obeys
         the search's limits: it gets the ``nodes`` budget (alpha-beta the rest when it does
         not finish) and is skipped when ``depth`` is below the number of empty squares.
         MCTS with more than two players (Rolit's default engine) takes it too: with a time
         limit and this many squares or fewer empty, an exact Max^n search to the end of the
         game gets half the time, and its move is played when it finishes (``exact``; MCTS
         runs in the time left when it does not); ``None``: ``mcts_endgame_empties``, 0: never.
+    :param book: Othello: play the move of the shipped opening book
+        (:mod:`gamecore.search.book`, exact values: ``gamecore/data/othello6.book``) where it
+        holds the position; ``None`` (the default): for the searches limited by time alone
+        (fixed-depth and node-limited searches stay comparable), ``True`` for every search,
+        ``False`` never. Its result is ``exact`` with ``algorithm`` ``"book"``.
     :param seed: MCTS: seed of its random generator.
     :param exploration: MCTS: the UCB1 constant.
     :param max_nodes: MCTS: bound on the tree's size.
@@ -328,8 +334,12 @@ class Engine:
         mpc: bool | None = None,
         mpc_t: float | None = None,
         weights: str | os.PathLike[str] | patterns.Weights | None = None,
+        book: bool | None = None,
     ) -> None:
         self._now = clock_function(clock)  # InvalidOptionError for an unknown clock
+        if book is not None and not isinstance(book, bool):
+            raise InvalidOptionError(f"book must be True, False or None, got {book!r}")
+        self.book = book
         self.weights = _load_weights(weights)
         self._weights_mpc: tuple[float | None, Any] | None = None  # (mpc_t, the table of the weights' own fit)
         if mpc is not None and not isinstance(mpc, bool):
@@ -399,7 +409,13 @@ class Engine:
             else getattr(evaluation, "__qualname__", type(evaluation).__name__)
         )
         parts = [shown, f"algorithm={self.algorithm!r}", f"tt_mb={self.tt_mb:g}"]
-        for name, default in (("aspiration", False), ("endgame_empties", None), ("clock", "wall"), ("mpc", None)):
+        for name, default in (
+            ("aspiration", False),
+            ("endgame_empties", None),
+            ("clock", "wall"),
+            ("mpc", None),
+            ("book", None),
+        ):
             if getattr(self, name) != default:
                 parts.append(f"{name}={getattr(self, name)!r}")
         return f"Engine({', '.join(parts)})"
@@ -583,7 +599,10 @@ class Engine:
         report: Callable[[int, int, list[int], int], Any] | None,
     ) -> SearchResult[Any]:
         """Alpha-beta or minimax (``_alphabeta_py`` / ``_alphabeta_cy``), after the exact
-        endgame solver where it applies."""
+        endgame solver where it applies (and first the opening book)."""
+        booked = self._try_book(position, budget, depth, nodes, root_moves, start)
+        if booked is not None:
+            return booked
         exact, solver_nodes = self._try_endgame(position, budget, depth, nodes, start)
         if exact is not None:
             return exact
@@ -857,6 +876,32 @@ class Engine:
             memory_used=found.memory,
         ), 0
 
+    def _try_book(
+        self,
+        position: Any,
+        budget: float,
+        depth: int | None,
+        nodes: int | None,
+        root_moves: list[int] | None,
+        start: float,
+    ) -> SearchResult[Any] | None:
+        """The opening book's move and exact value (``book``), or None when it does not apply
+        or does not hold the position."""
+        if self.book is False or self.algorithm != "alphabeta" or position.name != "othello":
+            return None
+        if self.book is None and (not budget or depth is not None or nodes is not None):
+            return None
+        from .book import opening_book  # noqa: PLC0415 (book -> split -> engine)
+
+        book = opening_book(position.size)
+        found = None if book is None else book.lookup(position.core)
+        if found is None or (root_moves is not None and found[0] not in root_moves):
+            return None
+        move, value = found
+        result = self._solved(position, move, value, True, 0, start)
+        result.algorithm = "book"
+        return result
+
     def _try_endgame(
         self, position: Any, budget: float, depth: int | None, nodes: int | None, start: float
     ) -> tuple[SearchResult[Any] | None, int]:
@@ -873,6 +918,8 @@ class Engine:
             # The compiled solver finishes 20 empty squares within a second a move (bench
             # othello endgame --solve-limit 1): from 0.8 s, 18 leave the search time to spare.
             limit = (20 if budget >= 2 else 18 if budget >= 0.8 else 16) if fast else (10 if budget >= 2 else 8)
+            if fast and position.size == 6:  # 6x6 solves cheaper: 24 empty squares in 0.6-6 s, 22 in 0.7-1.7 s
+                limit += 4 if budget >= 4 else 2
         empties = position.size * position.size - sum(position.score())
         # Just beyond the exact limit of a timed move, win/loss/draw first: a proof that a
         # move wins (or draws) costs a fraction of the margin's, and is played when found.

@@ -39,6 +39,7 @@ from .._progress import Progress
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
 from ..ui.othello import load_record
+from .book import run_build
 from .split import DaskJobs, Journal, SplitStopped, ThreadJobs, TreeSplit, empties_of, is_symmetric
 
 __all__ = ["PerfectLine", "perfect_line", "table_bits_for", "split_plies_for", "add_subparser"]
@@ -273,6 +274,9 @@ def perfect_line(
     return result
 
 
+#: ``gamecore solve --book``'s plies: the shipped 6x6 book's (the engine solves live from there).
+BOOK_PLIES = 8
+
 #: The split's plies on a cluster: enough jobs for the workers at once.
 CLUSTER_SPLIT_PLIES = 2
 
@@ -390,6 +394,16 @@ def add_subparser(sub: Any) -> None:
     p.add_argument(
         "--journal", default=None, metavar="FILE", help="--scheduler: keep the jobs done in FILE; a rerun skips them"
     )
+    p.add_argument(
+        "--book",
+        default=None,
+        metavar="FILE",
+        help="instead, build the opening book of --size (default 6) into FILE: the exact value and a best move of "
+        "every position the engine meets in the first --plies plies against any opponent (appends: a rerun goes on)",
+    )
+    p.add_argument(
+        "--plies", dest="book_plies", type=count, default=BOOK_PLIES, help=f"--book: plies (default {BOOK_PLIES})"
+    )
     add_backend(p)
     p.set_defaults(solve_handler=run_command)
 
@@ -453,6 +467,10 @@ def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs 
 
 def run_command(args: argparse.Namespace, out: TextIO) -> int:
     """``gamecore solve``: exit status 0 when the asked result was proven, 130 after Ctrl-C, 1 after --time."""
+    if args.book is not None:
+        if args.position is not None or args.moves:
+            raise GamecoreError("--book builds from the start of --size: give no position or --moves")
+        return run_build(args, out)
     game = _read_position(args)
     n = game.size
     empties = n * n - sum(game.score())
