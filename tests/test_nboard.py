@@ -154,6 +154,21 @@ def test_player_reads_the_engines_move(fake):
     assert process.poll() is not None  # quit, ended
 
 
+def test_a_forced_pass_is_played_without_asking_the_engine(fake):
+    # A record that ends where the side to move must pass says so with a final PA, which the
+    # engine plays before it searches: asked here, it would answer the other side's move.
+    game, rng = Othello(), random.Random(3)
+    while game.is_game_over() or not game.legal_moves()[0].is_pass:
+        game = Othello() if game.is_game_over() else game
+        game.push(rng.choice(game.legal_moves()))
+    player = fake("A1")  # an engine that would answer a move, were it asked
+    assert player.choose_move(game, 1.0).is_pass
+    assert player._process is None  # not even started
+    real = make_player(f"nboard:{GAMECORE_ENGINE}", game="othello")
+    assert real.choose_move(game, 0.5).is_pass
+    real.close()
+
+
 def test_a_silent_engine_is_stopped_at_its_time(fake):
     player = fake("silent")
     start = time.monotonic()

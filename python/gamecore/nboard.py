@@ -288,6 +288,9 @@ class NBoardPlayer(Player):
     def choose_move(self, position: Any, time_budget: float | None = None) -> Any:
         if not isinstance(position, Othello):
             raise InvalidOptionError("an NBoard engine plays Othello only")
+        legal = position.legal_moves()
+        if legal[0].is_pass:  # a forced pass is not the engine's to choose (nor asked, by NBoard's GUI)
+            return legal[0]
         seconds = (time_budget if time_budget is not None else self.time) + self.grace
         self._start()
         self._send(f"set game {game_record(position)}")
