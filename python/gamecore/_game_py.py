@@ -130,6 +130,18 @@ class GameCore:
         """Heuristic value for the side to move: ``sum(weights[i] * feature_i)`` over the game's features."""
         raise NotImplementedError
 
+    def leaf_value(self, move: int, weights: list[int]) -> tuple[int, bool]:
+        """The position after ``move`` as a search's leaf, this position left as it is:
+        ``(terminal_value(), True)`` there when the game is over, else ``(evaluate(weights),
+        False)``. The searches' nodes of remaining depth 1 ask it for each child; a game may
+        compute it without playing the move (the compiled Othello core does)."""
+        self.make_move(move)
+        try:
+            over = self.is_terminal()
+            return (self.terminal_value() if over else self.evaluate(weights)), over
+        finally:
+            self.unmake_move()
+
     def begin_search(self, weights: list[int]) -> None:
         """A search is about to run on this core (its own copy) and evaluate with ``weights``:
         a game may prepare state that makes ``evaluate`` cheaper, without changing a value

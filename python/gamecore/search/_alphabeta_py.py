@@ -401,6 +401,19 @@ class Searcher:
         # A heuristic score never reaches the range of proven results.
         return max(-WIN + 1, min(WIN - 1, value))
 
+    def _leaf(self, move: int, ply: int) -> int:
+        """What ``_alphabeta(0, ..., ply)`` returns after ``move``, by the core's ``leaf_value``:
+        the same node counted, the same value (a leaf's does not depend on the window). Only for
+        a search without an evaluation function (that one gets the position played)."""
+        self._enter()
+        self._pv_len[ply] = 0
+        leaf: tuple[int, bool] = self._core.leaf_value(move, self._weights)
+        value, over = leaf
+        if over:
+            return terminal_score(value)
+        self._hit_horizon = True
+        return max(-WIN + 1, min(WIN - 1, value))  # a heuristic score never reaches proven results
+
     def _open_node(self, depth: int, ply: int) -> tuple[int, list[int] | None]:
         """Count the node. ``(score, None)`` for a leaf or a finished game, else
         ``(0, moves)``: the moves to search (the root's after ``root_moves``)."""
@@ -491,19 +504,26 @@ class Searcher:
         alpha_orig = alpha
         best = -INFINITY
         best_move = NO_MOVE
+        # The children are leaves: evaluated here rather than by a recursive call (_leaf).
+        leaves = depth == 1 and self._evaluator is None
         for index, move in enumerate(self._front_moves(moves, tt_move, ply)):
-            core.make_move(move)
-            try:
-                if index == 0:
-                    score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
-                else:
-                    # Principal variation search: prove the move no better with a null
-                    # window, and search it fully only when that fails.
-                    score = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
-                    if alpha < score < beta:
-                        score = -self._alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
-            finally:
-                core.unmake_move()
+            if leaves:
+                score = -self._leaf(move, ply + 1)
+                if index > 0 and alpha < score < beta:
+                    self._enter()  # the principal variation's re-search: a node again, the same value
+            else:
+                core.make_move(move)
+                try:
+                    if index == 0:
+                        score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, use_tt)
+                    else:
+                        # Principal variation search: prove the move no better with a null
+                        # window, and search it fully only when that fails.
+                        score = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, use_tt)
+                        if alpha < score < beta:
+                            score = -self._alphabeta(depth - 1, -beta, -score, ply + 1, use_tt)
+                finally:
+                    core.unmake_move()
             if ply == 0:
                 self._root_searched(move, score, score > alpha)
             if score > best:
