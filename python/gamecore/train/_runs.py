@@ -83,9 +83,11 @@ def append_results(
     total: int,
     say: Callable[[str], None] | None,
     what: str = "jobs",
+    line_unit: str = "",
 ) -> Run:
     """Append each result's lines to ``out_path`` (``header`` first when the file is new),
-    flushing after each, until ``results`` ends or Ctrl-C stops it."""
+    flushing after each, until ``results`` ends or Ctrl-C stops it. Progress counts ``what``
+    (the jobs) and, when ``line_unit`` names them, the lines."""
     done = lines = 0
     started = last = time.perf_counter()
     with open(out_path, "a", encoding="utf-8") as out:
@@ -103,7 +105,8 @@ def append_results(
                     last = now
                     rate = done / (now - started)
                     left = (total - done) / rate if rate else 0
-                    say(f"{done}/{total} {what}, {lines} lines, about {left / 60:.0f} min left")
+                    written = f", {lines} {line_unit}" if line_unit else ""
+                    say(f"{done}/{total} {what}{written}, about {left / 60:.0f} min left")
         except KeyboardInterrupt:
             if say is not None:
                 say("interrupted: what is written stays; run again to go on")

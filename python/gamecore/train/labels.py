@@ -146,7 +146,7 @@ def label_games(
         "BOARD SIDE EXACT FILE#GAME (the exact final margin for the side to move)"
     )
     results = results_in_order(solve_game, jobs, workers=workers, scheduler=scheduler)
-    return append_results(out_path, header, results, len(jobs), say, what="games")
+    return append_results(out_path, header, results, len(jobs), say, what="games", line_unit="positions")
 
 
 def read_exact_labels(paths: Sequence[str], size: int) -> dict[str, dict[int, int]]:
