@@ -29,9 +29,9 @@ from gamecore.games.othello import PASS
 from gamecore.search.book import book_path, book_record, build_book, load_book, opening_book
 from test_endgame import minimax
 
-#: The shipped 6x6 book (gamecore solve --book othello6.book --size 6 --plies 8).
-BOOK6_SHA256 = "ffe47f0a9c1d08b3cf073cec007ec8310aaad0ac2f8136ef193e11027f592e20"
-BOOK6_POSITIONS = 200
+#: The shipped 6x6 book (gamecore solve --book othello6.book --size 6 --plies 9).
+BOOK6_SHA256 = "4b5d07fb290a2ac9a888601568b2b892098d13a02760133dc38d091b208df047"
+BOOK6_POSITIONS = 412
 
 
 def test_shipped_book_is_pinned():
@@ -154,6 +154,17 @@ def test_the_check_command(tmp_path):
     assert "2 games" in out.getvalue() and "0 mistakes" in out.getvalue()
     assert len(load_book(cache)) > 0  # the solved values, kept for the next run
     assert main([*argv, "--player", "random"], out=io.StringIO()) == 1  # mistakes: exit 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["cython"], indirect=True)
+def test_the_book_after_two_moves_solved_again(backend):
+    """c2 b4 (30 empty squares, black to move: the book's -4) solved again, 20-40 s compiled."""
+    game = Othello.from_moves("c2b4", size=6, backend=backend.name)
+    move, value = opening_book(6).lookup(game.core)
+    assert value == -4
+    _, exact, _, done = game.exact_solver()(game.core.copy())
+    assert done and exact == value
 
 
 @pytest.mark.slow

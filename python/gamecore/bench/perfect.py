@@ -204,7 +204,8 @@ def _play_checked(
     colour = "black" if engine_colour == 0 else "white"
     result.last_game = (
         f"game {number + 1:3d}: engine {colour}, {black}-{white}: {''.join(record)} "
-        f"[{result.checked} checked, {len(result.mistakes)} mistakes so far]"
+        f"[{result.checked} checked (book {result.from_book}, solved live {result.solved_live}, searched "
+        f"{result.searched}), {len(result.mistakes)} mistakes so far]"
     )
 
 

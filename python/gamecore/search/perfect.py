@@ -275,7 +275,7 @@ def perfect_line(
 
 
 #: ``gamecore solve --book``'s plies: the shipped 6x6 book's (the engine solves live from there).
-BOOK_PLIES = 8
+BOOK_PLIES = 9
 
 #: The split's plies on a cluster: enough jobs for the workers at once.
 CLUSTER_SPLIT_PLIES = 2
