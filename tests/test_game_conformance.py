@@ -186,10 +186,10 @@ PACKAGE = pathlib.Path(gamecore.__file__).resolve().parent
 #: The comparisons with a game's name left outside ``games/``, each with its reason.
 LEFT = {
     "cli.py": (
-        4,
+        5,
         "the table of the benchmarks written for one game (bench othello perft, bench rolit core...), "
-        "the two that parse their own options (bench othello|rolit strength), and the short command "
-        "gamecore tetralath",
+        "the three that parse their own options (bench othello strength|perfect, bench rolit strength), "
+        "and the short command gamecore tetralath",
     ),
     "_backend.py": (1, "the compiled module of each game's core (the backend loader's table)"),
     "archive/text.py": (1, "a GGF record's GM tag says the game in the file format's own word (#34)"),

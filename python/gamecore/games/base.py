@@ -459,6 +459,12 @@ class Position(_backend.position_base(), Generic[MoveT]):  # type: ignore[misc]
         ``None`` when the game has none."""
         return None
 
+    def opening_book(self) -> Any:
+        """The game's shipped opening book for this position's board (a
+        :class:`gamecore.search.book.Book`: exact values, looked up by ``book.lookup(core)``),
+        or ``None`` when the game has none."""
+        return None
+
     @property
     def backend(self) -> str:
         """Name of the backend holding this position."""

@@ -262,6 +262,12 @@ class Othello(Position[OthelloMove]):
         """The exact endgame solver of this position's backend (``gamecore.search._endgame_*``)."""
         return self._backend.endgame.solve_exact  # type: ignore[no-any-return]
 
+    def opening_book(self) -> Any:
+        """The shipped opening book of this board size (6x6), or ``None``."""
+        from ..search.book import opening_book  # noqa: PLC0415 (book -> split -> engine -> games)
+
+        return opening_book(self.size)
+
     def move_from_code(self, code: int) -> OthelloMove:
         """The :class:`Move` of a core move code (square index or -1 for a pass)."""
         return interned_moves(self._core.size)[code]

@@ -887,13 +887,11 @@ class Engine:
     ) -> SearchResult[Any] | None:
         """The opening book's move and exact value (``book``), or None when it does not apply
         or does not hold the position."""
-        if self.book is False or self.algorithm != "alphabeta" or position.name != "othello":
+        if self.book is False or self.algorithm != "alphabeta":
             return None
         if self.book is None and (not budget or depth is not None or nodes is not None):
             return None
-        from .book import opening_book  # noqa: PLC0415 (book -> split -> engine)
-
-        book = opening_book(position.size)
+        book = position.opening_book()
         found = None if book is None else book.lookup(position.core)
         if found is None or (root_moves is not None and found[0] not in root_moves):
             return None
