@@ -74,7 +74,16 @@ def test_ctrl_c_to_the_match_process_alone_stops_every_worker():
     command kept waiting for the workers to play all the games, then printed a traceback)."""
     command = [sys.executable, "-m", "gamecore", "bench", "othello", "strength", "--size", "6", "--games", "40"]
     command += ["--player", "engine:time=1", "--opponent", "engine:v1,time=1", "--jobs", "2"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # Ctrl-C's default action, whatever this test run inherited: a script's background job
+        # (`nohup ... &`) starts with SIGINT ignored, and Python then leaves it ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         time.sleep(4)  # the workers start and play (40 games of 1 s moves: minutes)
         proc.send_signal(signal.SIGINT)
