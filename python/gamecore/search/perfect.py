@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .._cli_types import add_backend, board_size, count, seconds, seconds_or_zero
+from .._dask import dask_client
 from .._progress import Progress
 from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
@@ -447,22 +448,8 @@ def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs 
         else:
             yield None
         return
-    try:
-        from dask.distributed import Client, LocalCluster  # noqa: PLC0415 (optional extra)
-    except ImportError:
-        raise GamecoreError('--scheduler needs Dask distributed: pip install "gamecore[cluster]"') from None
-    cluster = None
-    if args.scheduler == "local":
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    else:
-        client = Client(args.scheduler)
-    try:
+    with dask_client(args.scheduler, args.workers) as client:
         yield DaskJobs(client, game.size, game.backend, bits, Journal(args.journal))
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def run_command(args: argparse.Namespace, out: TextIO) -> int:
