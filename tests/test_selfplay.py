@@ -119,7 +119,14 @@ def test_a_file_of_other_options_is_refused_and_kept(tmp_path):
 
 @pytest.mark.parametrize(
     "options",
-    [{"player": "no-such-player"}, {"random_plies": (5, 2)}, {"games": -1}, {"size": 7}, {"workers": 0}],
+    [
+        {"player": "no-such-player"},
+        {"player": "human"},
+        {"random_plies": (5, 2)},
+        {"games": -1},
+        {"size": 7},
+        {"workers": 0},
+    ],
 )
 def test_bad_options_are_one_clear_error(tmp_path, options):
     out = tmp_path / "games.txt"

@@ -30,7 +30,7 @@ from .._cli_types import at_least
 from .._progress import add_quiet_option
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
-from ..players import make_player
+from ..players import HumanPlayer, make_player
 from ._runs import Run, add_workers_options, append_results, lo_hi, progress_lines, results_in_order
 
 __all__ = ["SelfPlayJob", "play_game", "self_play", "DEFAULT_PLAYER", "DEFAULT_RANDOM_PLIES"]
@@ -119,7 +119,9 @@ def self_play(
     lo, hi = random_plies
     if not 0 <= lo <= hi or games < 0 or workers < 1:
         raise InvalidOptionError("random plies LO-HI with 0 <= LO <= HI, games >= 0 and workers >= 1 are needed")
-    make_player(player, game="othello", size=size)  # a bad spec is refused before any game
+    made = make_player(player, game="othello", size=size)  # a bad spec is refused before any game
+    if isinstance(made, HumanPlayer):
+        raise InvalidOptionError("self-play needs a computer player (engine, mcts, random, ...), not human")
     header = _header(size, player, random_plies, seed)
     have = _games_in(out_path, header)
     jobs = [SelfPlayJob(index, size, player, random_plies, seed, backend) for index in range(have, games)]
