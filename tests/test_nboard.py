@@ -13,7 +13,7 @@ import pytest
 from gamecore import Othello
 from gamecore.archive import ArchiveGame, read_wthor, write_ggf
 from gamecore.cli import main
-from gamecore.errors import InvalidOptionError, NBoardError
+from gamecore.errors import GameOverError, InvalidOptionError, NBoardError
 from gamecore.nboard import NBoardPlayer, game_record, serve
 from gamecore.players import make_player
 
@@ -167,6 +167,11 @@ def test_a_forced_pass_is_played_without_asking_the_engine(fake):
     real = make_player(f"nboard:{GAMECORE_ENGINE}", game="othello")
     assert real.choose_move(game, 0.5).is_pass
     real.close()
+    while not game.is_game_over():
+        game.push(rng.choice(game.legal_moves()))
+    with pytest.raises(GameOverError):  # nothing to ask either, and one clear error
+        player.choose_move(game, 1.0)
+    assert player._process is None
 
 
 def test_a_silent_engine_is_stopped_at_its_time(fake):

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from .archive import ArchiveError, ArchiveGame, read_ggf, write_ggf
-from .errors import GamecoreError, InvalidOptionError, NBoardError
+from .errors import GamecoreError, GameOverError, InvalidOptionError, NBoardError
 from .games.othello import Othello
 from .players.base import Player
 from .search.engine import Engine
@@ -289,6 +289,8 @@ class NBoardPlayer(Player):
         if not isinstance(position, Othello):
             raise InvalidOptionError("an NBoard engine plays Othello only")
         legal = position.legal_moves()
+        if not legal:
+            raise GameOverError("the game is over: there is no move to choose")
         if legal[0].is_pass:  # a forced pass is not the engine's to choose (nor asked, by NBoard's GUI)
             return legal[0]
         seconds = (time_budget if time_budget is not None else self.time) + self.grace
