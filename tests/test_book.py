@@ -29,9 +29,9 @@ from gamecore.games.othello import PASS
 from gamecore.search.book import book_path, book_record, build_book, load_book, opening_book
 from test_endgame import minimax
 
-#: The shipped 6x6 book (gamecore solve --book othello6.book --size 6 --plies 9).
-BOOK6_SHA256 = "4b5d07fb290a2ac9a888601568b2b892098d13a02760133dc38d091b208df047"
-BOOK6_POSITIONS = 412
+#: The shipped 6x6 book (gamecore solve --book othello6.book --size 6 --plies 10).
+BOOK6_SHA256 = "4e826cd0d824fbef3bee1433b5d0ef73d6cbefc47ff57cf6d6cdaa8fbccf3ab6"
+BOOK6_POSITIONS = 1000
 
 
 def test_shipped_book_is_pinned():
@@ -83,13 +83,7 @@ def test_a_four_by_four_book_is_exact_in_both_backends(backends, tmp_path):
         assert build.completed and build.solved == build.positions > 50
         books.append(load_book(path))
     assert books[0].entries == books[1].entries  # the twins: the same values and moves
-    for (black, white, turn), (value, move) in books[0].entries.items():
-        assert value == minimax(black, white, turn, 4)
-        game = Othello(4)
-        game.core.set_board(black, white, turn)
-        game.core.push(move)
-        after_black, after_white = game.core.bitboards()
-        assert -minimax(after_black, after_white, int(game.core.turn), 4) == value, "the move loses value"
+    _four_by_four_book_is_exact(books[0])
 
 
 def test_a_stopped_build_goes_on(tmp_path):
@@ -100,6 +94,50 @@ def test_a_stopped_build_goes_on(tmp_path):
     whole = build_book(4, 20, tmp_path / "whole.book")
     assert load_book(path).entries == load_book(tmp_path / "whole.book").entries
     assert whole.positions == again.positions
+
+
+def _four_by_four_book_is_exact(book):
+    """Every value of a 4x4 book against the independent minimax, every move keeping it."""
+    for (black, white, turn), (value, move) in book.entries.items():
+        assert value == minimax(black, white, turn, 4)
+        game = Othello(4)
+        game.core.set_board(black, white, turn)
+        game.core.push(move)
+        after_black, after_white = game.core.bitboards()
+        assert -minimax(after_black, after_white, int(game.core.turn), 4) == value, "the move loses value"
+
+
+def test_a_build_in_two_processes_equals_one_in_one(tmp_path):
+    """``--workers 2``: a level's positions solved at once in two processes, written in the
+    one-process order; the same positions and values (a tie may pick another optimal move)."""
+    one = build_book(4, 20, tmp_path / "one.book", table_bits=12)
+    two = build_book(4, 20, tmp_path / "two.book", workers=2, table_bits=12)
+    assert two.completed and two.solved == two.positions == one.positions
+    assert two.nodes > 0 and two.cpu_seconds > 0  # the workers' figures reach the build
+    by_one, by_two = load_book(tmp_path / "one.book"), load_book(tmp_path / "two.book")
+    assert {key: value for key, (value, _) in by_one.entries.items()} == {
+        key: value for key, (value, _) in by_two.entries.items()
+    }
+    lines = [open(tmp_path / name).read().splitlines() for name in ("one.book", "two.book")]
+    assert [line.split()[:3] for line in lines[0]] == [line.split()[:3] for line in lines[1]]  # the order
+    _four_by_four_book_is_exact(by_two)
+    with pytest.raises(InvalidOptionError):
+        build_book(4, 4, tmp_path / "bad.book", workers=0)
+
+
+def test_a_build_on_a_dask_cluster(tmp_path):
+    pytest.importorskip("dask.distributed", reason='Dask runs need the cluster extra: pip install ".[cluster]"')
+    out = io.StringIO()
+    path = tmp_path / "dask.book"
+    argv = ["solve", "--book", str(path), "--size", "4", "--plies", "8", "--scheduler", "local", "--table-bits", "12"]
+    assert main(argv, out=out) == 0, out.getvalue()
+    alone = build_book(4, 8, tmp_path / "alone.book", table_bits=12)
+    book = load_book(path)
+    assert len(book) == alone.positions
+    assert {k: v for k, (v, _) in book.entries.items()} == {
+        k: v for k, (v, _) in load_book(tmp_path / "alone.book").entries.items()
+    }
+    _four_by_four_book_is_exact(book)
 
 
 def test_the_engine_plays_the_book(backends):

@@ -31,11 +31,13 @@ book is ``gamecore/data/othello{size}.book`` with its record ``othello{size}.boo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -50,11 +52,12 @@ __all__ = [
     "BookBuild",
     "ExactSolver",
     "book_path",
-    "book_positions",
+    "book_levels",
     "book_record",
     "build_book",
     "load_book",
     "opening_book",
+    "solve_book_job",
 ]
 
 #: Sizes the package may ship a book for.
@@ -257,7 +260,7 @@ class ExactSolver:
 @dataclass
 class BookBuild:
     """What :func:`build_book` did: entries in the book, solved now, the solver's nodes and
-    this process's CPU seconds on them."""
+    the CPU seconds of the threads that solved them."""
 
     positions: int = 0
     solved: int = 0
@@ -266,23 +269,26 @@ class BookBuild:
     completed: bool = False
 
 
-def book_positions(book: Book, size: int, plies: int, backend: str | None) -> Iterator[tuple[int, Any]]:
-    """The positions the book must hold, ply by ply (``(ply, core)``, a core of each
-    symmetric class once): for each colour, those with that colour to move reached within
-    ``plies`` plies when it follows ``book`` and the other side plays anything. A position
-    is yielded before the book's move is read from it, so the caller adds its entry first."""
+def book_levels(book: Book, size: int, plies: int, backend: str | None) -> Iterator[tuple[int, list[Any]]]:
+    """The positions the book must hold, a level at a time: ``(ply, cores)`` for each ply and
+    colour, every core with that colour to move (a core of each symmetric class once) reached
+    when that colour follows ``book`` and the other side plays anything. The caller adds a
+    level's entries before asking for the next: the next level follows their book moves."""
     start = Othello(size, backend=backend).core
     frontiers = [{book.key(start)[0]: start}, {book.key(start)[0]: start}]  # for black, for white
     for ply in range(plies):
         for colour in (0, 1):
+            frontier = [frontiers[colour][key] for key in sorted(frontiers[colour])]
+            # [PASS] for a forced pass, [] at the end
+            to_move = [core for core in frontier if core.legal_moves() and int(core.turn) == colour]
+            if to_move:
+                yield ply, to_move
             following: dict[tuple[int, int, int], Any] = {}
-            for key in sorted(frontiers[colour]):
-                core = frontiers[colour][key]
-                moves = core.legal_moves()  # [PASS] for a forced pass, [] at the end
+            for core in frontier:
+                moves = core.legal_moves()
                 if moves and int(core.turn) == colour:
-                    yield ply, core
                     found = book.lookup(core)
-                    if found is None:  # pragma: no cover - the caller stopped adding
+                    if found is None:  # the caller stopped adding
                         return
                     moves = [found[0]]
                 for move in moves:
@@ -290,6 +296,35 @@ def book_positions(book: Book, size: int, plies: int, backend: str | None) -> It
                     child.push(move)
                     following.setdefault(book.key(child)[0], child)
             frontiers[colour] = following
+
+
+#: Each solving thread's own solver, kept from job to job (its table's entries help the next).
+_WORKER_SOLVERS: dict[tuple[int, int, str | None, int], ExactSolver] = {}
+
+
+#: A book position to solve: ``(size, backend, table_bits, black, white, turn)``.
+BookJob = tuple[int, str | None, int, int, int, int]
+
+
+def _solve_on(solver: ExactSolver, job: BookJob) -> tuple[int, int, int, float]:
+    """``(move, value, nodes, cpu_seconds)`` of a job's position by ``solver``."""
+    size, backend, _table_bits, black, white, turn = job
+    core = Othello(size, backend=backend).core
+    core.set_board(black, white, turn)
+    nodes, cpu = solver.nodes, time.thread_time()
+    move, value = solver.solve(core)
+    return move, value, solver.nodes - nodes, time.thread_time() - cpu
+
+
+def solve_book_job(job: BookJob) -> tuple[int, int, int, float]:
+    """One position of a parallel build, solved where it runs (a process of ``--workers``
+    or a Dask worker): ``(move, value, nodes, cpu_seconds)``, the move in the job's frame."""
+    size, backend, table_bits = job[:3]
+    key = (threading.get_ident(), size, backend, table_bits)
+    solver = _WORKER_SOLVERS.get(key)
+    if solver is None:
+        solver = _WORKER_SOLVERS[key] = ExactSolver(size, backend, table_bits)
+    return _solve_on(solver, job)
 
 
 def build_book(
@@ -300,48 +335,77 @@ def build_book(
     backend: str | None = None,
     table_bits: int = 22,
     progress: Callable[[int, int, BookBuild], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> BookBuild:
     """Build the book of ``plies`` plies into ``path``, appending: entries already in the file
     are kept and not solved again (a stopped build goes on where it stopped). Each new entry
-    is the exact solver's value and best move (full window), one :class:`EndgameTable` of
-    ``2 ** table_bits`` entries shared by all the solves. ``progress(ply, empties, build)``
-    after each solve. Ctrl-C stops cleanly (``completed`` False; what was solved is in the file).
+    is the exact solver's value and best move (full window); in this process one
+    :class:`EndgameTable` of ``2 ** table_bits`` entries serves all the solves. With
+    ``workers`` > 1 the positions of a level (a ply and a colour) are solved at once in that
+    many processes, or on the Dask cluster of ``scheduler`` (``tcp://HOST:8786``, or
+    ``"local"`` for a ``LocalCluster`` of ``workers``), each with a table of its own, and
+    written in the same order: the same positions and values (where several moves are
+    optimal, the move may be another optimal one). ``progress(ply, empties, build)`` after
+    each solve. Ctrl-C stops cleanly (``completed`` False; what was solved is in the file).
 
-    :raises InvalidOptionError: a size with no solver worth it or ``plies`` < 1.
+    :raises InvalidOptionError: a size with no solver worth it, ``plies`` < 1 or ``workers`` < 1.
     """
     if size not in BOOK_SIZES:
         raise InvalidOptionError(f"a book is for Othello sizes {', '.join(map(str, BOOK_SIZES))}, got {size!r}")
     if isinstance(plies, bool) or not isinstance(plies, int) or plies < 1:
         raise InvalidOptionError(f"plies must be an int >= 1, got {plies!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
     book = load_book(path, size) if os.path.exists(path) and os.path.getsize(path) else Book(size, {})
-    solver = ExactSolver(size, backend, table_bits)
     result = BookBuild()
-    cpu_start = time.process_time()
+    from ..train._runs import job_runner  # noqa: PLC0415 - processes or Dask only when asked
+
+    solve_all: Callable[[list[BookJob]], Iterator[tuple[int, int, int, float]]]
+    with contextlib.ExitStack() as stack:
+        if workers == 1 and scheduler is None:  # one table for all the solves, in this process
+            solve_all = functools.partial(map, functools.partial(_solve_on, ExactSolver(size, backend, table_bits)))
+        else:
+            solve_all = functools.partial(stack.enter_context(job_runner(workers, scheduler)), solve_book_job)
+        _append_levels(book, size, plies, backend, table_bits, path, solve_all, result, progress)
+    result.positions = len(book)
+    return result
+
+
+def _append_levels(
+    book: Book,
+    size: int,
+    plies: int,
+    backend: str | None,
+    table_bits: int,
+    path: str | os.PathLike[str],
+    solve_all: Callable[[list[BookJob]], Iterator[tuple[int, int, int, float]]],
+    result: BookBuild,
+    progress: Callable[[int, int, BookBuild], None] | None,
+) -> None:
+    """Solve each level's positions missing from ``book`` by ``solve_all`` and append them
+    to the file at ``path``, in order; Ctrl-C leaves ``result.completed`` False."""
     new_file = not os.path.exists(path) or not os.path.getsize(path)
     with open(path, "a", encoding="utf-8") as out:
         if new_file:
             out.write(f"# gamecore opening book: {size}x{size} Othello, exact values (gamecore solve --book)\n")
             out.write(f"# size {size}\n# BLACK WHITE SIDE VALUE MOVE (hex bitboards, side to move, its value)\n")
         try:
-            for ply, core in book_positions(book, size, plies, backend):
-                if book.lookup(core) is not None:
-                    continue
-                move, value = solver.solve(core)
-                key, _ = book.add(core, move, value)
-                out.write(book.line(key) + "\n")
-                out.flush()
-                result.solved += 1
-                result.nodes = solver.nodes
-                result.cpu_seconds = time.process_time() - cpu_start
-                if progress is not None:
-                    progress(ply, size * size - sum(core.counts()), result)
+            for ply, cores in book_levels(book, size, plies, backend):
+                todo = [core for core in cores if book.lookup(core) is None]
+                jobs = [(size, backend, table_bits, *core.bitboards(), int(core.turn)) for core in todo]
+                for core, (move, value, nodes, cpu) in zip(todo, solve_all(jobs)):
+                    key, _ = book.add(core, move, value)
+                    out.write(book.line(key) + "\n")
+                    out.flush()
+                    result.solved += 1
+                    result.nodes += nodes
+                    result.cpu_seconds += cpu
+                    if progress is not None:
+                        progress(ply, size * size - sum(core.counts()), result)
             result.completed = True
         except KeyboardInterrupt:
             result.completed = False
-    result.nodes = solver.nodes
-    result.positions = len(book)
-    result.cpu_seconds = time.process_time() - cpu_start
-    return result
 
 
 def write_record(path: str | os.PathLike[str], size: int, plies: int, build: BookBuild, seconds: float) -> str:
@@ -385,7 +449,7 @@ def write_record(path: str | os.PathLike[str], size: int, plies: int, build: Boo
 
 
 def run_build(args: Any, out: TextIO) -> int:
-    """``gamecore solve --book OUT --size N --plies K``."""
+    """``gamecore solve --book OUT --size N --plies K [--workers N | --scheduler ADDRESS]``."""
     size = args.size or 6
     print(f"building the {size}x{size} book of {args.book_plies} plies into {args.book}", file=out)
     start = time.perf_counter()
@@ -403,7 +467,17 @@ def run_build(args: Any, out: TextIO) -> int:
                 flush=True,
             )
 
-    build = build_book(size, args.book_plies, args.book, backend=args.backend, progress=show)
+    workers = args.workers or (2 if args.scheduler == "local" else 1)
+    build = build_book(
+        size,
+        args.book_plies,
+        args.book,
+        backend=args.backend,
+        progress=show,
+        workers=workers,
+        scheduler=args.scheduler,
+        **({} if args.table_bits is None else {"table_bits": args.table_bits}),
+    )
     seconds = time.perf_counter() - start
     print(
         f"{build.positions} positions in the book ({build.solved} solved now, {build.nodes:,} nodes, "

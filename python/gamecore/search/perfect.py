@@ -276,7 +276,7 @@ def perfect_line(
 
 
 #: ``gamecore solve --book``'s plies: the shipped 6x6 book's (the engine solves live from there).
-BOOK_PLIES = 9
+BOOK_PLIES = 10
 
 #: The split's plies on a cluster: enough jobs for the workers at once.
 CLUSTER_SPLIT_PLIES = 2
@@ -388,7 +388,13 @@ def add_subparser(sub: Any) -> None:
         help="solve the jobs on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of --workers "
         'processes (pip install "gamecore[cluster]")',
     )
-    p.add_argument("--workers", type=count, default=2, help="--scheduler local: worker processes (default 2)")
+    p.add_argument(
+        "--workers",
+        type=count,
+        default=None,
+        help="--scheduler local: worker processes (default 2); --book: processes solving a ply's positions at once "
+        "(default 1)",
+    )
     p.add_argument(
         "--threads", type=count, default=1, help="solve the split's jobs on this many threads of this process"
     )
@@ -448,7 +454,7 @@ def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs 
         else:
             yield None
         return
-    with dask_client(args.scheduler, args.workers) as client:
+    with dask_client(args.scheduler, args.workers or 2) as client:
         yield DaskJobs(client, game.size, game.backend, bits, Journal(args.journal))
 
 

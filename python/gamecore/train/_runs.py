@@ -3,7 +3,7 @@ jobs run in order, here, on processes of this machine or on a Dask cluster, and 
 appended to a file that the next run goes on from.
 
 - :func:`results_in_order` yields each job's result in the jobs' order, whichever worker
-  finished it first. On a Dask cluster (``scheduler``: ``tcp://HOST:8786``, or ``"local"``
+  finished it first (:func:`job_runner` keeps the processes or the cluster for several runs). On a Dask cluster (``scheduler``: ``tcp://HOST:8786``, or ``"local"``
   for a ``LocalCluster`` of ``workers`` processes, the same Dask the referee's tournaments
   use) a worker that dies has its jobs run again by Dask.
 - :func:`append_results` appends each result's lines to the output as it arrives, with a
@@ -14,6 +14,7 @@ appended to a file that the next run goes on from.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
 import time
@@ -24,7 +25,7 @@ from typing import Any, TypeVar
 from .._cli_types import count
 from .._dask import dask_client
 
-__all__ = ["Run", "results_in_order", "append_results", "add_workers_options", "lo_hi", "progress_lines"]
+__all__ = ["Run", "job_runner", "results_in_order", "append_results", "add_workers_options", "lo_hi", "progress_lines"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -46,6 +47,47 @@ def _run_chunk(function: Callable[[Job], Result], chunk: Sequence[Job]) -> list[
     return [function(job) for job in chunk]
 
 
+@contextlib.contextmanager
+def job_runner(
+    workers: int = 1, scheduler: str | None = None
+) -> Iterator[Callable[[Callable[[Job], Result], Sequence[Job]], Iterator[Result]]]:
+    """A ``run(function, jobs)`` that yields ``function(job)`` of every job in the jobs'
+    order: in this process (one worker, no scheduler), in ``workers`` processes, or on the
+    Dask cluster of ``scheduler``; the processes or the cluster are started once, for every
+    ``run`` inside the ``with``. ``function`` must be a module's function (it travels to the
+    workers by name)."""
+
+    def chunked(function: Callable[[Job], Result], jobs: Sequence[Job]) -> tuple[Any, list[Sequence[Job]]]:
+        return functools.partial(_run_chunk, function), [jobs[i : i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+
+    if scheduler:
+        with dask_client(scheduler, workers) as client:
+
+            def on_cluster(function: Callable[[Job], Result], jobs: Sequence[Job]) -> Iterator[Result]:
+                run_chunk, chunks = chunked(function, jobs)
+                futures = client.map(run_chunk, chunks, pure=False)
+                try:
+                    for future in futures:
+                        yield from future.result()
+                finally:
+                    client.cancel(futures)
+
+            yield on_cluster
+    elif workers == 1:
+        yield lambda function, jobs: map(function, jobs)
+    else:
+        import multiprocessing  # noqa: PLC0415
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+
+            def on_processes(function: Callable[[Job], Result], jobs: Sequence[Job]) -> Iterator[Result]:
+                run_chunk, chunks = chunked(function, jobs)
+                for done in pool.imap(run_chunk, chunks):
+                    yield from done
+
+            yield on_processes
+
+
 def results_in_order(
     function: Callable[[Job], Result],
     jobs: Sequence[Job],
@@ -53,27 +95,9 @@ def results_in_order(
     workers: int = 1,
     scheduler: str | None = None,
 ) -> Iterator[Result]:
-    """``function(job)`` of every job, in the jobs' order: in this process (one worker, no
-    scheduler), in ``workers`` processes, or on the Dask cluster of ``scheduler``.
-    ``function`` must be a module's function (it travels to the workers by name)."""
-    chunks = [jobs[i : i + CHUNK] for i in range(0, len(jobs), CHUNK)]
-    run_chunk = functools.partial(_run_chunk, function)
-    if scheduler:
-        with dask_client(scheduler, workers) as client:
-            futures = client.map(run_chunk, chunks, pure=False)
-            try:
-                for future in futures:
-                    yield from future.result()
-            finally:
-                client.cancel(futures)
-    elif workers == 1:
-        yield from map(function, jobs)
-    else:
-        import multiprocessing  # noqa: PLC0415
-
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for done in pool.imap(run_chunk, chunks):
-                yield from done
+    """``function(job)`` of every job, in the jobs' order, on a :func:`job_runner` of its own."""
+    with job_runner(workers, scheduler) as run:
+        yield from run(function, jobs)
 
 
 def append_results(
