@@ -43,6 +43,10 @@ cdef extern from "gamecore_endgame64.h":
     int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
                       int empties, const int* sq, uint64_t* nodes) noexcept nogil
 
+cdef extern from "gamecore_tt.h":
+    uint64_t gc_tt_load(const uint64_t* word) noexcept nogil
+    void gc_tt_save(uint64_t* word, uint64_t value) noexcept nogil
+
 cdef extern from "gamecore_clock.h":
     double gc_monotonic_seconds() noexcept nogil
     double gc_clock_seconds(int cpu) noexcept nogil
@@ -105,11 +109,19 @@ ctypedef struct EndgameTables:
 
 
 ctypedef struct TTEntry:
-    uint64_t key
-    int8_t lower
-    int8_t upper
-    int8_t move
-    uint8_t empties
+    # Two words, each read and written whole (gamecore_tt.h), so that threads can share the table
+    # without a lock: `data` packs the bounds, the move, the empties and the generation (see
+    # tt_pack), and `check` is the key XOR `data`. An entry whose words two threads wrote at once
+    # fails the check and is read as a miss.
+    uint64_t check
+    uint64_t data
+
+
+ctypedef struct TTData:           # an entry's data unpacked: a probe's copy, immune to later writes
+    int lower
+    int upper
+    int move
+    int empties
     uint32_t generation           # the solve that stored it: other solves' entries are empty slots
 
 
@@ -435,35 +447,53 @@ cdef inline void tt_prefetch(Solver* s, uint64_t h) noexcept nogil:
     gc_prefetch(s.tt + (h & s.tt_mask & ~(<uint64_t>1)))
 
 
-cdef inline TTEntry* tt_probe(Solver* s, uint64_t h, int empties) noexcept nogil:
+cdef inline uint64_t tt_pack(int lower, int upper, int move, int empties, uint32_t generation) noexcept nogil:
+    """An entry's data word: lower, upper, move (a byte each, two's complement), empties, generation."""
+    return (<uint64_t><uint8_t>lower | <uint64_t><uint8_t>upper << 8 | <uint64_t><uint8_t>move << 16
+            | <uint64_t><uint8_t>empties << 24 | <uint64_t>generation << 32)
+
+
+cdef inline bint tt_read(const TTEntry* e, uint64_t h, int empties, uint32_t generation, TTData* out) noexcept nogil:
+    """Whether the slot holds position h at `empties`, stored in this generation, and intact
+    (both words of one write); its data in `out` if so."""
+    cdef uint64_t data = gc_tt_load(&e.data)
+    if gc_tt_load(&e.check) ^ data != h:
+        return False
+    out.empties = <uint8_t>(data >> 24)
+    out.generation = <uint32_t>(data >> 32)
+    if out.empties != empties or out.generation != generation:
+        return False
+    out.lower = <int8_t>data
+    out.upper = <int8_t>(data >> 8)
+    out.move = <int8_t>(data >> 16)
+    return True
+
+
+cdef inline void tt_write(TTEntry* e, uint64_t h, uint64_t data) noexcept nogil:
+    gc_tt_save(&e.data, data)
+    gc_tt_save(&e.check, h ^ data)
+
+
+cdef inline bint tt_probe(Solver* s, uint64_t h, int empties, TTData* out) noexcept nogil:
+    """Whether the table holds position h at `empties` (its data then in `out`)."""
     cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
-    if e.key == h and e.empties == empties and e.generation == s.generation:
-        return e
-    e += 1
-    if e.key == h and e.empties == empties and e.generation == s.generation:
-        return e
-    return NULL
+    return tt_read(e, h, empties, s.generation, out) or tt_read(e + 1, h, empties, s.generation, out)
 
 
 cdef inline void tt_store(Solver* s, uint64_t h, int empties, int lower, int upper, int move) noexcept nogil:
     cdef TTEntry* e = s.tt + (h & s.tt_mask & ~(<uint64_t>1))
+    cdef TTData old
+    cdef uint64_t deep
     cdef int i
     for i in range(2):
-        if e[i].key == h and e[i].empties == empties and e[i].generation == s.generation:
-            if lower > e[i].lower:
-                e[i].lower = lower
-            if upper < e[i].upper:
-                e[i].upper = upper
-            e[i].move = move
+        if tt_read(e + i, h, empties, s.generation, &old):
+            # Both bounds are true (whatever another thread stored meanwhile): keep the tighter.
+            tt_write(e + i, h, tt_pack(max(lower, old.lower), min(upper, old.upper), move, empties, s.generation))
             return
-    if e[0].generation == s.generation and empties < e[0].empties:
+    deep = gc_tt_load(&e.data)  # read whole, a torn entry's word only misplaces this entry
+    if <uint32_t>(deep >> 32) == s.generation and empties < <int><uint8_t>(deep >> 24):
         e += 1
-    e.key = h
-    e.lower = lower
-    e.upper = upper
-    e.move = move
-    e.empties = empties
-    e.generation = s.generation
+    tt_write(e, h, tt_pack(lower, upper, move, empties, s.generation))
 
 
 # -- the last four empties ------------------------------------------------------------------
@@ -854,7 +884,7 @@ cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, in
     least `beta` (its upper bound <= -beta) cuts this node before any search; that score,
     else EG_NO_CUT. Children are looked up in ascending square order."""
     cdef bb_t bit, f
-    cdef TTEntry* entry
+    cdef TTData entry
     cdef uint64_t keys[100]
     cdef int sq, count = 0, i
     # All the children's buckets are requested first, so that their memory loads overlap.
@@ -867,8 +897,7 @@ cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, in
         tt_prefetch(s, keys[count])
         count += 1
     for i in range(count):
-        entry = tt_probe(s, keys[i], empties - 1)
-        if entry != NULL and -entry.upper >= beta:
+        if tt_probe(s, keys[i], empties - 1, &entry) and -entry.upper >= beta:
             return -entry.upper
     return EG_NO_CUT
 
@@ -878,7 +907,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
     """PVS with the table and fastest-first ordering; at the root it also sets `root_move`."""
     cdef int tt_move = EG_NO_MOVE, cut, alpha0, best, best_move, score, i, count, tried
     cdef uint64_t h = 0
-    cdef TTEntry* entry
+    cdef TTData entry
     cdef bb_t moves, child_p, child_o, bit, f
     cdef int squares[100]
     cdef bb_t flipped[100]
@@ -896,8 +925,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
             return cut
     moves = eg_moves(player, opponent, s.g)
     if not root:
-        entry = tt_probe(s, h, empties)
-        if entry != NULL:
+        if tt_probe(s, h, empties, &entry):
             count_stat(s, empties, EG_STAT_TABLE_HITS)
             if entry.lower >= beta:
                 count_stat(s, empties, EG_STAT_TABLE_CUTS)
@@ -917,8 +945,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         # The root takes only the table's move (a shared table's, from an earlier solve): its
         # bounds could end the search without a best move.
         h = tt_hash(player, opponent)
-        entry = tt_probe(s, h, empties)
-        if entry != NULL:
+        if tt_probe(s, h, empties, &entry):
             tt_move = entry.move
     if not moves:
         if not eg_moves(opponent, player, s.g):

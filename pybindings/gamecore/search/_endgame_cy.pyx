@@ -72,7 +72,10 @@ cdef class EndgameTable:
     with the table of earlier solves (narrower windows at the same root, the positions of
     its principal variation, the jobs of a split tree) starts from all they proved.
     ``2 ** bits`` entries of 16 bytes (``bits`` from 10 to 28); :meth:`clear` empties it.
-    One solve at a time uses it.
+    Several solves may use it at once, in threads of their own (the solver runs without the
+    GIL): its entries are lock-free, each written as two words whose check a torn write fails
+    (it is then read as a miss), so every value stays exact and each solve finds what the
+    others proved.
 
     :raises InvalidOptionError: ``bits`` out of range.
     :raises MemoryError: no memory for it.
@@ -81,7 +84,7 @@ cdef class EndgameTable:
     cdef void* block
     cdef readonly int bits
     cdef uint32_t generation
-    cdef bint busy
+    cdef readonly int users  # the solves using it now (counted with the GIL held)
 
     def __cinit__(self, bits=ENDGAME_TT_BITS):
         self.bits = check_table_bits(bits)
@@ -94,8 +97,11 @@ cdef class EndgameTable:
         free(self.block)
 
     def clear(self):
-        """Forget every entry (a new generation: the old stamps count as empty slots)."""
-        if self.busy:
+        """Forget every entry (a new generation: the old stamps count as empty slots).
+
+        :raises RuntimeError: a solve is using the table.
+        """
+        if self.users:
             raise RuntimeError("the endgame table is in use by a solve")
         self.generation += 1
         if self.generation == 0:
@@ -151,7 +157,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
     searches with the learned evaluation: ``EVAL_ORDER``), parity ordering near the end,
     stability cut-offs and dedicated solvers for the last four empty squares.
     ``table`` (an :class:`EndgameTable`) is used instead, and kept: what earlier solves with
-    it stored counts. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``;
+    it stored counts, and so does what solves using it meanwhile in other threads store. ``_eval_order`` (tests and measurements) replaces ``EVAL_ORDER``;
     ``_progress`` (an ``array('q')`` of three) receives the node count with each reading of the
     clock, and after each root move the moves searched and the best score among them;
     ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)`` zeros) counts by empty
@@ -171,8 +177,6 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
         if not isinstance(table, EndgameTable):
             raise InvalidOptionError(f"table must be an EndgameTable of this backend, got {type(table).__name__}")
         shared = table
-        if shared.busy:
-            raise InvalidOptionError("the endgame table is in use by another solve")
     eval_from, depth1_from, depth2_from, depth3_from, weight, pv_extra = check_eval_order(_eval_order)
     cdef Solver s
     cdef int a = alpha, b = beta, score, empties = core.num_empty()
@@ -225,7 +229,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
         s.tt = shared.entries
         s.tt_mask = ((<uint64_t>1) << shared.bits) - 1
         s.generation = shared.generation
-        shared.busy = True
+        shared.users += 1
     else:
         s.tt = kept_table(&s.generation)
         if s.tt == NULL:
@@ -242,7 +246,7 @@ def solve_exact(OthelloCore core not None, alpha=None, beta=None, node_limit=0, 
                 score = endgame.solve_root[gc_u128](&s, me, opp, a, b, empties)
     finally:
         if shared is not None:
-            shared.busy = False
+            shared.users -= 1
         elif tt_block != NULL:
             free(tt_block)
         else:

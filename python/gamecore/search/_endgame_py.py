@@ -32,6 +32,7 @@ squares they are always even.
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -234,19 +235,25 @@ class EndgameTable:
     with the table of earlier solves (narrower windows at the same root, the positions of
     its principal variation, the jobs of a split tree) starts from all they proved.
     ``2 ** bits`` entries (``bits`` from 10 to 28; the dict holds those in use); :meth:`clear`
-    empties it. One solve at a time uses it.
+    empties it. Several solves may use it at once, in threads of their own: an entry is a tuple,
+    replaced whole (the compiled twin's lock-free entries, whose torn writes read as misses),
+    so every value stays exact and each solve finds what the others proved.
 
     :raises InvalidOptionError: ``bits`` out of range.
     """
 
     def __init__(self, bits: Any = ENDGAME_TT_BITS) -> None:
         self.bits = check_table_bits(bits)
-        self.entries: dict[int, list[int]] = {}
-        self.busy = False
+        self.entries: dict[int, tuple[int, int, int, int, int]] = {}
+        self.users = 0  # the solves using it now (counted under the lock: `+=` is not atomic)
+        self.users_lock = threading.Lock()
 
     def clear(self) -> None:
-        """Forget every entry."""
-        if self.busy:
+        """Forget every entry.
+
+        :raises RuntimeError: a solve is using the table.
+        """
+        if self.users:
             raise RuntimeError("the endgame table is in use by a solve")
         self.entries.clear()
 
@@ -260,7 +267,7 @@ class EndgameSolver:
 
     The transposition table has ``2 ** ENDGAME_TT_BITS`` entries, in buckets of two
     (even index: depth-preferred slot, odd index: always-replace slot); an entry is
-    ``[key, lower, upper, move, empties]``, and a missing index is an empty slot. A position
+    ``(key, lower, upper, move, empties)``, replaced whole, and a missing index is an empty slot. A position
     with key ``h`` lives in bucket ``h & (size - 1) & ~1``. Storing a position already in
     the bucket merges the bounds (every bound of an exact solve is true); otherwise it
     replaces the even slot when it has at least as many empties as the entry there, else the
@@ -301,7 +308,7 @@ class EndgameSolver:
         self.eval_depth3_from = depth3_from
         self.eval_weight = weight
         self.eval_pv_extra = pv_extra
-        self.tt: dict[int, list[int]] = {} if table is None else table.entries
+        self.tt: dict[int, tuple[int, int, int, int, int]] = {} if table is None else table.entries
         self.tt_mask = (1 << (ENDGAME_TT_BITS if table is None else table.bits)) - 1
         self.nodes = 0
         self.node_limit = node_limit
@@ -336,7 +343,7 @@ class EndgameSolver:
             if self.stop_flag is not None and self.stop_flag[0]:
                 raise _SolverStopped
 
-    def tt_probe(self, h: int, empties: int) -> list[int] | None:
+    def tt_probe(self, h: int, empties: int) -> tuple[int, int, int, int, int] | None:
         bucket = h & self.tt_mask & ~1
         for i in (bucket, bucket + 1):
             entry = self.tt.get(i)
@@ -350,15 +357,14 @@ class EndgameSolver:
         for i in (bucket, bucket + 1):
             entry = tt.get(i)
             if entry is not None and entry[0] == h and entry[4] == empties:
-                entry[1] = max(entry[1], lower)
-                entry[2] = min(entry[2], upper)
-                entry[3] = move
+                # Both bounds are true (whatever another solve stored meanwhile): keep the tighter.
+                tt[i] = (h, max(entry[1], lower), min(entry[2], upper), move, empties)
                 return
         deep = tt.get(bucket)
         if deep is None or empties >= deep[4]:
-            tt[bucket] = [h, lower, upper, move, empties]
+            tt[bucket] = (h, lower, upper, move, empties)
         else:
-            tt[bucket + 1] = [h, lower, upper, move, empties]
+            tt[bucket + 1] = (h, lower, upper, move, empties)
 
     # -- the last four empties -----------------------------------------------------------
 
@@ -722,7 +728,8 @@ def solve_exact(
     learned weights, helped by shallow searches with the learned evaluation: ``EVAL_ORDER``),
     parity ordering near the end, stability cut-offs and dedicated solvers for the last four
     empty squares. ``table`` (an :class:`EndgameTable`) is used instead, and kept: what
-    earlier solves with it stored counts. ``_eval_order`` (tests and measurements) replaces
+    earlier solves with it stored counts, and so does what solves using it meanwhile in other
+    threads store. ``_eval_order`` (tests and measurements) replaces
     ``EVAL_ORDER``; ``_progress`` (an ``array('q')`` of three) receives the node count with
     each reading of the clock, and after each root move the moves searched and the best score
     among them; ``_stats`` (an ``array('Q')`` of ``STATS_FIELDS * (squares + 1)``
@@ -741,8 +748,6 @@ def solve_exact(
     if table is not None:
         if not isinstance(table, EndgameTable):
             raise InvalidOptionError(f"table must be an EndgameTable of this backend, got {type(table).__name__}")
-        if table.busy:
-            raise InvalidOptionError("the endgame table is in use by another solve")
     clock = time.thread_time if _cpu_clock else time.perf_counter
     deadline = clock() + time_limit if time_limit > 0.0 else 0.0
     solver = EndgameSolver(
@@ -761,13 +766,15 @@ def solve_exact(
     black, white = core.bitboards()
     me, opp = (black, white) if core.turn == 0 else (white, black)
     if table is not None:
-        table.busy = True
+        with table.users_lock:
+            table.users += 1
     try:
         score = solver.deep_search(me, opp, alpha, beta, core.num_empty(), True)
     except _SolverStopped:
         return None, 0, solver.nodes, False
     finally:
         if table is not None:
-            table.busy = False
+            with table.users_lock:
+                table.users -= 1
     move = solver.root_move
     return (None if move == NO_MOVE else move), score, solver.nodes, True

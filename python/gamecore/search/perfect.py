@@ -182,6 +182,8 @@ def perfect_line(
     game = position.copy()
     nsq = game.size * game.size
     empties = nsq - sum(game.score())
+    if table is None and isinstance(jobs, ThreadJobs):  # the threads' table: what the jobs proved
+        table = jobs.table
     if table is None:  # with a cluster too: the line's last moves are solved here
         table = endgame.EndgameTable(table_bits_for(empties) if table_bits is None else table_bits)
     plies = split_plies_for(empties) if split_plies is None else split_plies

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .. import _backend
 from ..errors import InvalidOptionError
 from ..games.othello import Othello
 from .engine import Engine
@@ -307,9 +308,21 @@ class Journal:
                     handle.write(json.dumps({"job": key, "move": move, "score": score}) + "\n")
 
 
-#: Per process (a cluster's worker): the tables free for the jobs of each backend and size.
-_WORKER_TABLES: dict[tuple[str, int], list[Any]] = {}
+#: Per process (a cluster's worker): the table of the jobs of each backend and size, shared by
+#: the worker's threads (the solver's tables are lock-free).
+_WORKER_TABLES: dict[tuple[str, int], Any] = {}
 _WORKER_LOCK = threading.Lock()
+
+
+def worker_table(backend: str, table_bits: int) -> Any:
+    """This process's ``EndgameTable`` of ``2 ** table_bits`` entries for the backend, made at
+    its first job and kept: a later job starts from what the earlier ones proved."""
+    with _WORKER_LOCK:
+        table = _WORKER_TABLES.get((backend, table_bits))
+        if table is None:
+            table = _backend.load(backend).endgame.EndgameTable(table_bits)
+            _WORKER_TABLES[(backend, table_bits)] = table
+        return table
 
 
 def solve_job(
@@ -322,24 +335,18 @@ def solve_job(
     backend: str,
     table_bits: int,
     stop: bytearray | None = None,
+    table: Any = None,
 ) -> tuple[int | None, int, int]:
     """One job on a worker: ``(move, score, nodes)`` of the position in the window (fail-soft),
-    solved with a table of the worker's (kept from job to job: a later job starts from what the
-    earlier ones proved; a job running meanwhile in another thread takes another table).
-    ``stop`` (threads of one process): a nonzero byte stops the job (:class:`SplitStopped`)."""
+    solved with ``table`` (an ``EndgameTable`` of the backend), by default the worker's
+    (:func:`worker_table`), which the jobs running meanwhile in the worker's other threads
+    share: each finds what the others proved. ``stop`` (threads of one process): a nonzero
+    byte stops the job (:class:`SplitStopped`)."""
     game = Othello(size, backend=backend)
     game.core.set_board(black, white, turn)
-    endgame = game._backend.endgame
-    with _WORKER_LOCK:
-        free = _WORKER_TABLES.setdefault((backend, table_bits), [])
-        table = free.pop() if free else None
     if table is None:
-        table = endgame.EndgameTable(table_bits)
-    try:
-        move, score, nodes, completed = endgame.solve_exact(game.core, alpha, beta, table=table, _stop=stop)
-    finally:
-        with _WORKER_LOCK:
-            _WORKER_TABLES[(backend, table_bits)].append(table)
+        table = worker_table(backend, table_bits)
+    move, score, nodes, completed = game._backend.endgame.solve_exact(game.core, alpha, beta, table=table, _stop=stop)
     if not completed:  # stopped by `stop`: no other limit is given to a job
         raise SplitStopped
     return move, int(score), int(nodes)
@@ -404,17 +411,21 @@ class DaskJobs:
 
 class ThreadJobs(DaskJobs):
     """Jobs on ``threads`` threads of this process (the compiled solver runs without the GIL):
-    the cluster's scheme on one machine's cores, each thread with a table of its own."""
+    the cluster's scheme on one machine's cores, all the threads on one ``table`` (an
+    ``EndgameTable`` of ``2 ** table_bits`` entries, lock-free), made for these jobs: the elder
+    brother's job fills it before its brothers' null-window jobs start, which then find its
+    entries and each other's."""
 
     def __init__(self, threads: int, size: int, backend: str, table_bits: int) -> None:
         super().__init__(None, size, backend, table_bits, Journal(None))
+        self.table = _backend.load(backend).endgame.EndgameTable(table_bits)
         self.pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gamecore-solve")
         self.stop = bytearray(1)  # set by close: the jobs still running stop (Ctrl-C, a time limit)
 
     def _submit(self, args: tuple[Any, ...]) -> Any:
         size, black, white, turn, alpha, beta = args
         return self.pool.submit(
-            solve_job, size, black, white, turn, alpha, beta, self.backend, self.table_bits, self.stop
+            solve_job, size, black, white, turn, alpha, beta, self.backend, self.table_bits, self.stop, self.table
         )
 
     def _as_completed(self, futures: list[Any]) -> Iterator[Any]:
