@@ -60,9 +60,13 @@ static inline void gc_patterns_advance(const uint16_t* before, uint16_t* after, 
 
 /* `view`: the other side's view (the side to move next) once `mover` has played as in
  * gc_patterns_advance, from that side's view `before` (of the frame before the move): what a
- * search's leaf evaluates, without a frame of its own. */
-static inline void gc_patterns_view_after(const uint16_t* before, uint16_t* view, const uint16_t* power, int square,
-                                          const unsigned char* flipped, int count) {
+ * search's leaf evaluates, without a frame of its own. The flipped discs are the `count`
+ * squares of `flipped` or, when `flipped` is NULL, the bits of `bits` (a board of at most 64
+ * squares, bit i square i: read straight from the bitboard). The eight sums stay in registers. */
+static inline __attribute__((always_inline)) void gc_patterns_view_of(const uint16_t* before, uint16_t* view,
+                                                                      const uint16_t* power, int square,
+                                                                      const unsigned char* flipped, int count,
+                                                                      uint64_t bits) {
     enum { CHUNKS = GC_PATTERN_VIEW / GC_PATTERN_CHUNK };
     const uint16_t* placed = power + square * GC_PATTERN_VIEW;
     gc_u16x8 sum[CHUNKS];
@@ -70,8 +74,8 @@ static inline void gc_patterns_view_after(const uint16_t* before, uint16_t* view
         gc_u16x8 new_disc = gc_load_u16x8(placed + c * GC_PATTERN_CHUNK);
         sum[c] = gc_load_u16x8(before + c * GC_PATTERN_CHUNK) + new_disc + new_disc;
     }
-    for (int f = 0; f < count; f++) {
-        const uint16_t* p = power + flipped[f] * GC_PATTERN_VIEW;
+    for (int f = 0; flipped ? f < count : bits != 0; f++, bits &= bits - 1) {
+        const uint16_t* p = power + (flipped ? flipped[f] : __builtin_ctzll(bits)) * GC_PATTERN_VIEW;
         for (int c = 0; c < CHUNKS; c++)
             sum[c] += gc_load_u16x8(p + c * GC_PATTERN_CHUNK);
     }
@@ -79,9 +83,18 @@ static inline void gc_patterns_view_after(const uint16_t* before, uint16_t* view
         gc_store_u16x8(view + c * GC_PATTERN_CHUNK, sum[c]);
 }
 
+static inline void gc_patterns_view_after(const uint16_t* before, uint16_t* view, const uint16_t* power, int square,
+                                          const unsigned char* flipped, int count) {
+    gc_patterns_view_of(before, view, power, square, flipped, count, 0);
+}
+
+static inline void gc_patterns_view_after64(const uint16_t* before, uint16_t* view, const uint16_t* power, int square,
+                                            uint64_t flipped) {
+    gc_patterns_view_of(before, view, power, square, NULL, 0, flipped);
+}
+
 /* The learned evaluation's pattern part: the sum over the `count` instances of the weight
- * w[offset[i] + index[i]]. Unrolled, with two sums: the loads are independent of each other
- * and most of them miss the L1 cache. */
+ * w[offset[i] + index[i]]. Unrolled, with two sums: the loads are independent of each other. */
 static inline int gc_patterns_weight_sum(const int16_t* w, const int* offset, const uint16_t* index, int count) {
     int even = 0, odd = 0, i = 0;
 #if defined(__GNUC__) && !defined(__clang__)

@@ -25,6 +25,8 @@ cdef extern from "gamecore_othello64.h":
     void gc_board64_init(gc_board64* b, int n, uint64_t full, uint64_t inner, const uint64_t (*rays)[8]) noexcept nogil
     uint64_t gc_direction_moves64(uint64_t player, uint64_t mask, uint64_t empty, int s) noexcept nogil
     uint64_t gc_moves8x8(uint64_t player, uint64_t opponent) noexcept nogil
+    void gc_moves8x8_both(uint64_t player, uint64_t opponent, uint64_t* mine, uint64_t* theirs) noexcept nogil
+    uint64_t gc_moves8x8_fastest(uint64_t player, uint64_t opponent) noexcept nogil
     uint64_t gc_flips64(uint64_t player, uint64_t opponent, const uint64_t* rays) noexcept nogil
     uint64_t gc_perft64(uint64_t player, uint64_t opponent, int depth, const gc_board64* b) noexcept nogil
 
@@ -270,6 +272,7 @@ cdef inline int evaluate(bb_t me, bb_t opp, const Geometry* g, const int* weight
     """sum(weights[i] * feature_i) for the side owning `me`, features in the order of
     FEATURES: discs, positional, mobility, corners, stability, parity."""
     cdef int total = 0, positional, k, empties
+    cdef uint64_t mine, theirs
     if weights[0]:
         total += weights[0] * (popcount(me) - popcount(opp))
     if weights[1]:
@@ -279,8 +282,12 @@ cdef inline int evaluate(bb_t me, bb_t opp, const Geometry* g, const int* weight
                                                - popcount(opp & <bb_t>g.class_mask[k]))
         total += weights[1] * positional
     if weights[2]:
-        total += weights[2] * (popcount(legal_moves_mask(me, opp, g))
-                               - popcount(legal_moves_mask(opp, me, g)))
+        if bb_t is uint64_t and g.n == 8:
+            gc_moves8x8_both(me, opp, &mine, &theirs)  # both sides at once
+            total += weights[2] * (popcount(mine) - popcount(theirs))
+        else:
+            total += weights[2] * (popcount(legal_moves_mask(me, opp, g))
+                                   - popcount(legal_moves_mask(opp, me, g)))
     if weights[3]:
         total += weights[3] * (popcount(me & <bb_t>g.corners) - popcount(opp & <bb_t>g.corners))
     if weights[4]:

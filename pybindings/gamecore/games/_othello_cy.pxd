@@ -30,8 +30,8 @@ cdef class OthelloCore(GameCore):
     # frame k holds them after the k-th move of the history; NULL when not tracked.
     cdef unsigned short* frames
     cdef const void* powers       # _othello_cy.PatternPowers of the size
-    cdef gc_u128 seen[3]          # tracking: is_terminal's last position (mover's, other's discs)
-                                  # and the mover's moves there, which the evaluation reuses
+    cdef gc_u128 seen[4]          # tracking: is_terminal's last position (mover's, other's discs)
+                                  # and both sides' moves there (mover's, other's), which the evaluation reuses
 
     cdef bint _reserve(self, int plies) noexcept nogil
 

@@ -12,8 +12,8 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from bits cimport (gc_prefetch, gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64, gc_popcount128,
-                   gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
+from bits cimport (bb_t, popcount, gc_u128, gc_u128_from_halves, gc_u128_hi, gc_u128_lo, gc_ctz64,
+                   gc_popcount128, gc_b10_from_plain, gc_b10_to_plain, gc_b10_first_square)
 cimport othello as kernel
 cdef extern from "gamecore_patterns.h":
     enum:
@@ -22,6 +22,8 @@ cdef extern from "gamecore_patterns.h":
                              int mover, int square, const unsigned char* flipped, int count) noexcept nogil
     void gc_patterns_view_after(const unsigned short* before, unsigned short* view, const unsigned short* power,
                                 int square, const unsigned char* flipped, int count) noexcept nogil
+    void gc_patterns_view_after64(const unsigned short* before, unsigned short* view, const unsigned short* power,
+                                  int square, uint64_t flipped) noexcept nogil
     int gc_patterns_weight_sum(const short* w, const int* offset, const unsigned short* index, int count) noexcept nogil
     void gc_patterns_copy(const unsigned short* before, unsigned short* after) noexcept nogil
 from othello cimport Geometry
@@ -289,17 +291,6 @@ cdef inline void advance_frame(const unsigned short* before, unsigned short* aft
     gc_patterns_advance(before, after, &q.power[0][0], mover, square, squares, count)
 
 
-cdef inline void prefetch_weights(const Geometry* g, const unsigned short* indices, int empties) noexcept nogil:
-    cdef const PatternTable* t = table_of(g)
-    cdef const short* w
-    cdef int i
-    if t == NULL:
-        return
-    w = t.weights + t.stage_start[empties]
-    for i in range(t.instances):
-        gc_prefetch(w + t.offset[i] + indices[i])
-
-
 cdef inline void fill_cells(gc_u128 me, gc_u128 opp, const Geometry* g, unsigned char* cells) noexcept nogil:
     """cells[square] = 0 empty, 1 ``me``, 2 ``opp``."""
     cdef uint64_t half
@@ -349,28 +340,76 @@ cdef int _pattern_score(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nog
     cdef unsigned short indices[MAX_INSTANCES]
     if t == NULL:
         return 0
+    cdef gc_u128 my_moves, their_moves
     read_indices(me, opp, g, t, indices)
-    return pattern_sum(me, opp, g, t, indices, moves_of(me, opp, g))
+    both_moves(me, opp, g, &my_moves, &their_moves)
+    return pattern_sum(me, opp, g, t, indices, my_moves, their_moves)
 
 
 cdef int pattern_sum(gc_u128 me, gc_u128 opp, const Geometry* g, const PatternTable* t,
-                     const unsigned short* indices, gc_u128 my_moves) noexcept nogil:
-    """The pattern score of ``me`` to move whose instances have ``indices`` and who has the
-    moves ``my_moves``: whether read from the board (_pattern_score) or tracked move by move
-    (OthelloCore.tracked_pattern_score)."""
-    cdef int total, mobility, discs, empties
-    cdef const short* w
-    empties = g.nsq - gc_popcount128(me | opp)
-    w = t.weights + t.stage_start[empties]
-    mobility = gc_popcount128(my_moves) - gc_popcount128(moves_of(opp, me, g))
-    discs = gc_popcount128(me) - gc_popcount128(opp)
-    total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
-             + w[t.stride - 1] * (1 if empties % 2 else -1))
+                     const unsigned short* indices, gc_u128 my_moves, gc_u128 their_moves) noexcept nogil:
+    """The pattern score of ``me`` to move whose instances have ``indices``, ``me`` having the
+    moves ``my_moves`` and ``opp`` ``their_moves``: whether read from the board
+    (_pattern_score) or tracked move by move (OthelloCore.tracked_pattern_score)."""
+    cdef int empties = g.nsq - gc_popcount128(me | opp)
+    return stage_score(t, empties, indices, gc_popcount128(my_moves) - gc_popcount128(their_moves),
+                       gc_popcount128(me) - gc_popcount128(opp))
+
+
+cdef inline int stage_score(const PatternTable* t, int empties, const unsigned short* indices, int mobility,
+                            int discs) noexcept nogil:
+    """pattern_sum from the position's features: its empty squares, instances' indices,
+    mobility and disc difference (the side to move's)."""
+    cdef const short* w = t.weights + t.stage_start[empties]
+    cdef int total = (w[t.stride - 4] + w[t.stride - 3] * mobility + w[t.stride - 2] * discs
+                      + w[t.stride - 1] * (1 if empties % 2 else -1))
     total += gc_patterns_weight_sum(w, t.offset, indices, t.instances)
     if total > MAX_PATTERN_SCORE:
         return MAX_PATTERN_SCORE
     if total < -MAX_PATTERN_SCORE:
         return -MAX_PATTERN_SCORE
+    return total
+
+
+cdef inline int leaf_score(bb_t mover, bb_t other, int move, const Geometry* g, const PatternTable* table,
+                           const PatternPowers* q, const unsigned short* before, const int* weights,
+                           bint* over) noexcept nogil:
+    """OthelloCore.leaf_value of ``mover`` (to move, ``other`` waiting) playing ``move``, from
+    the other side's tracked indices ``before``: the new discs, the next mover's view of the
+    indices and the evaluation in one go (no Zobrist key, history entry or frame is written: a
+    leaf needs none). Boards of up to 64 squares run on 64-bit words."""
+    cdef bb_t flipped, me, opp, my_moves, their_moves
+    cdef unsigned char squares[128]
+    cdef unsigned short view[MAX_INSTANCES]
+    cdef int total, empties
+    cdef uint64_t mine64, theirs64
+    if bb_t is uint64_t:
+        flipped = kernel.gc_flips64(mover, other, g.rays64[move])
+        opp = mover | flipped | ((<uint64_t>1) << move)
+        gc_patterns_view_after64(before, view, &q.power[0][0], move, flipped)
+    else:
+        flipped = flips_of(mover, other, move, g)
+        opp = mover | flipped | g.square_bit[move]
+        gc_patterns_view_after(before, view, &q.power[0][0], move, squares, squares_of(flipped, g, squares))
+    # The leaf's side to move (`me`) is the one that did not play.
+    me = other ^ flipped
+    empties = g.nsq - popcount(me | opp)
+    if bb_t is uint64_t and g.n == 8:
+        kernel.gc_moves8x8_both(me, opp, &mine64, &theirs64)
+        my_moves = mine64
+        their_moves = theirs64
+    else:
+        my_moves = kernel.legal_moves_mask[bb_t](me, opp, g)
+        their_moves = kernel.legal_moves_mask[bb_t](opp, me, g)
+    over[0] = not my_moves and not their_moves
+    if over[0]:
+        return final_result(me, opp, g)
+    total = 0
+    if weights[0] or weights[1] or weights[2] or weights[3] or weights[4] or weights[5]:  # not the learned alone
+        total = kernel.evaluate[bb_t](me, opp, g, weights)
+    if weights[6]:
+        total += weights[6] * stage_score(table, empties, view, popcount(my_moves) - popcount(their_moves),
+                                          popcount(me) - popcount(opp))
     return total
 
 
@@ -418,13 +457,26 @@ cdef inline object from_board(gc_u128 x, const Geometry* g):
 
 
 # The 8x8 legal moves and the flips up to 8x8 are written out here, so that the compiler
-# inlines them into the searches' loops (the general kernels are too long to be inlined).
+# inlines them into the searches' loops (the general kernels are too long to be inlined);
+# 8x8 moves are a call of the AVX2 generator where the CPU has it (fewer instructions still).
 cdef inline gc_u128 moves_of(gc_u128 me, gc_u128 opp, const Geometry* g) noexcept nogil:
     if g.n == 8:
-        return kernel.gc_moves8x8(<uint64_t>me, <uint64_t>opp)
+        return kernel.gc_moves8x8_fastest(<uint64_t>me, <uint64_t>opp)
     if g.nsq <= 64:
         return kernel.legal_moves_mask[uint64_t](<uint64_t>me, <uint64_t>opp, g)
     return kernel.legal_moves_mask[gc_u128](me, opp, g)
+
+
+cdef inline void both_moves(gc_u128 me, gc_u128 opp, const Geometry* g, gc_u128* mine, gc_u128* theirs) noexcept nogil:
+    """moves_of(me, opp) into ``mine`` and moves_of(opp, me) into ``theirs``: on 8x8 both at once."""
+    cdef uint64_t a, b
+    if g.n == 8:
+        kernel.gc_moves8x8_both(<uint64_t>me, <uint64_t>opp, &a, &b)
+        mine[0] = a
+        theirs[0] = b
+    else:
+        mine[0] = moves_of(me, opp, g)
+        theirs[0] = moves_of(opp, me, g)
 
 
 cdef inline gc_u128 flips_of(gc_u128 me, gc_u128 opp, int square, const Geometry* g) noexcept nogil:
@@ -690,10 +742,6 @@ cdef class OthelloCore(GameCore):
                 gc_patterns_copy(frame, frame + FRAME)
             else:
                 advance_frame(frame, frame + FRAME, <const PatternPowers*>self.powers, t, move, flipped, self.g)
-            # The weights the new position's evaluation reads, asked from memory now: most
-            # positions reached are leaves, evaluated a few instructions later.
-            prefetch_weights(self.g, frame + FRAME + (1 - t) * MAX_INSTANCES,
-                             self.g.nsq - gc_popcount128(self.discs[0] | self.discs[1]))
         self.stack[self.sp].move = move
         self.stack[self.sp].flips = flipped
         self.stack[self.sp].hash = self.zhash
@@ -730,43 +778,26 @@ cdef class OthelloCore(GameCore):
         """is_terminal, keeping the mover's moves for the learned evaluation of a leaf, next."""
         self.seen[0] = self.discs[self.turn]
         self.seen[1] = self.discs[1 - self.turn]
-        self.seen[2] = moves_of(self.seen[0], self.seen[1], self.g)
-        return not self.seen[2] and not moves_of(self.seen[1], self.seen[0], self.g)
+        both_moves(self.seen[0], self.seen[1], self.g, &self.seen[2], &self.seen[3])
+        return not self.seen[2] and not self.seen[3]
 
     cdef int terminal_value(self) noexcept nogil:
         return final_result(self.discs[self.turn], self.discs[1 - self.turn], self.g)
 
     cdef int leaf_value(self, int move, const int* weights, bint* over) noexcept nogil:
-        """GameCore.leaf_value without playing the move, when the pattern indices are tracked:
-        the new discs, the next mover's view of the indices and the evaluation in one go (no
-        Zobrist key, history entry or frame is written: a leaf needs none)."""
-        cdef int t = self.turn, total, count
-        cdef gc_u128 me, opp, flipped, leaf_moves
-        cdef unsigned char squares[128]
-        cdef unsigned short view[MAX_INSTANCES]
+        """GameCore.leaf_value without playing the move, when the pattern indices are tracked
+        (leaf_score)."""
+        cdef int t = self.turn
         cdef const PatternTable* table = table_of(self.g)
+        cdef const unsigned short* before
         if self.frames == NULL or move == C_PASS or table == NULL:
             return GameCore.leaf_value(self, move, weights, over)
-        flipped = flips_of(self.discs[t], self.discs[1 - t], move, self.g)
-        # The leaf's side to move (`me`) is the one that did not play.
-        me = self.discs[1 - t] ^ flipped
-        opp = self.discs[t] | flipped | self.g.square_bit[move]
-        count = squares_of(flipped, self.g, squares)
-        gc_patterns_view_after(self.frames + self.sp * FRAME + (1 - t) * MAX_INSTANCES, view,
-                               &(<const PatternPowers*>self.powers).power[0][0], move, squares, count)
-        # The weights read below, asked from memory while the moves are generated.
-        prefetch_weights(self.g, view, self.g.nsq - gc_popcount128(me | opp))
-        leaf_moves = moves_of(me, opp, self.g)
-        over[0] = not leaf_moves and not moves_of(opp, me, self.g)
-        if over[0]:
-            return final_result(me, opp, self.g)
+        before = self.frames + self.sp * FRAME + (1 - t) * MAX_INSTANCES
         if self.g.nsq <= 64:
-            total = kernel.evaluate[uint64_t](<uint64_t>me, <uint64_t>opp, self.g, weights)
-        else:
-            total = kernel.evaluate[gc_u128](me, opp, self.g, weights)
-        if weights[6]:
-            total += weights[6] * pattern_sum(me, opp, self.g, table, view, leaf_moves)
-        return total
+            return leaf_score[uint64_t](<uint64_t>self.discs[t], <uint64_t>self.discs[1 - t], move, self.g, table,
+                                        <const PatternPowers*>self.powers, before, weights, over)
+        return leaf_score[gc_u128](self.discs[t], self.discs[1 - t], move, self.g, table,
+                                   <const PatternPowers*>self.powers, before, weights, over)
 
     cdef int evaluate(self, const int* weights) noexcept nogil:
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
@@ -792,7 +823,7 @@ cdef class OthelloCore(GameCore):
         self.frames = <unsigned short*>malloc((MAX_PLIES + 1) * FRAME * sizeof(unsigned short))
         if self.frames == NULL:
             raise MemoryError("no memory for the pattern indices")
-        self.seen[0] = self.seen[1] = self.seen[2] = 0  # the empty board's: right whenever it matches
+        self.seen[0] = self.seen[1] = self.seen[2] = self.seen[3] = 0  # the empty board's: right whenever it matches
         read_frame(self.frames + self.sp * FRAME, self.discs[0], self.discs[1], <const PatternPowers*>self.powers,
                    self.g)
         return 0
@@ -803,8 +834,12 @@ cdef class OthelloCore(GameCore):
         cdef gc_u128 me = self.discs[self.turn], opp = self.discs[1 - self.turn]
         if t == NULL:
             return 0
+        if me != self.seen[0] or opp != self.seen[1]:
+            self.seen[0] = me
+            self.seen[1] = opp
+            both_moves(me, opp, self.g, &self.seen[2], &self.seen[3])
         return pattern_sum(me, opp, self.g, t, self.frames + self.sp * FRAME + self.turn * MAX_INSTANCES,
-                           self.seen[2] if me == self.seen[0] and opp == self.seen[1] else moves_of(me, opp, self.g))
+                           self.seen[2], self.seen[3])
 
     def _track_patterns(self):
         """Track the pattern indices as a search with the learned evaluation does (for the
