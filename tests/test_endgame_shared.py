@@ -137,17 +137,20 @@ def test_a_table_in_use_is_shared_but_not_cleared(backend):
     table.clear()  # free again once the solves are done
 
 
-def test_threads_on_one_table_do_fewer_nodes_than_on_two(backend):
+def test_a_thread_finds_another_threads_entries(backend):
     endgame = backend.endgame
     game = line_position(14 if backend.name == "cython" else 20, backend.name)  # 18 empty squares, 12
     alone = endgame.solve_exact(game.core.copy(), table=endgame.EndgameTable(18))
     assert alone[1] == -4
     table = endgame.EndgameTable(18)
-    both = in_threads(*[lambda: endgame.solve_exact(game.core.copy(), table=table)] * 2)
-    assert all(result[1] == -4 and result[3] for result in both)
-    # Apart (a table each) the two solves do exactly twice the nodes of one; on one table the
-    # second finds the first's entries (a tenth fewer at least, however the threads interleave).
-    assert sum(result[2] for result in both) < 0.9 * 2 * alone[2]
+    first = in_threads(lambda: endgame.solve_exact(game.core.copy(), table=table))[0]
+    second = in_threads(lambda: endgame.solve_exact(game.core.copy(), table=table))[0]
+    assert first[1] == second[1] == -4 and first[3] and second[3]
+    assert first[2] == alone[2]  # a fresh table: the same search
+    # The second thread reads what the first stored (a table of its own would redo it all).
+    # Run one after the other: two at once may race through the same nodes before either
+    # stores them, so how many they share there depends on the scheduling.
+    assert second[2] < 0.1 * alone[2]
 
 
 def book_positions(empties: int, indices: list[int]) -> list[tuple[tuple[int, int, int], int]]:
