@@ -31,7 +31,6 @@ book is ``gamecore/data/othello{size}.book`` with its record ``othello{size}.boo
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -45,6 +44,7 @@ from typing import Any, TextIO
 
 from ..errors import CorruptDataError, GamecoreError, InvalidOptionError
 from ..games.othello import COLUMNS, PASS, Othello, OthelloMove
+from ..train._runs import job_runner
 from .split import TreeSplit, _transform, is_symmetric, symmetries
 
 __all__ = [
@@ -62,6 +62,8 @@ __all__ = [
 
 #: Sizes the package may ship a book for.
 BOOK_SIZES = (4, 6, 8, 10)
+#: A build's solver table: 2**22 entries (``--table-bits`` sets another).
+BOOK_TABLE_BITS = 22
 _SIDES = {"b": 0, "w": 1}
 #: Symmetric positions with this many empty squares or more are solved split one ply
 #: (:func:`gamecore.search.perfect.split_plies_for`'s rule).
@@ -225,7 +227,7 @@ class ExactSolver:
     """Exact solves of one board size sharing one :class:`EndgameTable` of ``2 ** table_bits``
     entries (what a solve stores helps the next ones); ``nodes`` counts them all."""
 
-    def __init__(self, size: int, backend: str | None = None, table_bits: int = 22) -> None:
+    def __init__(self, size: int, backend: str | None = None, table_bits: int = BOOK_TABLE_BITS) -> None:
         position = Othello(size, backend=backend)
         self.squares = size * size
         self.endgame = position._backend.endgame
@@ -278,14 +280,13 @@ def book_levels(book: Book, size: int, plies: int, backend: str | None) -> Itera
     frontiers = [{book.key(start)[0]: start}, {book.key(start)[0]: start}]  # for black, for white
     for ply in range(plies):
         for colour in (0, 1):
-            frontier = [frontiers[colour][key] for key in sorted(frontiers[colour])]
-            # [PASS] for a forced pass, [] at the end
-            to_move = [core for core in frontier if core.legal_moves() and int(core.turn) == colour]
+            # Each core with its moves: [PASS] for a forced pass, [] at the end.
+            frontier = [(core, core.legal_moves()) for _, core in sorted(frontiers[colour].items())]
+            to_move = [core for core, moves in frontier if moves and int(core.turn) == colour]
             if to_move:
                 yield ply, to_move
             following: dict[tuple[int, int, int], Any] = {}
-            for core in frontier:
-                moves = core.legal_moves()
+            for core, moves in frontier:
                 if moves and int(core.turn) == colour:
                     found = book.lookup(core)
                     if found is None:  # the caller stopped adding
@@ -333,7 +334,7 @@ def build_book(
     path: str | os.PathLike[str],
     *,
     backend: str | None = None,
-    table_bits: int = 22,
+    table_bits: int = BOOK_TABLE_BITS,
     progress: Callable[[int, int, BookBuild], None] | None = None,
     workers: int = 1,
     scheduler: str | None = None,
@@ -359,15 +360,13 @@ def build_book(
         raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
     book = load_book(path, size) if os.path.exists(path) and os.path.getsize(path) else Book(size, {})
     result = BookBuild()
-    from ..train._runs import job_runner  # noqa: PLC0415 - processes or Dask only when asked
-
-    solve_all: Callable[[list[BookJob]], Iterator[tuple[int, int, int, float]]]
-    with contextlib.ExitStack() as stack:
+    solve: Callable[[BookJob], tuple[int, int, int, float]]
+    with job_runner(workers, scheduler) as run:
         if workers == 1 and scheduler is None:  # one table for all the solves, in this process
-            solve_all = functools.partial(map, functools.partial(_solve_on, ExactSolver(size, backend, table_bits)))
-        else:
-            solve_all = functools.partial(stack.enter_context(job_runner(workers, scheduler)), solve_book_job)
-        _append_levels(book, size, plies, backend, table_bits, path, solve_all, result, progress)
+            solve = functools.partial(_solve_on, ExactSolver(size, backend, table_bits))
+        else:  # each worker's own (solve_book_job travels to the workers by name)
+            solve = solve_book_job
+        _append_levels(book, size, plies, backend, table_bits, path, functools.partial(run, solve), result, progress)
     result.positions = len(book)
     return result
 
@@ -476,7 +475,7 @@ def run_build(args: Any, out: TextIO) -> int:
         progress=show,
         workers=workers,
         scheduler=args.scheduler,
-        **({} if args.table_bits is None else {"table_bits": args.table_bits}),
+        table_bits=BOOK_TABLE_BITS if args.table_bits is None else args.table_bits,
     )
     seconds = time.perf_counter() - start
     print(

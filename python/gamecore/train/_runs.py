@@ -3,9 +3,10 @@ jobs run in order, here, on processes of this machine or on a Dask cluster, and 
 appended to a file that the next run goes on from.
 
 - :func:`results_in_order` yields each job's result in the jobs' order, whichever worker
-  finished it first (:func:`job_runner` keeps the processes or the cluster for several runs). On a Dask cluster (``scheduler``: ``tcp://HOST:8786``, or ``"local"``
-  for a ``LocalCluster`` of ``workers`` processes, the same Dask the referee's tournaments
-  use) a worker that dies has its jobs run again by Dask.
+  finished it first (:func:`job_runner` keeps the processes or the cluster for several
+  runs). On a Dask cluster (``scheduler``: ``tcp://HOST:8786``, or ``"local"`` for a
+  ``LocalCluster`` of ``workers`` processes, the same Dask the referee's tournaments use) a
+  worker that dies has its jobs run again by Dask.
 - :func:`append_results` appends each result's lines to the output as it arrives, with a
   progress line every ten seconds; Ctrl-C stops it, keeping every line written (the next run
   skips what is there), and says so in the :class:`Run` it returns.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -41,6 +43,12 @@ class Run:
     jobs: int
     lines: int
     interrupted: bool
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """A worker process ignores Ctrl-C: the parent stops the run, keeps what is written and
+    ends the pool (each worker would otherwise die printing its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_chunk(function: Callable[[Job], Result], chunk: Sequence[Job]) -> list[Result]:
@@ -78,7 +86,7 @@ def job_runner(
     else:
         import multiprocessing  # noqa: PLC0415
 
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with multiprocessing.get_context("spawn").Pool(workers, initializer=_leave_ctrl_c_to_the_parent) as pool:
 
             def on_processes(function: Callable[[Job], Result], jobs: Sequence[Job]) -> Iterator[Result]:
                 run_chunk, chunks = chunked(function, jobs)
