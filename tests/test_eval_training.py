@@ -257,13 +257,35 @@ def test_a_tiny_training_from_transcripts_writes_weights_that_load_and_predict(t
     Engine(weights=str(tmp_path / "w" / "othello6.patterns")).search(Othello(6), depth=2)
 
 
-def test_the_check_set_values_are_exact(backend):
-    positions = evaluation.check_positions(8)
+@pytest.mark.parametrize("check_set", sorted(evaluation.CHECK_SETS))
+def test_the_check_set_values_are_exact(backend, check_set):
+    positions = evaluation.check_positions(8, check_set)
     assert len(positions) >= 100
+    games = {"WTH_2021.wtb"} if check_set == "tournament" else {f"{i:07d}.txt" for i in range(70)}
+    assert {p.source.split("#")[0] for p in positions} <= games
     # A few of the smallest (the pure twin solves 14 empty squares in seconds).
     for position in [p for p in positions if p.empties <= 14][: 3 if backend.name == "cython" else 1]:
         game = Othello.from_text(position.text, backend=backend.name)
         assert solve(game).score == position.exact
+
+
+def test_the_engine_games_check_set_is_the_held_out_games_positions():
+    """Its positions come from Egaroucid games that the shipped fit held out, as its header says
+    (the game index of the fit: the games of the record's sources before, in their order)."""
+    numpy = pytest.importorskip("numpy", reason='the held-out games are computed with numpy: pip install ".[train]"')
+    from gamecore.train.supervised import held_out_games  # noqa: PLC0415
+
+    with open(patterns.data_path("othello8.json"), encoding="utf-8") as f:
+        record = json.load(f)
+    first_game, offset = {}, 0
+    for source in record["sources"]:
+        first_game[source["file"]] = offset
+        offset += source["games"]
+    games = [p.source.split("#") for p in evaluation.check_positions(8, "engines")]
+    indices = numpy.asarray([first_game[name] + int(index) for name, index in games])
+    options = record["options"]
+    assert held_out_games(indices, options["held_out"], options["seed"]).all()
+    assert not held_out_games(indices + 1, options["held_out"], options["seed"]).all()
 
 
 def test_the_gate_passes_the_shipped_weights_and_stops_a_worse_table(tmp_path):

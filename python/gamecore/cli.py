@@ -309,7 +309,12 @@ def _add_bench_parser(sub: Any) -> None:
     o.add_argument(
         "--gate", action="store_true", help="eval: exit 1 when --weights are worse than the shipped ones in a stage"
     )
-    o.add_argument("--check", metavar="FILE", help="eval: another check set (lines: BOARD SIDE EXACT SOURCE)")
+    o.add_argument(
+        "--check",
+        metavar="SET",
+        help="eval: the check set: tournament (default: positions of tournament games), engines (of engine games) "
+        "or a FILE of lines BOARD SIDE EXACT SOURCE",
+    )
     o.add_argument("--limit", type=count, default=0, help="eval: only the first N positions of the check set")
     _add_bench_common(o, quick="perft: trees three plies shallower (--reference: perft(8))")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -28,11 +28,15 @@ from ..search.engine import Engine
 
 __all__ = [
     "CheckPosition",
-    "STAGES",
+    "CHECK_SETS",
+    "check_path",
     "check_positions",
+    "STAGES",
     "measure",
     "bench_eval",
     "correlation",
+    "pick_check_positions",
+    "make_check_set",
     "GATE_SLACK",
 ]
 
@@ -58,14 +62,22 @@ class CheckPosition:
         return self.text.split()[0].count("-")
 
 
-def check_path(size: int) -> str:
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", f"eval-check{size}.txt")
+#: The shipped check sets by name (``--check NAME``): positions from tournament games (the
+#: default, what ``--gate`` reads) and from engine games (another engine's self-play).
+CHECK_SETS: dict[str, str] = {"tournament": "eval-check{size}.txt", "engines": "eval-check{size}-engines.txt"}
+
+
+def check_path(size: int, name: str = "tournament") -> str:
+    """The path of a shipped check set (``CHECK_SETS``)."""
+    data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+    return os.path.join(data, CHECK_SETS[name].format(size=size))
 
 
 def check_positions(size: int = 8, path: str | None = None) -> list[CheckPosition]:
-    """The check set of a board size (the shipped one, or the file at ``path``): lines of
-    ``BOARD SIDE EXACT SOURCE``, ``#`` comments."""
-    path = path or check_path(size)
+    """The check set of a board size: the shipped one, another shipped one by name
+    (``CHECK_SETS``) or the file at ``path``: lines of ``BOARD SIDE EXACT SOURCE``, ``#``
+    comments."""
+    path = check_path(size, path or "tournament") if path in CHECK_SETS or path is None else path
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -187,9 +199,10 @@ def bench_eval(
     if gate and weights is None:
         raise InvalidOptionError("--gate compares --weights PATH against the shipped weights: give --weights")
     in_discs = evaluation in ("default", "learned")
+    shown = os.path.basename(check_path(size, path or "tournament")) if path is None or path in CHECK_SETS else path
     print(
         f"evaluation check, {size}x{size}: {len(positions)} positions from real games with exact values "
-        f"({path or os.path.basename(check_path(size))}); r = correlation with the exact result, "
+        f"({shown}); r = correlation with the exact result, "
         f"err = mean error in discs",
         file=out,
     )
@@ -218,24 +231,29 @@ def bench_eval(
 CHECK_COUNTS: dict[tuple[int, int], int] = {(14, 16): 30, (17, 19): 30, (20, 22): 40, (23, 26): 40, (27, 30): 12}
 
 
-def make_check_set(
-    wthor_path: str, seed: int = 2021, counts: dict[tuple[int, int], int] | None = None
-) -> list[tuple[str, int, str]]:
-    """The check set's positions and exact values, as shipped: the games of a WTHOR file in
-    an order shuffled by ``random.Random(seed)``, one position from each game, at a number
-    of empty squares drawn from the stage that lacks most positions (``CHECK_COUNTS``),
-    each solved exactly. Returns ``(Othello.to_text(), exact value, source)`` sorted by
-    empty squares. Solving the 27-30-empty positions takes minutes each."""
+def pick_check_positions(
+    path: str,
+    seed: int = 2021,
+    counts: dict[tuple[int, int], int] | None = None,
+    games: Collection[int] | None = None,
+) -> list[tuple[int, Othello]]:
+    """The check set's positions, unsolved: the games of a record file (any archive format
+    :func:`gamecore.archive.read_archive` reads; ``games``: only these record indices) in
+    an order shuffled by ``random.Random(seed)``, one position from each game, at a number of
+    empty squares drawn from the stage that lacks most positions (``CHECK_COUNTS``).
+    Returns ``(game index, position)`` sorted by empty squares, then by game order."""
     import random  # noqa: PLC0415
 
-    from ..archive import read_wthor  # noqa: PLC0415
-    from ..search.engine import solve  # noqa: PLC0415
+    from ..archive.stats import read_archive  # noqa: PLC0415
 
     counts = dict(counts or CHECK_COUNTS)
-    games = read_wthor(wthor_path)
+    records = read_archive(path)
     rng = random.Random(seed)
-    order = list(range(len(games)))
+    order = list(range(len(records)))
     rng.shuffle(order)
+    if games is not None:
+        wanted = set(games)
+        order = [index for index in order if index in wanted]
     taken = {stage: 0 for stage in counts}
     picked: list[tuple[int, int, Othello]] = []
     for index in order:
@@ -245,7 +263,7 @@ def make_check_set(
         empties = rng.randint(*stage)
         game = Othello()
         found = None
-        for name in games[index].moves:
+        for name in records[index].moves:
             if not game.legal_moves():
                 break
             if game.legal_moves()[0].is_pass:
@@ -259,5 +277,22 @@ def make_check_set(
         taken[stage] += 1
         picked.append((empties, index, found))
     picked.sort(key=lambda item: item[0])
-    name = os.path.basename(wthor_path)
-    return [(position.to_text(), solve(position).score, f"{name}#{index}") for _, index, position in picked]
+    return [(index, position) for _, index, position in picked]
+
+
+def make_check_set(
+    path: str,
+    seed: int = 2021,
+    counts: dict[tuple[int, int], int] | None = None,
+    games: Collection[int] | None = None,
+) -> list[tuple[str, int, str]]:
+    """The check set as shipped: :func:`pick_check_positions`, each solved exactly. Returns
+    ``(Othello.to_text(), exact value, source)``. Solving the 27-30-empty positions takes
+    minutes each."""
+    from ..search.engine import solve  # noqa: PLC0415
+
+    name = os.path.basename(path)
+    return [
+        (position.to_text(), solve(position).score, f"{name}#{index}")
+        for index, position in pick_check_positions(path, seed, counts, games)
+    ]
