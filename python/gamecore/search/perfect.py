@@ -41,6 +41,8 @@ from ..errors import GamecoreError, InvalidOptionError
 from ..games.othello import PASS, Othello, OthelloMove
 from ..ui.othello import load_record
 from .book import run_build
+from .engine import Engine
+from .race import ProbeRace
 from .split import DaskJobs, Journal, SplitStopped, ThreadJobs, TreeSplit, empties_of, is_symmetric
 
 __all__ = ["PerfectLine", "perfect_line", "table_bits_for", "split_plies_for", "add_subparser"]
@@ -157,6 +159,7 @@ def perfect_line(
     table: Any = None,
     split_plies: int | None = None,
     jobs: Any = None,
+    threads: int = 1,
 ) -> PerfectLine:
     """Solve ``position`` (an Othello position, left unchanged): see the module's text.
 
@@ -171,6 +174,9 @@ def perfect_line(
     used only at symmetric positions (the start), unless ``jobs`` are given.
     ``jobs``: a :class:`~gamecore.search.split.DaskJobs` to solve the jobs on a cluster (then
     the nodes are the workers').
+    ``threads`` > 1 (without ``jobs``): each solve of more than :data:`RACE_MIN_EMPTIES` empty
+    squares is a :class:`~gamecore.search.race.ProbeRace` of that many threads on the table
+    (null-window probes around a guess, at once).
 
     :raises InvalidOptionError: not an Othello position, a bad ``table_bits`` or ``time_limit``.
     """
@@ -186,6 +192,7 @@ def perfect_line(
         table = jobs.table
     if table is None:  # with a cluster too: the line's last moves are solved here
         table = endgame.EndgameTable(table_bits_for(empties) if table_bits is None else table_bits)
+    race = ProbeRace(endgame, table, threads) if threads > 1 and jobs is None else None
     plies = split_plies_for(empties) if split_plies is None else split_plies
     result = PerfectLine(game.size, game.turn == Othello.Color.BLACK, -nsq, nsq, wld)
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -203,15 +210,30 @@ def perfect_line(
         if progress is not None:
             root_bound()
             result.seconds = time.perf_counter() - start
-            progress(result, result.nodes + counter[0], doing[0])
+            racing = race.running_nodes() if race is not None else 0
+            progress(result, result.nodes + counter[0] + racing, doing[0])
 
-    def run(core: Any, alpha: int, beta: int, root: bool = False) -> tuple[int | None, int, bool]:
-        """One solver call; stops the whole solve (returns completed False) at the time limit."""
+    def run(
+        core: Any, alpha: int, beta: int, root: bool = False, guess: int | None = None
+    ) -> tuple[int | None, int, bool]:
+        """One solver call (a race of ``threads`` when the window and the position are wide
+        enough); stops the whole solve (returns completed False) at the time limit."""
         left = 0.0
         if time_limit:
             left = time_limit - (time.perf_counter() - start)
             if left <= 0:
                 return None, 0, False
+        if race is not None and beta - alpha > 1 and empties_of(core) > RACE_MIN_EMPTIES:
+            before = race.nodes
+            try:
+                move, score, completed = race.solve(
+                    core, alpha, beta, _guess(core, game.size, game.backend) if guess is None else guess, left
+                )
+            finally:
+                result.nodes += race.nodes - before
+            if completed and root and alpha < score:
+                result.lower = max(result.lower, score) if score < beta else result.lower
+            return move, score, completed
         counter[0] = counter[1] = counter[2] = 0
         root_alpha[0] = alpha if root else None
         move, score, nodes, completed = endgame.solve_exact(
@@ -243,18 +265,20 @@ def perfect_line(
 
     tree = TreeSplit(game.size, game.backend, plies, run_job, batch=batch if jobs is not None else None)
 
-    def solve(core: Any, alpha: int, beta: int, root: bool = False) -> tuple[int | None, int, bool]:
+    def solve(
+        core: Any, alpha: int, beta: int, root: bool = False, guess: int | None = None
+    ) -> tuple[int | None, int, bool]:
         """One solve of ``core``: the solver's alone (no split, or a position too small for
         one), else the tree split's."""
         if empties_of(core) <= tree.min_empties:  # small: here, also with a cluster
-            return run(core, alpha, beta, root)
+            return run(core, alpha, beta, root, guess)
         if plies == 0:
-            return run_job(core, alpha, beta) if jobs is not None else run(core, alpha, beta, root)
+            return run_job(core, alpha, beta) if jobs is not None else run(core, alpha, beta, root, guess)
         if split_plies is None and jobs is None and not is_symmetric(core):
             # By default, in one process, the split is used only where it leaves out symmetric
             # moves: its jobs' roots have none of the solver's table cut-offs (the 28 empty
             # squares after c2 b4 c5 d2 and their line cost 216 M nodes split, 149 M not).
-            return run(core, alpha, beta, root)
+            return run(core, alpha, beta, root, guess)
         nodes_before = tree.nodes
         try:
             move, score = tree.solve(core, alpha, beta)
@@ -270,6 +294,8 @@ def perfect_line(
             if result.value is not None or (wld and result.outcome() is not None):
                 _solve_line(game, result, solve, doing)
     except KeyboardInterrupt:
+        if race is not None:
+            race.stop_all()
         root_bound()
         result.completed = False
     result.seconds = time.perf_counter() - start
@@ -282,6 +308,25 @@ BOOK_PLIES = 10
 
 #: The split's plies on a cluster: enough jobs for the workers at once.
 CLUSTER_SPLIT_PLIES = 2
+
+#: ``threads`` > 1: positions with no more empty squares than this are solved by one thread
+#: (milliseconds: the threads would cost more than they share).
+RACE_MIN_EMPTIES = 16
+
+#: Plies of the learned-evaluation search that gives a race its first guess.
+GUESS_DEPTH = 8
+
+
+def _guess(core: Any, size: int, backend: str) -> int:
+    """A guess of ``core``'s exact value (even on even boards) from a short search with the
+    learned evaluation (hundredths of a disc; 0 on boards without learned weights)."""
+    position = Othello(size, backend=backend)
+    black, white = core.bitboards()
+    position.core.set_board(black, white, core.turn)
+    found = Engine("learned", endgame_empties=0, mpc=False, tt_mb=4).search(position, depth=GUESS_DEPTH)
+    discs = found.score if found.proven else found.score / 100
+    step = 2 if size * size % 2 == 0 else 1
+    return max(-size * size, min(size * size, step * round(discs / step)))
 
 
 def split_plies_for(empties: int) -> int:
@@ -335,7 +380,7 @@ def _solve_line(game: Othello, result: PerfectLine, run: Callable[..., Any], doi
         want_value = sign * (result.value or 0)
         window = _window(0 if result.wld else want_value, game.size)
         doing[0] = f"move {len(result.line) + 1} of the perfect line"
-        move, score, done = run(game.core, *window)
+        move, score, done = run(game.core, *window, guess=0 if result.wld else want_value)
         if not done:
             return
         if result.wld:
@@ -398,7 +443,11 @@ def add_subparser(sub: Any) -> None:
         "(default 1)",
     )
     p.add_argument(
-        "--threads", type=count, default=1, help="solve the split's jobs on this many threads of this process"
+        "--threads",
+        type=count,
+        default=1,
+        help="threads of this process on one shared table: null-window probes around a guess at once (with --split: "
+        "the split's jobs)",
     )
     p.add_argument(
         "--journal", default=None, metavar="FILE", help="--scheduler: keep the jobs done in FILE; a rerun skips them"
@@ -447,7 +496,7 @@ def _cluster_jobs(args: argparse.Namespace, game: Othello) -> Iterator[DaskJobs 
     if args.scheduler is None:
         if args.journal is not None:
             raise GamecoreError("--journal keeps a cluster's jobs: it needs --scheduler")
-        if args.threads > 1:
+        if args.threads > 1 and args.split is not None:
             threads = ThreadJobs(args.threads, game.size, game.backend, bits)
             try:
                 yield threads
@@ -490,6 +539,7 @@ def run_command(args: argparse.Namespace, out: TextIO) -> int:
                 progress_every=min(args.progress, 0.5),
                 split_plies=args.split if args.split is not None or jobs is None else CLUSTER_SPLIT_PLIES,
                 jobs=jobs,
+                threads=args.threads if jobs is None else 1,
             )
     rate = result.nodes / max(result.cpu_seconds, 1e-9)
     if result.value is not None:

@@ -1,0 +1,137 @@
+"""Several threads solving one position on one shared table (``gamecore solve --threads N``,
+:class:`~gamecore.search.race.ProbeRace`), in both backends.
+
+- the race gives what one ``solve_exact`` gives: the exact value inside the window with an
+  optimal move, a fail-soft bound outside it, from any guess (right, far off, out of the window)
+  and any number of threads;
+- ``perfect_line(threads=2)`` and ``gamecore solve --threads 2`` prove the value of one thread
+  and a line whose every move keeps it;
+- a race stops when asked (Ctrl-C's path) or at its time limit, and says it did not finish.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import pytest
+
+from gamecore.cli import main
+from gamecore.errors import InvalidOptionError
+from gamecore.games.othello import Othello
+from gamecore.search.perfect import RACE_MIN_EMPTIES, perfect_line
+from gamecore.search.race import ProbeRace
+from gamecore.ui.othello import load_record
+
+#: Feinstein's perfect 6x6 line (see test_solve.py): white wins 20-16 all along it.
+FEINSTEIN = "c2b4c5d2e4e3d1c1b1d5d6f4b3b2f3f2e2b6a4c6a6a2b5a5e6e5a3a1f5f6e1f1"
+
+
+def line_position(plies: int, backend: str) -> Othello:
+    game = Othello(6, backend=backend)
+    load_record(game, FEINSTEIN[: 2 * plies])
+    return game
+
+
+def positions(backend: str) -> list[Othello]:
+    """Positions off the perfect line (the children of one of its positions), of other values."""
+    game = line_position(18 if backend == "cython" else 22, backend)
+    found = []
+    for move in game.legal_moves():
+        child = game.copy()
+        child.push(move)
+        found.append(child)
+    return found
+
+
+def optimal(endgame, game: Othello, move: int, value: int) -> bool:
+    child = game.copy()
+    child.push(game.move_from_code(move))
+    return -endgame.solve_exact(child.core.copy())[1] == value
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_a_race_gives_what_one_solve_gives(backend, threads):
+    endgame = backend.endgame
+    for game in positions(backend.name):
+        _, value, _, _ = endgame.solve_exact(game.core.copy())
+        for alpha, beta in [
+            (-36, 36),
+            (value - 1, value + 1),
+            (value - 9, value + 3),
+            (value + 2, 36),
+            (-36, value - 2),
+        ]:
+            alpha, beta = max(-36, alpha), min(36, beta)
+            if alpha >= beta:
+                continue
+            for guess in (value, value + 12, -value, 36, -36):
+                race = ProbeRace(endgame, endgame.EndgameTable(16), threads)
+                move, score, completed = race.solve(game.core, alpha, beta, guess)
+                assert completed and race.nodes > 0
+                if alpha < value < beta:
+                    assert score == value, (alpha, beta, guess)
+                    assert optimal(endgame, game, move, value)
+                elif value <= alpha:
+                    assert value <= score <= alpha, (alpha, beta, guess)  # fail low: an upper bound
+                else:
+                    assert beta <= score <= value, (alpha, beta, guess)  # fail high: a lower bound
+                    assert move is not None and optimal_at_least(endgame, game, move, beta)
+
+
+def optimal_at_least(endgame, game: Othello, move: int, bound: int) -> bool:
+    child = game.copy()
+    child.push(game.move_from_code(move))
+    return -endgame.solve_exact(child.core.copy())[1] >= bound
+
+
+def test_a_race_needs_two_threads_or_more(backend):
+    table = backend.endgame.EndgameTable(16)
+    for threads in (0, 1, True, 2.0, "2", 65):
+        with pytest.raises(InvalidOptionError):
+            ProbeRace(backend.endgame, table, threads)
+
+
+def test_threads_prove_the_value_of_one_thread_and_a_perfect_line(backend):
+    game = line_position(12 if backend.name == "cython" else 18, backend.name)  # 24 / 18 empty squares
+    assert 36 - sum(game.score()) > RACE_MIN_EMPTIES or backend.name == "python"
+    alone = perfect_line(game)
+    raced = perfect_line(game, threads=2)
+    assert alone.value == raced.value == -4 and raced.completed
+    position, expected = game.copy(), -4
+    for move in raced.line:
+        position.push(move)
+        expected = -expected
+        if not position.is_game_over():
+            assert backend.endgame.solve_exact(position.core.copy())[1] == expected, move
+    assert position.is_game_over()
+
+
+def test_the_command_with_threads_says_what_one_thread_says(backend):
+    args = ["solve", "--size", "6", "--moves", FEINSTEIN[:24], "--progress", "0", "--backend", backend.name]
+    if backend.name == "python":
+        args[4] = FEINSTEIN[:36]
+    out_one, out_two = io.StringIO(), io.StringIO()
+    assert main(args, out=out_one) == 0
+    assert main([*args, "--threads", "2"], out=out_two) == 0
+    value_line = [line for line in out_one.getvalue().splitlines() if line.startswith("value:")]
+    assert value_line and value_line[0] in out_two.getvalue().splitlines()
+    assert "white wins 20-16" in value_line[0]
+
+
+def test_a_race_stops_when_asked_and_at_its_time_limit():
+    pytest.importorskip("gamecore.search._endgame_cy", reason="a long race needs the compiled backend: pip install .")
+    game = Othello(6, backend="cython")  # the start: about a minute of two threads
+    endgame = game._backend.endgame
+    race = ProbeRace(endgame, endgame.EndgameTable(20), 2)
+    timer = threading.Timer(0.5, race.stop_all)
+    timer.start()
+    started = time.perf_counter()
+    move, score, completed = race.solve(game.core, -36, 36, 0)
+    assert not completed and move is None and time.perf_counter() - started < 5
+    started = time.perf_counter()
+    assert ProbeRace(endgame, endgame.EndgameTable(20), 2).solve(game.core, -36, 36, 0, time_limit=0.5)[2] is False
+    assert time.perf_counter() - started < 5
+    raced = perfect_line(game, threads=2, time_limit=0.5)
+    assert not raced.completed and raced.value is None
