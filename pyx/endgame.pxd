@@ -40,8 +40,11 @@ cdef extern from "gamecore_endgame64.h":
     uint64_t gc_eg64_flips(const gc_eg64* e, uint64_t player, uint64_t opponent, int x) noexcept nogil
     uint64_t gc_eg64_child(const gc_board64* b, uint64_t player, uint64_t opponent, int x,
                            uint64_t* replies) noexcept nogil
+    uint64_t gc_eg64_moves(const gc_board64* b, uint64_t player, uint64_t opponent) noexcept nogil
     int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
                       int empties, const int* sq, uint64_t* nodes) noexcept nogil
+    int gc_eg64_solve5(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
+                       const int* sq, uint64_t* nodes) noexcept nogil
 
 cdef extern from "gamecore_tt.h":
     uint64_t gc_tt_load(const uint64_t* word) noexcept nogil
@@ -256,11 +259,12 @@ cdef inline void endgame_tables_init(EndgameTables* t, const Geometry* g) noexce
 
 # -- kernel calls with the width named (Cython cannot pick it across modules) -------------
 
-cdef inline bb_t eg_moves(bb_t player, bb_t opponent, const Geometry* g) noexcept nogil:
+cdef inline bb_t eg_moves(bb_t player, bb_t opponent, const EndgameTables* t) noexcept nogil:
+    """The moves of `player`; up to 8x8 by the C generator, on AVX2 where the CPU has it."""
     if bb_t is uint64_t:
-        return legal_moves_mask[uint64_t](player, opponent, g)
+        return gc_eg64_moves(&t.board64, player, opponent)
     else:
-        return legal_moves_mask[gc_u128](player, opponent, g)
+        return legal_moves_mask[gc_u128](player, opponent, t.g)
 
 
 cdef inline bb_t eg_flips(bb_t player, bb_t opponent, int square, const Geometry* g) noexcept nogil:
@@ -689,7 +693,8 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
     With so few empty squares, trying the flips of each empty square finds the moves for
     less than generating them: a square that flips nothing is no move. The order, and so
     the nodes, are those of the twin, which generates the moves first."""
-    cdef int best = -s.t.nsq - 1, score, cut, q, sq, c
+    cdef int best = -s.t.nsq - 1, score, cut, q, sq, c, k = 0
+    cdef int squares[5]
     cdef bint moved = False
     cdef bb_t empty, odd, parity_group, group, bit, f
     s.nodes += 1
@@ -701,6 +706,20 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
         count_stat(s, empties, EG_STAT_OTHER_CUTS)
         return cut
     empty = ~(player | opponent) & <bb_t>s.t.full
+    if bb_t is uint64_t:
+        if empties == 5:  # up to 8x8: the same moves and nodes in C (gc_eg64_solve5)
+            for c in range(s.t.nclasses):
+                group = empty & <bb_t>s.t.presorted[c]
+                while group:
+                    squares[k] = first_square(group)
+                    group ^= square_bit(group, squares[k], s.g)
+                    k += 1
+            best = gc_eg64_solve5(&s.t.last64, player, opponent, alpha, beta, squares, &s.nodes)
+            if best != -s.t.nsq - 1:
+                return best
+            if not eg_moves(opponent, player, s.t):
+                return final_score(player, opponent, s.t.nsq)
+            return -shallow_search(s, opponent, player, -beta, -alpha, empties)
     odd = 0
     for q in range(4):
         if popcount(empty & <bb_t>s.t.quadrant[q]) & 1:
@@ -727,7 +746,7 @@ cdef inline int shallow_search(Solver* s, bb_t player, bb_t opponent, int alpha,
                     if best > alpha:
                         alpha = best
     if not moved:
-        if not eg_moves(opponent, player, s.g):
+        if not eg_moves(opponent, player, s.t):
             return final_score(player, opponent, s.t.nsq)
         return -shallow_search(s, opponent, player, -beta, -alpha, empties)
     return best
@@ -805,7 +824,7 @@ cdef inline int shallow_value(Solver* s, bb_t player, bb_t opponent, bb_t moves,
         s.nodes += 1
         return eg_pattern_score(s, player, opponent)
     if not moves:
-        replies = eg_moves(opponent, player, s.g)
+        replies = eg_moves(opponent, player, s.t)
         if not replies:
             s.nodes += 1
             return EG_SCALE * final_score(player, opponent, s.t.nsq)
@@ -815,10 +834,10 @@ cdef inline int shallow_value(Solver* s, bb_t player, bb_t opponent, bb_t moves,
         sq = first_square(moves)
         bit = square_bit(moves, sq, s.g)
         moves ^= bit
-        f = eg_flips(player, opponent, sq, s.g)
+        f = eg_flips_near(player, opponent, sq, s.t)
         child_p = opponent ^ f
         child_o = player | f | bit
-        replies = eg_moves(child_p, child_o, s.g) if depth > 1 else 0
+        replies = eg_moves(child_p, child_o, s.t) if depth > 1 else 0
         value = -shallow_value(s, child_p, child_o, replies, depth - 1, -beta, -alpha)
         if check_limits(s):  # a 2-3 ply search on 10x10 evaluates thousands: limits hold inside it
             return 0
@@ -853,8 +872,8 @@ cdef inline int order_moves(Solver* s, bb_t player, bb_t opponent, bb_t moves, b
             if bb_t is uint64_t:
                 f = gc_eg64_child(&s.t.board64, player, opponent, sq, &replies)
             else:
-                f = eg_flips(player, opponent, sq, s.g)
-                replies = eg_moves(opponent ^ f, player | f | bit, s.g)
+                f = eg_flips_near(player, opponent, sq, s.t)
+                replies = eg_moves(opponent ^ f, player | f | bit, s.t)
             child_p = opponent ^ f
             child_o = player | f | bit
             if deep_children:  # their table buckets load while the others are ordered
@@ -892,7 +911,7 @@ cdef inline int etc_cutoff(Solver* s, bb_t player, bb_t opponent, bb_t moves, in
         sq = first_square(moves)
         bit = square_bit(moves, sq, s.g)
         moves ^= bit
-        f = eg_flips(player, opponent, sq, s.g)
+        f = eg_flips_near(player, opponent, sq, s.t)
         keys[count] = tt_hash(opponent ^ f, player | f | bit)
         tt_prefetch(s, keys[count])
         count += 1
@@ -923,7 +942,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if cut != EG_NO_CUT:
             count_stat(s, empties, EG_STAT_OTHER_CUTS)
             return cut
-    moves = eg_moves(player, opponent, s.g)
+    moves = eg_moves(player, opponent, s.t)
     if not root:
         if tt_probe(s, h, empties, &entry):
             count_stat(s, empties, EG_STAT_TABLE_HITS)
@@ -948,7 +967,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         if tt_probe(s, h, empties, &entry):
             tt_move = entry.move
     if not moves:
-        if not eg_moves(opponent, player, s.g):
+        if not eg_moves(opponent, player, s.t):
             return final_score(player, opponent, s.t.nsq)
         if root:
             s.root_move = EG_PASS
@@ -966,7 +985,7 @@ cdef inline int deep_search(Solver* s, bb_t player, bb_t opponent, int alpha, in
         # The table's move first, before the others are ordered: often it cuts alone.
         bit = square_bit(moves, tt_move, s.g)
         moves ^= bit
-        f = eg_flips(player, opponent, tt_move, s.g)
+        f = eg_flips_near(player, opponent, tt_move, s.t)
         best = -search_child(s, opponent ^ f, player | f | bit, -beta, -alpha, empties - 1)
         if s.stop:
             return 0

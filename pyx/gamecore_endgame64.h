@@ -28,9 +28,10 @@ GC_ALWAYS_INLINE int gc_eg64_final_score(uint64_t player, uint64_t opponent, int
     return 0;
 }
 
-/* The squares alone-or-odd in their quadrant first, then the others, each in given order. */
+/* The squares alone-or-odd in their quadrant first, then the others, each in given order
+ * (count <= 5). */
 GC_ALWAYS_INLINE void gc_eg64_parity_order(const gc_eg64* e, const int* squares, int count, int* order) {
-    int odd[4], i, j, same, k = 0;
+    int odd[5], i, j, same, k = 0;
     for (i = 0; i < count; i++) {
         same = 0;
         for (j = 0; j < count; j++)
@@ -161,6 +162,34 @@ GC_ALWAYS_INLINE void gc_eg64_parity_order(const gc_eg64* e, const int* squares,
         }                                                                                         \
         return best;                                                                              \
     }                                                                                             \
+    /* shallow_search's moves at five empty squares `sq` (in presorted order): odd quadrants \
+     * first, each child solved by solve4 over the other four in presorted order, as          \
+     * search_child gives them. No node of its own (the caller counts it); -nsq - 1: no move. */ \
+    ATTR static int gc_eg64_solve5_##SUFFIX(const gc_eg64* e, uint64_t p, uint64_t o, int alpha, int beta, \
+                                            const int* sq, uint64_t* nodes) {                     \
+        int best = -e->nsq - 1, score, i, j, k, x, order[5], rest[4];                            \
+        uint64_t f;                                                                               \
+        gc_eg64_parity_order(e, sq, 5, order);                                                    \
+        for (i = 0; i < 5; i++) {                                                                 \
+            x = order[i];                                                                         \
+            f = gc_eg64_flips_##SUFFIX(e, p, o, x);                                               \
+            if (!f)                                                                               \
+                continue;                                                                         \
+            for (j = k = 0; j < 5; j++)                                                           \
+                if (sq[j] != x)                                                                   \
+                    rest[k++] = sq[j];                                                            \
+            score = -gc_eg64_solve4_##SUFFIX(e, o ^ f, p | f | ((uint64_t)1 << x), -beta, -alpha, \
+                                             rest[0], rest[1], rest[2], rest[3], 0, nodes);       \
+            if (score > best) {                                                                   \
+                best = score;                                                                     \
+                if (best >= beta)                                                                 \
+                    return best;                                                                  \
+                if (best > alpha)                                                                 \
+                    alpha = best;                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        return best;                                                                              \
+    }                                                                                             \
     ATTR static int gc_eg64_solve_##SUFFIX(const gc_eg64* e, uint64_t p, uint64_t o, int alpha, int beta, \
                                            int empties, const int* sq, uint64_t* nodes) {         \
         switch (empties) {                                                                        \
@@ -189,6 +218,9 @@ GC_DEFINE_EG64(avx2, GC_AVX2, gc_flips64_avx2)
 GC_DEFINE_EG64_CHILD(portable, , gc_moves64, gc_flips64)
 #ifdef GC_HAVE_AVX2_PERFT
 GC_DEFINE_EG64_CHILD(avx2, GC_AVX2, gc_moves64_avx2, gc_flips64_avx2)
+GC_AVX2 static uint64_t gc_eg64_moves_avx2(const gc_board64* b, uint64_t player, uint64_t opponent) {
+    return gc_moves64_avx2(player, opponent, b);
+}
 #endif
 
 /* The discs a move of `player` on `x` flips; `*replies`: the opponent's moves after it. */
@@ -199,6 +231,15 @@ static inline uint64_t gc_eg64_child(const gc_board64* b, uint64_t player, uint6
         return gc_eg64_child_avx2(b, player, opponent, x, replies);
 #endif
     return gc_eg64_child_portable(b, player, opponent, x, replies);
+}
+
+/* The moves of `player`, on the fastest generator. */
+static inline uint64_t gc_eg64_moves(const gc_board64* b, uint64_t player, uint64_t opponent) {
+#ifdef GC_HAVE_AVX2_PERFT
+    if (gc_cpu_has_avx2())
+        return gc_eg64_moves_avx2(b, player, opponent);
+#endif
+    return gc_moves64(player, opponent, b);
 }
 
 /* The discs a move of `player` on `x` flips (0 if none), on the fastest flips. */
@@ -219,6 +260,16 @@ static inline int gc_eg64_solve(const gc_eg64* e, uint64_t player, uint64_t oppo
         return gc_eg64_solve_avx2(e, player, opponent, alpha, beta, empties, sq, nodes);
 #endif
     return gc_eg64_solve_portable(e, player, opponent, alpha, beta, empties, sq, nodes);
+}
+
+/* shallow_search's moves at five empty squares (gc_eg64_solve5_*) on the fastest flips. */
+static inline int gc_eg64_solve5(const gc_eg64* e, uint64_t player, uint64_t opponent, int alpha, int beta,
+                                 const int* sq, uint64_t* nodes) {
+#ifdef GC_HAVE_AVX2_PERFT
+    if (gc_cpu_has_avx2())
+        return gc_eg64_solve5_avx2(e, player, opponent, alpha, beta, sq, nodes);
+#endif
+    return gc_eg64_solve5_portable(e, player, opponent, alpha, beta, sq, nodes);
 }
 
 #endif
