@@ -63,7 +63,7 @@ cdef enum:
     EG_TIME_CHECK_EVERY = 4096  # nodes between two readings of the clock
     EG_NO_CUT = 1000            # stability_cutoff: no cut-off (None in _endgame_py)
     EG_ODD_BONUS = 4            # ODD_BONUS: move_key's bonus for a move in an odd quadrant
-    EG_ETC_EMPTIES = 10         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
+    EG_ETC_EMPTIES = 12         # ETC_EMPTIES: enhanced transposition cut-offs from this many empties
     EG_SCALE = 100              # _othello_patterns.SCALE: evaluation units a disc
     EG_MAX_PATTERN_SCORE = 100000  # _othello_patterns.MAX_PATTERN_SCORE: the evaluation's bound
     EG_STATS_FIELDS = 6         # STATS_FIELDS: the counters of one number of empty squares

@@ -132,7 +132,7 @@ STATS_FIELDS = 6
 #: The solver's move_key bonus for a move in a quadrant with an odd number of empty squares.
 ODD_BONUS = 4
 #: The solver's enhanced transposition cut-offs, in nodes with this many empties or more.
-ETC_EMPTIES = 10
+ETC_EMPTIES = 12
 #: The solver's evaluated ordering on boards with learned weights: ``(from, depth1, depth2,
 #: depth3, weight, pv_extra)``. In nodes with at least ``from`` empty squares, deep_search adds
 #: ``weight`` times a shallow search's value of each move (the learned evaluation, hundredths
