@@ -113,11 +113,35 @@ def test_the_command_with_threads_says_what_one_thread_says(backend):
     if backend.name == "python":
         args[4] = FEINSTEIN[:36]
     out_one, out_two = io.StringIO(), io.StringIO()
-    assert main(args, out=out_one) == 0
+    assert main([*args, "--threads", "1"], out=out_one) == 0
     assert main([*args, "--threads", "2"], out=out_two) == 0
     value_line = [line for line in out_one.getvalue().splitlines() if line.startswith("value:")]
     assert value_line and value_line[0] in out_two.getvalue().splitlines()
     assert "white wins 20-16" in value_line[0]
+
+
+def test_the_command_races_by_default_where_threads_run_at_once(monkeypatch):
+    pytest.importorskip(
+        "gamecore.search._endgame_cy", reason="the default race needs the compiled backend: pip install ."
+    )
+    from gamecore.search import perfect  # noqa: PLC0415
+
+    seen = []
+    real = perfect.perfect_line
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["threads"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(perfect, "perfect_line", spy)
+    monkeypatch.setattr(perfect.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    for backend, extra, expected in [("cython", [], 2), ("python", [], 1), ("cython", ["--split", "1"], 1)]:
+        args = ["solve", "--size", "4", "--progress", "0", "--backend", backend, *extra]
+        assert main(args, out=io.StringIO()) == 0
+        assert seen.pop() == expected, (backend, extra)
+    monkeypatch.setattr(perfect.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert main(["solve", "--size", "4", "--progress", "0", "--backend", "cython"], out=io.StringIO()) == 0
+    assert seen.pop() == 1
 
 
 def test_a_race_stops_when_asked_and_at_its_time_limit():
