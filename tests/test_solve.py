@@ -136,7 +136,7 @@ def test_ffo_40_by_the_command(backend):
     # the compiled backend whatever GAMECORE_BACKEND says (CI runs the suite again with "python")
     assert main(["solve", f"{text} {'XO'[turn]}", "--progress", "0", "--backend", backend.name], out=out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[0] == "8x8, black to move, 20 empty squares; proving the exact value (cython backend)"
+    assert lines[0].startswith("8x8, black to move, 20 empty squares; proving the exact value (cython backend")
     assert lines[1].startswith("value: +38 for black: black wins")
     assert lines[2] == "best move: a2"  # the one move of +38 in the suite's file
     assert max(scores.values()) == 38

@@ -538,7 +538,9 @@ def run_command(args: argparse.Namespace, out: TextIO) -> int:
     empties = n * n - sum(game.score())
     mover = "black" if game.turn == Othello.Color.BLACK else "white"
     what = "win/draw/loss" if args.wld else "exact value"
-    print(f"{n}x{n}, {mover} to move, {empties} empty squares; proving the {what} ({game.backend} backend)", file=out)
+    threads = _threads(args, game) if args.scheduler is None else 1
+    how = f"{game.backend} backend" + (f", {threads} threads" if threads > 1 else "")
+    print(f"{n}x{n}, {mover} to move, {empties} empty squares; proving the {what} ({how})", file=out)
 
     # The shared progress line (standard error): redrawn on a terminal, else a line every --progress s.
     with Progress(None, "nodes", label="solve", quiet=not args.progress, every=args.progress or 1.0) as shown:
@@ -557,7 +559,7 @@ def run_command(args: argparse.Namespace, out: TextIO) -> int:
                 progress_every=min(args.progress, 0.5),
                 split_plies=args.split if args.split is not None or jobs is None else CLUSTER_SPLIT_PLIES,
                 jobs=jobs,
-                threads=_threads(args, game) if jobs is None else 1,
+                threads=threads if jobs is None else 1,
             )
     rate = result.nodes / max(result.cpu_seconds, 1e-9)
     if result.value is not None:
