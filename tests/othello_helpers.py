@@ -101,3 +101,15 @@ def score_by_hand(me: int, opp: int, weights: Any) -> int:
             index = index * 3 + (1 if me >> square & 1 else 2 if opp >> square & 1 else 0)
         total += table[base + ps.offsets[shape] + index]
     return max(-patterns.MAX_PATTERN_SCORE, min(patterns.MAX_PATTERN_SCORE, total))
+
+
+def assert_keeps_the_value(endgame: Any, game: Any, line: Iterable[Any], value: int) -> None:
+    """Every move of ``line`` from ``game`` keeps ``value`` (for the side to move at ``game``),
+    each position after it solved again by ``endgame.solve_exact``, and the line ends the game."""
+    position, expected = game.copy(), value
+    for move in line:
+        position.push(move)
+        expected = -expected
+        if not position.is_game_over():
+            assert endgame.solve_exact(position.core.copy())[1] == expected, move
+    assert position.is_game_over()

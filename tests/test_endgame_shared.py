@@ -19,6 +19,7 @@ from gamecore.search.book import opening_book
 from gamecore.search.perfect import perfect_line
 from gamecore.search.split import ThreadJobs
 from gamecore.ui.othello import load_record
+from othello_helpers import assert_keeps_the_value
 
 #: Feinstein's perfect 6x6 line (see test_solve.py): white wins 20-16 all along it.
 FEINSTEIN = "c2b4c5d2e4e3d1c1b1d5d6f4b3b2f3f2e2b6a4c6a6a2b5a5e6e5a3a1f5f6e1f1"
@@ -184,10 +185,4 @@ def test_threads_give_the_value_of_one_process_and_a_perfect_line(backend):
         finally:
             jobs.close()
         assert alone.value == threaded.value == value
-        position, expected = game.copy(), value  # the threads' line: every move keeps the value
-        for move in threaded.line:
-            position.push(move)
-            expected = -expected
-            if not position.is_game_over():
-                assert backend.endgame.solve_exact(position.core.copy())[1] == expected, move
-        assert position.is_game_over()
+        assert_keeps_the_value(backend.endgame, game, threaded.line, value)

@@ -23,6 +23,7 @@ from gamecore.games.othello import Othello
 from gamecore.search.perfect import RACE_MIN_EMPTIES, perfect_line
 from gamecore.search.race import ProbeRace
 from gamecore.ui.othello import load_record
+from othello_helpers import assert_keeps_the_value
 
 #: Feinstein's perfect 6x6 line (see test_solve.py): white wins 20-16 all along it.
 FEINSTEIN = "c2b4c5d2e4e3d1c1b1d5d6f4b3b2f3f2e2b6a4c6a6a2b5a5e6e5a3a1f5f6e1f1"
@@ -94,18 +95,12 @@ def test_a_race_needs_two_threads_or_more(backend):
 
 
 def test_threads_prove_the_value_of_one_thread_and_a_perfect_line(backend):
-    game = line_position(12 if backend.name == "cython" else 18, backend.name)  # 24 / 18 empty squares
+    game = line_position(12 if backend.name == "cython" else 18, backend.name)  # 20 / 14 empty squares
     assert 36 - sum(game.score()) > RACE_MIN_EMPTIES or backend.name == "python"
     alone = perfect_line(game)
     raced = perfect_line(game, threads=2)
     assert alone.value == raced.value == -4 and raced.completed
-    position, expected = game.copy(), -4
-    for move in raced.line:
-        position.push(move)
-        expected = -expected
-        if not position.is_game_over():
-            assert backend.endgame.solve_exact(position.core.copy())[1] == expected, move
-    assert position.is_game_over()
+    assert_keeps_the_value(backend.endgame, game, raced.line, -4)
 
 
 def test_the_command_with_threads_says_what_one_thread_says(backend):
