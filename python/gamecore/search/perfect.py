@@ -201,11 +201,18 @@ def perfect_line(
     doing = ["the value"]
     root_alpha: list[int | None] = [None]  # the window's alpha of the root's search, while it runs
 
+    racing_root = [False]  # a race of the root in progress: its probes' bounds are the root's
+
     def root_bound() -> None:
-        """The root's best move so far is a proven lower bound once above the window's alpha."""
+        """The root's best move so far is a proven lower bound once above the window's alpha;
+        in a race of the root, what its probes proved bounds the value."""
         alpha = root_alpha[0]
         if alpha is not None and counter[1] and counter[2] > alpha:
             result.lower = max(result.lower, int(counter[2]))
+        if racing_root[0] and race is not None:
+            lower, upper = race.bounds()
+            if lower is not None and upper is not None:
+                result.lower, result.upper = max(result.lower, lower), min(result.upper, upper)
 
     def report() -> None:
         if progress is not None:
@@ -226,14 +233,16 @@ def perfect_line(
                 return None, 0, False
         if race is not None and beta - alpha > 1 and empties_of(core) > RACE_MIN_EMPTIES:
             before = race.nodes
+            racing_root[0] = root
             try:
                 move, score, completed = race.solve(
                     core, alpha, beta, _guess(core, game.size, game.backend) if guess is None else guess, left
                 )
             finally:
                 result.nodes += race.nodes - before
-            if completed and root and alpha < score:
-                result.lower = max(result.lower, score) if score < beta else result.lower
+                if root:
+                    root_bound()  # what the probes proved, also when stopped
+                racing_root[0] = False
             return move, score, completed
         counter[0] = counter[1] = counter[2] = 0
         root_alpha[0] = alpha if root else None

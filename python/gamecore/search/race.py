@@ -44,6 +44,13 @@ class ProbeRace:
         self._stop = bytearray(1)
         self._counters: dict[int, array[int]] = {}  # the running searches' node counts, by id
         self._lock = threading.Lock()
+        self._proven: dict[str, Any] = {"lower": None, "upper": None}
+
+    def bounds(self) -> tuple[int | None, int | None]:
+        """The interval the probes of the race in progress (or the last one) have proven so far:
+        ``(lower, upper)``, None before any race."""
+        with self._lock:
+            return self._proven["lower"], self._proven["upper"]
 
     def running_nodes(self) -> int:
         """Nodes of the searches still running (for a progress line)."""
@@ -64,7 +71,7 @@ class ProbeRace:
         squares = core.size * core.size
         step = 2 if squares % 2 == 0 else 1
         self._stop[0] = 0
-        proven = {"lower": -squares, "upper": squares, "move": None}
+        proven = self._proven = {"lower": -squares, "upper": squares, "move": None}
         answer: list[tuple[int | None, int]] = []  # the first result proven, by either side
 
         def finish(move: int | None, score: int) -> None:
