@@ -76,6 +76,7 @@ def test_a_race_gives_what_one_solve_gives(backend, threads):
                     assert optimal(endgame, game, move, value)
                 elif value <= alpha:
                     assert value <= score <= alpha, (alpha, beta, guess)  # fail low: an upper bound
+                    assert move in game.core.legal_moves(), (alpha, beta, guess)  # as solve_exact: a move to play
                 else:
                     assert beta <= score <= value, (alpha, beta, guess)  # fail high: a lower bound
                     assert move is not None and optimal_at_least(endgame, game, move, beta)

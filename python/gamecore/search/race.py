@@ -71,7 +71,9 @@ class ProbeRace:
         squares = core.size * core.size
         step = 2 if squares % 2 == 0 else 1
         self._stop[0] = 0
-        proven = self._proven = {"lower": -squares, "upper": squares, "move": None}
+        # "low_move": a failing-low probe's best move, which a fail-low answer gives as
+        # solve_exact's does (the perfect line of a lost position plays it: --wld's window).
+        proven = self._proven = {"lower": -squares, "upper": squares, "move": None, "low_move": None}
         answer: list[tuple[int | None, int]] = []  # the first result proven, by either side
 
         def finish(move: int | None, score: int) -> None:
@@ -118,11 +120,12 @@ class ProbeRace:
                             proven["lower"], proven["move"] = max(score, proven["lower"]), move
                     else:
                         proven["upper"] = min(proven["upper"], score)
+                        proven["low_move"] = move
                 guess_here = score
             with self._lock:
                 lower, upper, move = proven["lower"], proven["upper"], proven["move"]
             if upper <= alpha:
-                finish(None, upper)
+                finish(proven["low_move"], upper)
             elif lower >= beta or (lower == upper and move is not None):
                 finish(move, lower)
 
