@@ -19,10 +19,12 @@ import io
 import json
 import random
 from array import array
+from pathlib import Path
 
 import pytest
 
 from gamecore import Engine, Othello
+from gamecore.archive.stats import read_archive
 from gamecore.bench import evaluation
 from gamecore.cli import main
 from gamecore.errors import CorruptDataError, InvalidOptionError, InvalidSizeError
@@ -267,6 +269,25 @@ def test_the_check_set_values_are_exact(backend, check_set):
     for position in [p for p in positions if p.empties <= 14][: 3 if backend.name == "cython" else 1]:
         game = Othello.from_text(position.text, backend=backend.name)
         assert solve(game).score == position.exact
+
+
+def test_check_positions_are_picked_from_their_games_at_the_stages_asked():
+    path = str(Path(__file__).parent / "data" / "archive" / "WTH_1977.wtb")  # 12 real games
+    counts = {(20, 22): 3, (23, 26): 3}
+    picked = evaluation.pick_check_positions(path, seed=5, counts=counts)
+    assert picked == evaluation.pick_check_positions(path, seed=5, counts=counts)  # seeded
+    assert len(picked) == 6 and len({index for index, _ in picked}) == 6  # one position a game
+    empties = [64 - sum(position.score()) for _, position in picked]
+    assert empties == sorted(empties) and sum(20 <= e <= 22 for e in empties) == 3
+    for index, position in picked:  # the position is one its game reached, with a move to play
+        replay = Othello()
+        for name in read_archive(path)[index].moves:
+            if replay.to_text() == position.to_text():
+                break
+            if replay.legal_moves()[0].is_pass:
+                replay.push(replay.legal_moves()[0])
+            replay.push(name)
+        assert replay.to_text() == position.to_text() and not position.legal_moves()[0].is_pass
 
 
 def test_the_engine_games_check_set_is_the_held_out_games_positions():

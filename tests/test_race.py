@@ -93,6 +93,9 @@ def test_a_race_needs_two_threads_or_more(backend):
     for threads in (0, 1, True, 2.0, "2", 65):
         with pytest.raises(InvalidOptionError):
             ProbeRace(backend.endgame, table, threads)
+    for threads in (0, -1, True, 2.0, "2"):
+        with pytest.raises(InvalidOptionError):
+            perfect_line(Othello(4, backend=backend.name), threads=threads)
 
 
 def test_threads_prove_the_value_of_one_thread_and_a_perfect_line(backend):
@@ -155,3 +158,38 @@ def test_a_race_stops_when_asked_and_at_its_time_limit():
     assert time.perf_counter() - started < 5
     raced = perfect_line(game, threads=2, time_limit=0.5)
     assert not raced.completed and raced.value is None
+
+
+class SlowProbes:
+    """A stand-in solver: the whole window never finishes within its time, each null window
+    takes ``pause`` seconds and fails low by one (an MTD(f) chain of 32 probes on 4x4), or
+    raises ``error``."""
+
+    def __init__(self, pause: float, error: BaseException | None = None) -> None:
+        self.pause, self.error = pause, error
+
+    def solve_exact(self, core, alpha, beta, time_limit=0.0, *, table=None, _stop=None, _progress=None):
+        if beta - alpha > 1:  # the whole window: runs out its time (or until stopped)
+            end = time.perf_counter() + (time_limit or 60)
+            while time.perf_counter() < end and not _stop[0]:
+                time.sleep(0.01)
+            return None, 0, 1, False
+        if self.error is not None:
+            raise self.error
+        time.sleep(self.pause)
+        return 0, alpha, 1, True
+
+
+def test_a_race_keeps_one_time_limit_for_all_its_probes():
+    core = Othello(4).core
+    started = time.perf_counter()
+    move, score, completed = ProbeRace(SlowProbes(0.2), None, 2).solve(core, -16, 16, 16, time_limit=0.5)
+    assert not completed and time.perf_counter() - started < 2  # not 32 probes of 0.2 s each
+
+
+def test_an_error_in_a_racing_thread_is_raised_and_stops_the_others():
+    core = Othello(4).core
+    started = time.perf_counter()
+    with pytest.raises(RuntimeError, match="boom"):
+        ProbeRace(SlowProbes(0.0, RuntimeError("boom")), None, 2).solve(core, -16, 16, 0, time_limit=30)
+    assert time.perf_counter() - started < 5  # the whole-window thread was stopped, not waited for

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -73,11 +73,16 @@ def check_path(size: int, name: str = "tournament") -> str:
     return os.path.join(data, CHECK_SETS[name].format(size=size))
 
 
+def _check_file(size: int, path: str | None) -> str:
+    """A check set's file: a shipped one by name (``CHECK_SETS``; None: the default), else ``path``."""
+    return check_path(size, path or "tournament") if path is None or path in CHECK_SETS else path
+
+
 def check_positions(size: int = 8, path: str | None = None) -> list[CheckPosition]:
     """The check set of a board size: the shipped one, another shipped one by name
     (``CHECK_SETS``) or the file at ``path``: lines of ``BOARD SIDE EXACT SOURCE``, ``#``
     comments."""
-    path = check_path(size, path or "tournament") if path in CHECK_SETS or path is None else path
+    path = _check_file(size, path)
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -199,7 +204,7 @@ def bench_eval(
     if gate and weights is None:
         raise InvalidOptionError("--gate compares --weights PATH against the shipped weights: give --weights")
     in_discs = evaluation in ("default", "learned")
-    shown = os.path.basename(check_path(size, path or "tournament")) if path is None or path in CHECK_SETS else path
+    shown = os.path.basename(_check_file(size, path)) if path is None or path in CHECK_SETS else path
     print(
         f"evaluation check, {size}x{size}: {len(positions)} positions from real games with exact values "
         f"({shown}); r = correlation with the exact result, "
@@ -235,11 +240,9 @@ def pick_check_positions(
     path: str,
     seed: int = 2021,
     counts: dict[tuple[int, int], int] | None = None,
-    games: Collection[int] | None = None,
 ) -> list[tuple[int, Othello]]:
     """The check set's positions, unsolved: the games of a record file (any archive format
-    :func:`gamecore.archive.read_archive` reads; ``games``: only these record indices) in
-    an order shuffled by ``random.Random(seed)``, one position from each game, at a number of
+    :func:`gamecore.archive.read_archive` reads) in an order shuffled by ``random.Random(seed)``, one position from each game, at a number of
     empty squares drawn from the stage that lacks most positions (``CHECK_COUNTS``).
     Returns ``(game index, position)`` sorted by empty squares, then by game order."""
     import random  # noqa: PLC0415
@@ -251,9 +254,6 @@ def pick_check_positions(
     rng = random.Random(seed)
     order = list(range(len(records)))
     rng.shuffle(order)
-    if games is not None:
-        wanted = set(games)
-        order = [index for index in order if index in wanted]
     taken = {stage: 0 for stage in counts}
     picked: list[tuple[int, int, Othello]] = []
     for index in order:
@@ -284,7 +284,6 @@ def make_check_set(
     path: str,
     seed: int = 2021,
     counts: dict[tuple[int, int], int] | None = None,
-    games: Collection[int] | None = None,
 ) -> list[tuple[str, int, str]]:
     """The check set as shipped: :func:`pick_check_positions`, each solved exactly. Returns
     ``(Othello.to_text(), exact value, source)``. Solving the 27-30-empty positions takes
@@ -294,5 +293,5 @@ def make_check_set(
     name = os.path.basename(path)
     return [
         (position.to_text(), solve(position).score, f"{name}#{index}")
-        for index, position in pick_check_positions(path, seed, counts, games)
+        for index, position in pick_check_positions(path, seed, counts)
     ]

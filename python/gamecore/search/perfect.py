@@ -179,12 +179,15 @@ def perfect_line(
     squares is a :class:`~gamecore.search.race.ProbeRace` of that many threads on the table
     (null-window probes around a guess, at once).
 
-    :raises InvalidOptionError: not an Othello position, a bad ``table_bits`` or ``time_limit``.
+    :raises InvalidOptionError: not an Othello position, a bad ``table_bits``, ``time_limit`` or
+        ``threads``.
     """
     if not isinstance(position, Othello):
         raise InvalidOptionError(f"solve needs an Othello position, got {type(position).__name__}")
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < float("inf"):
         raise InvalidOptionError(f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidOptionError(f"threads must be an int >= 1, got {threads!r}")
     endgame = position._backend.endgame
     game = position.copy()
     nsq = game.size * game.size

@@ -18,6 +18,7 @@ docs/solving.rst gives the figures.
 from __future__ import annotations
 
 import threading
+import time
 from array import array
 from typing import Any
 
@@ -67,7 +68,8 @@ class ProbeRace:
         """``(best move, score, completed)`` of ``core`` in the window ``(alpha, beta)``, fail-soft
         as ``solve_exact``: exact inside the window (with a best move), else a bound. ``guess``:
         where the probes start. ``time_limit`` > 0: stop after that many seconds of wall time
-        (then completed is False)."""
+        from now, all the threads (then completed is False). An error in a thread stops the
+        others and is raised here."""
         squares = core.size * core.size
         step = 2 if squares % 2 == 0 else 1
         self._stop[0] = 0
@@ -75,6 +77,8 @@ class ProbeRace:
         # solve_exact's does (the perfect line of a lost position plays it: --wld's window).
         proven = self._proven = {"lower": -squares, "upper": squares, "move": None, "low_move": None}
         answer: list[tuple[int | None, int]] = []  # the first result proven, by either side
+        failures: list[BaseException] = []  # a thread's error, raised here after the race
+        deadline = time.perf_counter() + time_limit if time_limit > 0 else 0.0  # one for all probes
 
         def finish(move: int | None, score: int) -> None:
             with self._lock:
@@ -83,12 +87,17 @@ class ProbeRace:
                     self._stop[0] = 1
 
         def search(a: int, b: int) -> tuple[int | None, int, bool]:
+            left = 0.0
+            if deadline:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return None, 0, False
             counter = array("q", [0, 0, 0])
             with self._lock:
                 self._counters[id(counter)] = counter
             try:
                 move, score, nodes, done = self.endgame.solve_exact(
-                    core.copy(), a, b, time_limit=time_limit, table=self.table, _stop=self._stop, _progress=counter
+                    core.copy(), a, b, time_limit=left, table=self.table, _stop=self._stop, _progress=counter
                 )
             finally:
                 with self._lock:
@@ -96,6 +105,19 @@ class ProbeRace:
             with self._lock:
                 self.nodes += nodes
             return move, score, done
+
+        def failing(work: Any) -> Any:
+            """``work`` in a thread: an error stops the race and is raised by :meth:`solve`."""
+
+            def run(*args: Any) -> None:
+                try:
+                    work(*args)
+                except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+                    with self._lock:
+                        failures.append(error)
+                    self._stop[0] = 1
+
+            return run
 
         def whole() -> None:
             move, score, done = search(alpha, beta)
@@ -130,9 +152,9 @@ class ProbeRace:
                 finish(move, lower)
 
         offsets = [0] + [(k + 1) // 2 * step * (1 if k % 2 else -1) for k in range(1, self.threads - 1)]
-        workers = [threading.Thread(target=whole, name="gamecore-race-whole", daemon=True)]
+        workers = [threading.Thread(target=failing(whole), name="gamecore-race-whole", daemon=True)]
         workers += [
-            threading.Thread(target=probes, args=(guess + offset,), name="gamecore-race-probes", daemon=True)
+            threading.Thread(target=failing(probes), args=(guess + offset,), name="gamecore-race-probes", daemon=True)
             for offset in offsets
         ]
         try:
@@ -145,6 +167,8 @@ class ProbeRace:
             self._stop[0] = 1
             for worker in workers:
                 worker.join()
+        if failures:
+            raise failures[0]
         if not answer:
             return None, 0, False
         move, score = answer[0]
